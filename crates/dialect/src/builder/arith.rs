@@ -1,0 +1,670 @@
+//! Elementwise arithmetic, comparisons, casts, constants and program ids.
+//!
+//! Operands are coerced the way the seeds' Python is: a literal takes the
+//! element type of the tile beside it, shapes broadcast numpy-style, and
+//! element types must then agree exactly (cast explicitly with `.to()`).
+
+use super::kernel::{KernelBuilder, expect_num};
+use super::tile::{BinOp, CmpOp, Operand, Tile};
+use crate::error::{Rule, SourceLoc};
+use crate::rules;
+use crate::types::{Elem, TileType};
+use crate::{DType, ops};
+use melior::ir::Attribute;
+use melior::ir::attribute::IntegerAttribute;
+use melior::ir::r#type::IntegerType;
+
+/// A coerced operand: a value id and its type.
+pub(super) type Typed = (u32, TileType);
+
+impl<'k> KernelBuilder<'k> {
+    pub(super) fn int_attr(&self, bits: u32, v: i64) -> Attribute<'k> {
+        IntegerAttribute::new(IntegerType::new(self.context, bits).into(), v).into()
+    }
+
+    /// Resolves operands to typed values of one common shape: literals
+    /// become constants of the other operand's element type (i32 beside a
+    /// pointer), scalars and smaller tensors are broadcast.
+    pub(super) fn coerce(
+        &'k self,
+        op: &'static str,
+        operands: &[Operand<'k>],
+        at: &SourceLoc,
+    ) -> Option<Vec<Typed>> {
+        let mut types = Vec::with_capacity(operands.len());
+        for o in operands {
+            types.push(match o {
+                Operand::Tile(t) => Some(self.type_of(op, *t, at)?),
+                _ => None,
+            });
+        }
+        let Some(model) = types.iter().flatten().next().cloned() else {
+            return self.fail(
+                op,
+                Rule::WrongOperand {
+                    what: "operands",
+                    expected: "at least one tile",
+                    found: "only literals".into(),
+                },
+                at,
+            );
+        };
+        let mut shape: Vec<i64> = vec![];
+        for t in types.iter().flatten() {
+            match rules::broadcast_shapes(&shape, t.shape()) {
+                Some(s) => shape = s,
+                None => {
+                    return self.fail(
+                        op,
+                        Rule::ShapeMismatch {
+                            lhs: shape,
+                            rhs: t.shape().to_vec(),
+                        },
+                        at,
+                    );
+                }
+            }
+        }
+        let literal_type = match model.elem() {
+            Some(Elem::Ptr(_)) => TileType::tensor(&shape, Elem::Num(DType::I32)),
+            Some(e) => TileType::tensor(&shape, e),
+            None => {
+                return self.fail(
+                    op,
+                    Rule::WrongOperand {
+                        what: "operand",
+                        expected: "a number or pointer tile",
+                        found: model.to_string(),
+                    },
+                    at,
+                );
+            }
+        };
+        let mut out = Vec::with_capacity(operands.len());
+        for (o, t) in operands.iter().zip(types) {
+            let (id, ty) = match (o, t) {
+                (Operand::Tile(tile), Some(ty)) => (tile.id, ty),
+                (lit, _) => {
+                    let c = self.constant_of(op, *lit, &literal_type, at);
+                    (c.id, c.ty()?)
+                }
+            };
+            out.push(self.broadcast_value(op, id, ty, &shape, at)?);
+        }
+        Some(out)
+    }
+
+    /// Broadcasts a value to `shape`: splat for scalars, leading unit axes
+    /// for lower ranks, then `tile.broadcast` over axes of size 1.
+    pub(super) fn broadcast_value(
+        &'k self,
+        op: &'static str,
+        id: u32,
+        ty: TileType,
+        shape: &[i64],
+        at: &SourceLoc,
+    ) -> Option<Typed> {
+        if ty.shape() == shape {
+            return Some((id, ty));
+        }
+        if !rules::broadcasts_to(ty.shape(), shape) || ty.is_block_ptr() {
+            return self.fail(
+                op,
+                Rule::ImpossibleBroadcast {
+                    from: ty.shape().to_vec(),
+                    to: shape.to_vec(),
+                },
+                at,
+            );
+        }
+        if ty.is_scalar() {
+            let result = self.check(op, at, rules::splat(&ty, shape))?;
+            let t = self.emit1(ops::SPLAT, at, &[id], &[], result.clone());
+            return Some((t.id, result));
+        }
+        let (mut id, mut ty) = (id, ty);
+        while ty.shape().len() < shape.len() {
+            let result = self.check(op, at, rules::expand_dims(&ty, 0))?;
+            let axis = self.int_attr(32, 0);
+            id = self
+                .emit1(
+                    ops::EXPAND_DIMS,
+                    at,
+                    &[id],
+                    &[("axis", axis)],
+                    result.clone(),
+                )
+                .id;
+            ty = result;
+        }
+        if ty.shape() != shape {
+            let result = self.check(op, at, rules::broadcast(&ty, shape))?;
+            id = self
+                .emit1(ops::BROADCAST, at, &[id], &[], result.clone())
+                .id;
+            ty = result;
+        }
+        Some((id, ty))
+    }
+
+    pub(super) fn binary(
+        &'k self,
+        op: BinOp,
+        a: Operand<'k>,
+        b: Operand<'k>,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
+        let guess = self.guess_dtype(&[a, b]);
+        let name = binary_op_name(op, guess.unwrap_or(DType::F32));
+        let Some(v) = self.coerce(name, &[a, b], at) else {
+            return self.poison();
+        };
+        let [(ia, ta), (ib, tb)] = [v[0].clone(), v[1].clone()];
+        match (ta.elem(), tb.elem(), op) {
+            (Some(Elem::Ptr(_)), Some(Elem::Num(_)), BinOp::Add) => {
+                self.addptr(ia, &ta, ib, &tb, at)
+            }
+            (Some(Elem::Num(_)), Some(Elem::Ptr(_)), BinOp::Add) => {
+                self.addptr(ib, &tb, ia, &ta, at)
+            }
+            (Some(Elem::Ptr(_)), Some(Elem::Num(_)), BinOp::Sub) => {
+                let zero = self.constant_of(ops::ADDPTR, Operand::Int(0), &tb, at);
+                let neg = self.emit_binary(BinOp::Sub, zero.id, ib, &tb, at);
+                match neg.ty() {
+                    Some(t) => self.addptr(ia, &ta, neg.id, &t, at),
+                    None => self.poison(),
+                }
+            }
+            (Some(Elem::Num(da)), Some(Elem::Num(db)), _) => {
+                if da != db {
+                    return self
+                        .fail(
+                            name,
+                            Rule::DTypeMismatch {
+                                expected: da.to_string(),
+                                found: db.to_string(),
+                            },
+                            at,
+                        )
+                        .unwrap_or_else(|| self.poison());
+                }
+                self.emit_binary(op, ia, ib, &ta, at)
+            }
+            _ => self
+                .fail(
+                    name,
+                    Rule::WrongOperand {
+                        what: "arithmetic operands",
+                        expected: "numbers, or a pointer plus an integer offset",
+                        found: format!("{ta} and {tb}"),
+                    },
+                    at,
+                )
+                .unwrap_or_else(|| self.poison()),
+        }
+    }
+
+    fn guess_dtype(&self, operands: &[Operand<'k>]) -> Option<DType> {
+        operands.iter().find_map(|o| match o {
+            Operand::Tile(t) => t.ty().and_then(|t| t.num()),
+            _ => None,
+        })
+    }
+
+    fn addptr(
+        &'k self,
+        ptr: u32,
+        pt: &TileType,
+        off: u32,
+        ot: &TileType,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
+        match self.check(ops::ADDPTR, at, rules::addptr(pt, ot)) {
+            Some(result) => self.emit1(ops::ADDPTR, at, &[ptr, off], &[], result),
+            None => self.poison(),
+        }
+    }
+
+    /// Emits the arith/math op for `op` on two values of type `ty`.
+    fn emit_binary(&'k self, op: BinOp, a: u32, b: u32, ty: &TileType, at: &SourceLoc) -> Tile<'k> {
+        let Some(d) = ty.num() else {
+            return self.poison();
+        };
+        let name = binary_op_name(op, d);
+        let float_only_int =
+            d.is_float() && matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::CeilDiv);
+        if float_only_int {
+            return self
+                .fail(
+                    name,
+                    Rule::UnsupportedDType {
+                        what: name,
+                        dtype: d,
+                    },
+                    at,
+                )
+                .unwrap_or_else(|| self.poison());
+        }
+        self.emit1(name, at, &[a, b], &[], ty.clone())
+    }
+
+    pub(super) fn compare(
+        &'k self,
+        op: CmpOp,
+        a: Operand<'k>,
+        b: Operand<'k>,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
+        let float = self.guess_dtype(&[a, b]).is_some_and(DType::is_float);
+        let name = if float { "arith.cmpf" } else { "arith.cmpi" };
+        let Some(v) = self.coerce(name, &[a, b], at) else {
+            return self.poison();
+        };
+        let [(ia, ta), (ib, tb)] = [v[0].clone(), v[1].clone()];
+        let (Some(da), Some(db)) = (ta.num(), tb.num()) else {
+            return self
+                .fail(
+                    name,
+                    Rule::WrongOperand {
+                        what: "comparison operands",
+                        expected: "numbers",
+                        found: format!("{ta} and {tb}"),
+                    },
+                    at,
+                )
+                .unwrap_or_else(|| self.poison());
+        };
+        if da != db {
+            return self
+                .fail(
+                    name,
+                    Rule::DTypeMismatch {
+                        expected: da.to_string(),
+                        found: db.to_string(),
+                    },
+                    at,
+                )
+                .unwrap_or_else(|| self.poison());
+        }
+        let (name, predicate) = if da.is_float() {
+            ("arith.cmpf", cmpf_predicate(op))
+        } else {
+            ("arith.cmpi", cmpi_predicate(op))
+        };
+        let predicate = self.int_attr(64, predicate);
+        self.emit1(
+            name,
+            at,
+            &[ia, ib],
+            &[("predicate", predicate)],
+            ta.with_elem(Elem::Num(DType::I1)),
+        )
+    }
+
+    pub(super) fn negate(&'k self, x: Tile<'k>, at: &SourceLoc) -> Tile<'k> {
+        let Some(t) = self.type_of("arith.negf", x, at) else {
+            return self.poison();
+        };
+        match t.num() {
+            Some(d) if d.is_float() => self.emit1("arith.negf", at, &[x.id], &[], t),
+            Some(_) => self.binary(BinOp::Sub, Operand::Int(0), Operand::Tile(x), at),
+            None => self
+                .fail(
+                    "arith.negf",
+                    Rule::WrongOperand {
+                        what: "negation operand",
+                        expected: "a number tile",
+                        found: t.to_string(),
+                    },
+                    at,
+                )
+                .unwrap_or_else(|| self.poison()),
+        }
+    }
+
+    pub(super) fn float_unary(
+        &'k self,
+        name: &'static str,
+        x: Tile<'k>,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
+        let Some(t) = self.type_of(name, x, at) else {
+            return self.poison();
+        };
+        let d = match self.check(name, at, expect_num("operand", &t)) {
+            Some(d) => d,
+            None => return self.poison(),
+        };
+        if !d.is_float() {
+            return self
+                .fail(
+                    name,
+                    Rule::UnsupportedDType {
+                        what: name,
+                        dtype: d,
+                    },
+                    at,
+                )
+                .unwrap_or_else(|| self.poison());
+        }
+        self.emit1(name, at, &[x.id], &[], t)
+    }
+
+    pub(super) fn abs(&'k self, x: Tile<'k>, at: &SourceLoc) -> Tile<'k> {
+        let Some(t) = self.type_of("math.absf", x, at) else {
+            return self.poison();
+        };
+        match self.check("math.absf", at, expect_num("operand", &t)) {
+            Some(d) if d.is_float() => self.emit1("math.absf", at, &[x.id], &[], t),
+            Some(_) => self.emit1("math.absi", at, &[x.id], &[], t),
+            None => self.poison(),
+        }
+    }
+
+    pub(super) fn cast(&'k self, x: Tile<'k>, to: DType, at: &SourceLoc) -> Tile<'k> {
+        let Some(t) = self.type_of("arith.extf", x, at) else {
+            return self.poison();
+        };
+        let Some(from) = self.check("arith.extf", at, expect_num("cast operand", &t)) else {
+            return self.poison();
+        };
+        let result = t.with_elem(Elem::Num(to));
+        if from == to {
+            return x;
+        }
+        if to == DType::I1 {
+            return self.compare(CmpOp::Ne, Operand::Tile(x), Operand::Int(0), at);
+        }
+        let name = match (from.is_float(), to.is_float()) {
+            (true, true) if from.bits() == to.bits() => {
+                // f16 <-> bf16 goes through f32.
+                let wide = self.cast(x, DType::F32, at);
+                return self.cast(wide, to, at);
+            }
+            (true, true) if from.bits() < to.bits() => "arith.extf",
+            (true, true) => "arith.truncf",
+            (false, false) if from == DType::I1 => "arith.extui",
+            (false, false) if from.bits() < to.bits() => "arith.extsi",
+            (false, false) => "arith.trunci",
+            (false, true) if from == DType::I1 => "arith.uitofp",
+            (false, true) => "arith.sitofp",
+            (true, false) => "arith.fptosi",
+        };
+        self.emit1(name, at, &[x.id], &[], result)
+    }
+
+    /// `cond ? a : b` elementwise, broadcasting all three.
+    #[track_caller]
+    pub fn where_(
+        &'k self,
+        cond: Tile<'k>,
+        a: impl super::IntoOperand<'k>,
+        b: impl super::IntoOperand<'k>,
+    ) -> Tile<'k> {
+        let at = SourceLoc::caller();
+        let name = "arith.select";
+        let Some(v) = self.coerce(name, &[a.into_operand(), b.into_operand()], &at) else {
+            return self.poison();
+        };
+        let [(ia, ta), (ib, tb)] = [v[0].clone(), v[1].clone()];
+        if ta != tb {
+            return self
+                .fail(
+                    name,
+                    Rule::DTypeMismatch {
+                        expected: ta.to_string(),
+                        found: tb.to_string(),
+                    },
+                    &at,
+                )
+                .unwrap_or_else(|| self.poison());
+        }
+        let Some(ct) = self.type_of(name, cond, &at) else {
+            return self.poison();
+        };
+        if ct.num() != Some(DType::I1) {
+            return self
+                .fail(
+                    name,
+                    Rule::WrongOperand {
+                        what: "condition",
+                        expected: "i1",
+                        found: ct.to_string(),
+                    },
+                    &at,
+                )
+                .unwrap_or_else(|| self.poison());
+        }
+        let Some(shape) = rules::broadcast_shapes(ct.shape(), ta.shape()) else {
+            return self
+                .fail(
+                    name,
+                    Rule::ShapeMismatch {
+                        lhs: ct.shape().to_vec(),
+                        rhs: ta.shape().to_vec(),
+                    },
+                    &at,
+                )
+                .unwrap_or_else(|| self.poison());
+        };
+        let parts = [(cond.id, ct), (ia, ta), (ib, tb)];
+        let mut ids = Vec::new();
+        let mut result = None;
+        for (id, t) in parts {
+            let Some((id, t)) = self.broadcast_value(name, id, t, &shape, &at) else {
+                return self.poison();
+            };
+            ids.push(id);
+            result = Some(t);
+        }
+        self.emit1(name, &at, &ids, &[], result.expect("three operands"))
+    }
+
+    /// A scalar constant of type `dtype`.
+    #[track_caller]
+    pub fn constant(&'k self, value: impl super::IntoOperand<'k>, dtype: DType) -> Tile<'k> {
+        self.full(&[], value, dtype)
+    }
+
+    /// An i32 scalar constant.
+    #[track_caller]
+    pub fn i32(&'k self, value: i32) -> Tile<'k> {
+        self.full(&[], value, DType::I32)
+    }
+
+    /// An i64 scalar constant.
+    #[track_caller]
+    pub fn i64(&'k self, value: i64) -> Tile<'k> {
+        self.full(&[], value, DType::I64)
+    }
+
+    /// An f32 scalar constant.
+    #[track_caller]
+    pub fn f32(&'k self, value: f32) -> Tile<'k> {
+        self.full(&[], value, DType::F32)
+    }
+
+    /// A tensor of `shape` filled with `value` (a scalar for an empty shape).
+    #[track_caller]
+    pub fn full(
+        &'k self,
+        shape: &[i64],
+        value: impl super::IntoOperand<'k>,
+        dtype: DType,
+    ) -> Tile<'k> {
+        let at = SourceLoc::caller();
+        if self.failed() {
+            return self.poison();
+        }
+        if !shape.is_empty()
+            && self
+                .check(
+                    "arith.constant",
+                    &at,
+                    rules::tensor_shape("full shape", shape),
+                )
+                .is_none()
+        {
+            return self.poison();
+        }
+        match value.into_operand() {
+            Operand::Tile(t) => {
+                let Some(ty) = self.type_of(ops::SPLAT, t, &at) else {
+                    return self.poison();
+                };
+                if ty.num() != Some(dtype) {
+                    return self
+                        .fail(
+                            ops::SPLAT,
+                            Rule::DTypeMismatch {
+                                expected: dtype.to_string(),
+                                found: ty.to_string(),
+                            },
+                            &at,
+                        )
+                        .unwrap_or_else(|| self.poison());
+                }
+                match self.broadcast_value(ops::SPLAT, t.id, ty, shape, &at) {
+                    Some((id, _)) => self.tile(id),
+                    None => self.poison(),
+                }
+            }
+            lit => self.constant_of(
+                "arith.constant",
+                lit,
+                &TileType::tensor(shape, Elem::Num(dtype)),
+                &at,
+            ),
+        }
+    }
+
+    /// A tensor of `shape` filled with zeros.
+    #[track_caller]
+    pub fn zeros(&'k self, shape: &[i64], dtype: DType) -> Tile<'k> {
+        self.full(shape, 0, dtype)
+    }
+
+    /// The program's index along `axis` (0, 1 or 2).
+    #[track_caller]
+    pub fn program_id(&'k self, axis: i64) -> Tile<'k> {
+        self.grid_query(ops::PROGRAM_ID, axis, &SourceLoc::caller())
+    }
+
+    /// The number of programs along `axis` (0, 1 or 2).
+    #[track_caller]
+    pub fn num_programs(&'k self, axis: i64) -> Tile<'k> {
+        self.grid_query(ops::NUM_PROGRAMS, axis, &SourceLoc::caller())
+    }
+
+    fn grid_query(&'k self, name: &'static str, axis: i64, at: &SourceLoc) -> Tile<'k> {
+        if self.failed() {
+            return self.poison();
+        }
+        match self.check(name, at, rules::program_id(axis)) {
+            Some(result) => {
+                let axis = self.int_attr(32, axis);
+                self.emit1(name, at, &[], &[("axis", axis)], result)
+            }
+            None => self.poison(),
+        }
+    }
+
+    /// The i32 tensor `start, start + 1, ..., end - 1`; its length must be
+    /// a power of two.
+    #[track_caller]
+    pub fn arange(&'k self, start: i32, end: i32) -> Tile<'k> {
+        let at = SourceLoc::caller();
+        if self.failed() {
+            return self.poison();
+        }
+        match self.check(ops::ARANGE, &at, rules::arange(start.into(), end.into())) {
+            Some(result) => {
+                let s = self.int_attr(32, start.into());
+                let e = self.int_attr(32, end.into());
+                self.emit1(ops::ARANGE, &at, &[], &[("start", s), ("end", e)], result)
+            }
+            None => self.poison(),
+        }
+    }
+}
+
+fn binary_op_name(op: BinOp, d: DType) -> &'static str {
+    let f = d.is_float();
+    match op {
+        BinOp::Add => {
+            if f {
+                "arith.addf"
+            } else {
+                "arith.addi"
+            }
+        }
+        BinOp::Sub => {
+            if f {
+                "arith.subf"
+            } else {
+                "arith.subi"
+            }
+        }
+        BinOp::Mul => {
+            if f {
+                "arith.mulf"
+            } else {
+                "arith.muli"
+            }
+        }
+        BinOp::Div => {
+            if f {
+                "arith.divf"
+            } else {
+                "arith.divsi"
+            }
+        }
+        BinOp::Rem => {
+            if f {
+                "arith.remf"
+            } else {
+                "arith.remsi"
+            }
+        }
+        BinOp::And => "arith.andi",
+        BinOp::Or => "arith.ori",
+        BinOp::Xor => "arith.xori",
+        BinOp::Max => {
+            if f {
+                "arith.maximumf"
+            } else {
+                "arith.maxsi"
+            }
+        }
+        BinOp::Min => {
+            if f {
+                "arith.minimumf"
+            } else {
+                "arith.minsi"
+            }
+        }
+        BinOp::CeilDiv => "arith.ceildivsi",
+    }
+}
+
+fn cmpi_predicate(op: CmpOp) -> i64 {
+    match op {
+        CmpOp::Eq => 0,
+        CmpOp::Ne => 1,
+        CmpOp::Lt => 2,
+        CmpOp::Le => 3,
+        CmpOp::Gt => 4,
+        CmpOp::Ge => 5,
+    }
+}
+
+fn cmpf_predicate(op: CmpOp) -> i64 {
+    match op {
+        CmpOp::Eq => 1,  // oeq
+        CmpOp::Gt => 2,  // ogt
+        CmpOp::Ge => 3,  // oge
+        CmpOp::Lt => 4,  // olt
+        CmpOp::Le => 5,  // ole
+        CmpOp::Ne => 13, // une
+    }
+}

@@ -1,0 +1,164 @@
+//! Loops: `scf.for` with loop-carried tiles and block pointers.
+
+use super::kernel::{KernelBuilder, POISON};
+use super::tile::{IntoOperand, Operand, Tile};
+use crate::DType;
+use crate::error::{Rule, SourceLoc};
+use crate::types::TileType;
+use melior::ir::block::BlockLike;
+use melior::ir::{Block, Region, RegionLike};
+
+impl<'k> KernelBuilder<'k> {
+    /// A counted loop `for i in (start..end).step_by(step)`, carrying `N`
+    /// values: `body` gets the induction variable and the carried values and
+    /// returns their next values; the loop returns their final values.
+    ///
+    /// ```ignore
+    /// let [acc, x_block] = k.for_range(0, n_tiles, 1, [acc, x_block], |_, [acc, x_block]| {
+    ///     let row = k.load(x_block).boundary_check(&[0, 1]).build();
+    ///     [acc + row.sum(1), x_block.advance([0, BLOCK])]
+    /// });
+    /// ```
+    ///
+    /// Bounds are i32 or i64 (literals take the type of the tile bounds,
+    /// i32 by default). Values defined in the body cannot be used after the
+    /// loop: carry them.
+    #[track_caller]
+    pub fn for_range<const N: usize>(
+        &'k self,
+        start: impl IntoOperand<'k>,
+        end: impl IntoOperand<'k>,
+        step: impl IntoOperand<'k>,
+        init: [Tile<'k>; N],
+        body: impl FnOnce(Tile<'k>, [Tile<'k>; N]) -> [Tile<'k>; N],
+    ) -> [Tile<'k>; N] {
+        let at = SourceLoc::caller();
+        let op = "scf.for";
+        let poison = [self.poison(); N];
+        let bounds = [
+            start.into_operand(),
+            end.into_operand(),
+            step.into_operand(),
+        ];
+        let Some(bounds) = self.loop_bounds(op, bounds, &at) else {
+            return poison;
+        };
+        let mut init_types = Vec::with_capacity(N);
+        for t in init {
+            let Some(ty) = self.type_of(op, t, &at) else {
+                return poison;
+            };
+            init_types.push(ty);
+        }
+        let iv_type = self.peek_type(bounds[0]);
+        let location = self.location(&at);
+        let mut arg_types = vec![(self.mlir_type(&iv_type), location)];
+        arg_types.extend(init_types.iter().map(|t| (self.mlir_type(t), location)));
+        let block = Block::new(&arg_types);
+        self.open_block(&block);
+        let iv_id = self.register_argument(block.argument(0).expect("iv").into(), iv_type);
+        let carried: [Tile<'k>; N] = std::array::from_fn(|i| {
+            let arg = block.argument(i + 1).expect("carried argument");
+            self.tile(self.register_argument(arg.into(), init_types[i].clone()))
+        });
+        let yielded = body(self.tile(iv_id), carried);
+        let yielded_ids = self.check_yields(op, &yielded, &init_types, &at);
+        if let Some(ids) = &yielded_ids {
+            self.emit("scf.yield", &at, ids, &[], &[], vec![]);
+        }
+        self.close_block();
+        if yielded_ids.is_none() || self.failed() {
+            return poison;
+        }
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands = bounds.to_vec();
+        operands.extend(init.iter().map(|t| t.id));
+        match self.emit(op, &at, &operands, &[], &init_types, vec![region]) {
+            Some(ids) => std::array::from_fn(|i| self.tile(ids[i])),
+            None => poison,
+        }
+    }
+
+    fn loop_bounds(
+        &'k self,
+        op: &'static str,
+        bounds: [Operand<'k>; 3],
+        at: &SourceLoc,
+    ) -> Option<[u32; 3]> {
+        let mut dtype = None;
+        for b in bounds {
+            if let Operand::Tile(t) = b {
+                let ty = self.type_of(op, t, at)?;
+                match ty.num() {
+                    Some(d @ (DType::I32 | DType::I64))
+                        if ty.is_scalar() && dtype.is_none_or(|x| x == d) =>
+                    {
+                        dtype = Some(d)
+                    }
+                    _ => {
+                        return self.fail(
+                            op,
+                            Rule::WrongOperand {
+                                what: "loop bounds",
+                                expected: "scalar i32 or i64 values of one type",
+                                found: ty.to_string(),
+                            },
+                            at,
+                        );
+                    }
+                }
+            }
+        }
+        let ty = TileType::scalar(dtype.unwrap_or(DType::I32));
+        let mut ids = [POISON; 3];
+        for (slot, b) in ids.iter_mut().zip(bounds) {
+            *slot = match b {
+                Operand::Tile(t) => t.id,
+                Operand::Int(_) => {
+                    let c = self.constant_of(op, b, &ty, at);
+                    c.ty()?;
+                    c.id
+                }
+                _ => {
+                    return self.fail(
+                        op,
+                        Rule::WrongOperand {
+                            what: "loop bounds",
+                            expected: "integers",
+                            found: format!("{b:?}"),
+                        },
+                        at,
+                    );
+                }
+            };
+        }
+        Some(ids)
+    }
+
+    fn check_yields<const N: usize>(
+        &'k self,
+        op: &'static str,
+        yielded: &[Tile<'k>; N],
+        init_types: &[TileType],
+        at: &SourceLoc,
+    ) -> Option<Vec<u32>> {
+        let mut ids = Vec::with_capacity(N);
+        for (index, (t, expected)) in yielded.iter().zip(init_types).enumerate() {
+            let ty = self.type_of(op, *t, at)?;
+            if &ty != expected {
+                return self.fail(
+                    op,
+                    Rule::LoopCarriedMismatch {
+                        index,
+                        expected: expected.to_string(),
+                        found: ty.to_string(),
+                    },
+                    at,
+                );
+            }
+            ids.push(t.id);
+        }
+        Some(ids)
+    }
+}

@@ -1,0 +1,349 @@
+//! `Tile`, the handle to a value being built, and its operators.
+
+use super::kernel::{KernelBuilder, POISON};
+use crate::DType;
+use crate::ops::ReduceKind;
+use crate::types::TileType;
+use std::fmt;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Rem, Sub};
+
+/// A scalar, tensor or block pointer produced by a builder call.
+///
+/// Tiles are cheap handles (`Copy`); arithmetic on them builds ops. A tile
+/// from a failed call is poison: ops on it do nothing.
+#[derive(Clone, Copy)]
+pub struct Tile<'k> {
+    pub(super) builder: &'k KernelBuilder<'k>,
+    pub(super) id: u32,
+}
+
+impl<'k> Tile<'k> {
+    pub(super) fn new(builder: &'k KernelBuilder<'k>, id: u32) -> Self {
+        Tile { builder, id }
+    }
+
+    pub(super) fn builder_addr(&self) -> *const () {
+        self.builder as *const _ as *const ()
+    }
+
+    /// The builder this tile belongs to.
+    pub fn builder(&self) -> &'k KernelBuilder<'k> {
+        self.builder
+    }
+
+    /// The tile's type; `None` if it came from a failed call.
+    pub fn ty(&self) -> Option<TileType> {
+        (self.id != POISON && !self.builder.failed()).then(|| self.builder.peek_type(self.id))
+    }
+
+    /// The tile's shape (empty for a scalar); `None` if poison.
+    pub fn shape(&self) -> Option<Vec<i64>> {
+        self.ty().map(|t| t.shape().to_vec())
+    }
+}
+
+impl fmt::Debug for Tile<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ty() {
+            Some(t) => write!(f, "Tile(%{}: {t})", self.id),
+            None => f.write_str("Tile(poison)"),
+        }
+    }
+}
+
+/// An operand: a tile or a Rust literal that becomes a constant of the type
+/// the other operand needs.
+#[derive(Clone, Copy, Debug)]
+pub enum Operand<'k> {
+    /// A built value.
+    Tile(Tile<'k>),
+    /// An integer literal (fits integer and float types).
+    Int(i64),
+    /// A float literal (fits float types).
+    Float(f64),
+    /// A boolean literal (fits i1).
+    Bool(bool),
+}
+
+/// Anything usable as an operand: tiles and Rust number literals.
+pub trait IntoOperand<'k> {
+    /// Converts to an operand.
+    fn into_operand(self) -> Operand<'k>;
+}
+
+impl<'k> IntoOperand<'k> for Tile<'k> {
+    fn into_operand(self) -> Operand<'k> {
+        Operand::Tile(self)
+    }
+}
+impl<'k> IntoOperand<'k> for Operand<'k> {
+    fn into_operand(self) -> Operand<'k> {
+        self
+    }
+}
+impl<'k> IntoOperand<'k> for bool {
+    fn into_operand(self) -> Operand<'k> {
+        Operand::Bool(self)
+    }
+}
+macro_rules! int_operand {
+    ($($t:ty),*) => {$(
+        impl<'k> IntoOperand<'k> for $t {
+            fn into_operand(self) -> Operand<'k> {
+                Operand::Int(self as i64)
+            }
+        }
+    )*};
+}
+int_operand!(i8, i16, i32, i64, u8, u16, u32);
+impl<'k> IntoOperand<'k> for f32 {
+    fn into_operand(self) -> Operand<'k> {
+        Operand::Float(self as f64)
+    }
+}
+impl<'k> IntoOperand<'k> for f64 {
+    fn into_operand(self) -> Operand<'k> {
+        Operand::Float(self)
+    }
+}
+
+/// The binary operations the operators build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Max,
+    Min,
+    CeilDiv,
+}
+
+/// Comparisons; signed for integers, ordered for floats (`Ne` unordered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+macro_rules! binary_operator {
+    ($trait:ident, $method:ident, $op:expr) => {
+        impl<'k, R: IntoOperand<'k>> $trait<R> for Tile<'k> {
+            type Output = Tile<'k>;
+            #[track_caller]
+            fn $method(self, rhs: R) -> Tile<'k> {
+                self.builder
+                    .binary($op, Operand::Tile(self), rhs.into_operand(), &crate::SourceLoc::caller())
+            }
+        }
+        binary_operator!(@reversed $trait, $method, $op, i32, i64, f32, f64);
+    };
+    (@reversed $trait:ident, $method:ident, $op:expr, $($t:ty),*) => {$(
+        impl<'k> $trait<Tile<'k>> for $t {
+            type Output = Tile<'k>;
+            #[track_caller]
+            fn $method(self, rhs: Tile<'k>) -> Tile<'k> {
+                rhs.builder
+                    .binary($op, self.into_operand(), Operand::Tile(rhs), &crate::SourceLoc::caller())
+            }
+        }
+    )*};
+}
+
+binary_operator!(Add, add, BinOp::Add);
+binary_operator!(Sub, sub, BinOp::Sub);
+binary_operator!(Mul, mul, BinOp::Mul);
+binary_operator!(Div, div, BinOp::Div);
+binary_operator!(Rem, rem, BinOp::Rem);
+binary_operator!(BitAnd, bitand, BinOp::And);
+binary_operator!(BitOr, bitor, BinOp::Or);
+binary_operator!(BitXor, bitxor, BinOp::Xor);
+
+impl<'k> Neg for Tile<'k> {
+    type Output = Tile<'k>;
+    #[track_caller]
+    fn neg(self) -> Tile<'k> {
+        self.builder.negate(self, &crate::SourceLoc::caller())
+    }
+}
+
+impl<'k> Not for Tile<'k> {
+    type Output = Tile<'k>;
+    /// Logical not of an i1 tile (bitwise not of integers).
+    #[track_caller]
+    fn not(self) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::Xor,
+            Operand::Tile(self),
+            Operand::Int(-1),
+            &crate::SourceLoc::caller(),
+        )
+    }
+}
+
+macro_rules! compare_method {
+    ($($name:ident => $op:expr, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        #[track_caller]
+        pub fn $name(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+            self.builder.compare($op, Operand::Tile(self), rhs.into_operand(), &crate::SourceLoc::caller())
+        }
+    )*};
+}
+
+macro_rules! unary_math_method {
+    ($($name:ident => $op:literal;)*) => {$(
+        #[doc = concat!("Elementwise `", $op, "` (floats only).")]
+        #[track_caller]
+        pub fn $name(self) -> Tile<'k> {
+            self.builder.float_unary($op, self, &crate::SourceLoc::caller())
+        }
+    )*};
+}
+
+impl<'k> Tile<'k> {
+    compare_method! {
+        lt => CmpOp::Lt, "Elementwise `<` (an i1 tile; broadcasts like arithmetic).";
+        le => CmpOp::Le, "Elementwise `<=`.";
+        gt => CmpOp::Gt, "Elementwise `>`.";
+        ge => CmpOp::Ge, "Elementwise `>=`.";
+        eq => CmpOp::Eq, "Elementwise `==`.";
+        ne => CmpOp::Ne, "Elementwise `!=` (true where either float is NaN).";
+    }
+
+    unary_math_method! {
+        exp => "math.exp";
+        exp2 => "math.exp2";
+        log => "math.log";
+        log2 => "math.log2";
+        sqrt => "math.sqrt";
+        rsqrt => "math.rsqrt";
+        sin => "math.sin";
+        cos => "math.cos";
+        tanh => "math.tanh";
+        floor => "math.floor";
+        ceil => "math.ceil";
+    }
+
+    /// Elementwise absolute value.
+    #[track_caller]
+    pub fn abs(self) -> Tile<'k> {
+        self.builder.abs(self, &crate::SourceLoc::caller())
+    }
+
+    /// Elementwise maximum (NaN-propagating for floats).
+    #[track_caller]
+    pub fn maximum(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::Max,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Elementwise minimum (NaN-propagating for floats).
+    #[track_caller]
+    pub fn minimum(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::Min,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Integer division rounding up: `(self + rhs - 1) / rhs` for positive
+    /// operands.
+    #[track_caller]
+    pub fn cdiv(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::CeilDiv,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Converts to another element type (`f16`/`bf16`/`f32`/`i32`/`i64`...).
+    /// Casting to i1 compares with zero.
+    #[track_caller]
+    pub fn to(self, dtype: DType) -> Tile<'k> {
+        self.builder.cast(self, dtype, &crate::SourceLoc::caller())
+    }
+
+    /// Inserts an axis of size 1 at `axis`: `x.expand_dims(1)` is `x[:, None]`.
+    #[track_caller]
+    pub fn expand_dims(self, axis: i64) -> Tile<'k> {
+        self.builder
+            .expand_dims(self, axis, &crate::SourceLoc::caller())
+    }
+
+    /// Broadcasts to `shape` (numpy rules: leading axes added, axes of size
+    /// 1 repeated).
+    #[track_caller]
+    pub fn broadcast_to(self, shape: &[i64]) -> Tile<'k> {
+        self.builder
+            .broadcast_to(self, shape, &crate::SourceLoc::caller())
+    }
+
+    /// Reduces along `axis`; with `keep_dims` the axis stays with size 1.
+    #[track_caller]
+    pub fn reduce(self, kind: ReduceKind, axis: i64, keep_dims: bool) -> Tile<'k> {
+        self.builder
+            .reduce(self, kind, axis, keep_dims, &crate::SourceLoc::caller())
+    }
+
+    /// Sum along `axis` (the axis is removed).
+    #[track_caller]
+    pub fn sum(self, axis: i64) -> Tile<'k> {
+        self.builder.reduce(
+            self,
+            ReduceKind::Sum,
+            axis,
+            false,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Maximum along `axis` (the axis is removed).
+    #[track_caller]
+    pub fn max(self, axis: i64) -> Tile<'k> {
+        self.builder.reduce(
+            self,
+            ReduceKind::Max,
+            axis,
+            false,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Minimum along `axis` (the axis is removed).
+    #[track_caller]
+    pub fn min(self, axis: i64) -> Tile<'k> {
+        self.builder.reduce(
+            self,
+            ReduceKind::Min,
+            axis,
+            false,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Moves a block pointer by `offsets` elements along each axis.
+    #[track_caller]
+    pub fn advance<T: IntoOperand<'k>>(self, offsets: impl IntoIterator<Item = T>) -> Tile<'k> {
+        let offsets: Vec<Operand<'k>> =
+            offsets.into_iter().map(IntoOperand::into_operand).collect();
+        self.builder
+            .advance(self, &offsets, &crate::SourceLoc::caller())
+    }
+}

@@ -1,0 +1,425 @@
+//! Errors: broken rules with the op and the user's source line, and MLIR
+//! diagnostics turned into Rust values.
+
+use crate::types::shape_str;
+use std::fmt;
+
+/// A place in the user's Rust source (from `#[track_caller]`) or in a parsed
+/// `.mlir` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLoc {
+    /// File name as the compiler or the parser saw it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl SourceLoc {
+    /// The location of the caller of the enclosing `#[track_caller]` chain.
+    #[track_caller]
+    pub fn caller() -> Self {
+        std::panic::Location::caller().into()
+    }
+}
+
+impl From<&std::panic::Location<'_>> for SourceLoc {
+    fn from(l: &std::panic::Location<'_>) -> Self {
+        SourceLoc {
+            file: l.file().to_string(),
+            line: l.line(),
+            column: l.column(),
+        }
+    }
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// A rule of tile IR that a program broke.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Two shapes that neither match nor broadcast.
+    ShapeMismatch {
+        /// Shape of the first operand.
+        lhs: Vec<i64>,
+        /// Shape of the second operand.
+        rhs: Vec<i64>,
+    },
+    /// A broadcast to a shape the source cannot reach.
+    ImpossibleBroadcast {
+        /// The source shape.
+        from: Vec<i64>,
+        /// The requested shape.
+        to: Vec<i64>,
+    },
+    /// Two element types that must agree do not.
+    DTypeMismatch {
+        /// The expected element type.
+        expected: String,
+        /// The element type found.
+        found: String,
+    },
+    /// An operand of the wrong kind (`what` names it, `expected` says what fits).
+    WrongOperand {
+        /// Which operand.
+        what: &'static str,
+        /// What would have been accepted.
+        expected: &'static str,
+        /// The type found.
+        found: String,
+    },
+    /// `mask` given on a block-pointer load or store.
+    MaskOnBlockPointer,
+    /// `other` given on a block-pointer load.
+    OtherOnBlockPointer,
+    /// `other` given without a `mask`.
+    OtherWithoutMask,
+    /// `boundary_check` given on a load or store through plain pointers.
+    BoundaryCheckWithoutBlockPointer,
+    /// `padding_option` given on a load through plain pointers.
+    PaddingWithoutBlockPointer,
+    /// An axis outside `0..rank`.
+    AxisOutOfRange {
+        /// What the axis is for (`boundary_check`, `reduce`, ...).
+        what: &'static str,
+        /// The axis given.
+        axis: i64,
+        /// The rank it must be below.
+        rank: usize,
+    },
+    /// The same axis listed twice.
+    DuplicateAxis {
+        /// What the axes are for.
+        what: &'static str,
+        /// The repeated axis.
+        axis: i64,
+    },
+    /// `order` is not a permutation of `0..rank`.
+    OrderNotPermutation {
+        /// The order given.
+        order: Vec<i64>,
+    },
+    /// Block-pointer parts of different ranks.
+    RankMismatch {
+        /// Number of shape entries.
+        shape: usize,
+        /// Number of stride entries.
+        strides: usize,
+        /// Number of offset entries.
+        offsets: usize,
+        /// Rank of the block shape.
+        block_shape: usize,
+        /// Number of order entries.
+        order: usize,
+    },
+    /// Advance offsets of the wrong count.
+    AdvanceRank {
+        /// The block pointer's rank.
+        rank: usize,
+        /// Offsets given.
+        offsets: usize,
+    },
+    /// Tile dimensions that are not powers of two.
+    NotPowerOfTwo {
+        /// What the dimensions are (`block_shape`, `arange`, ...).
+        what: &'static str,
+        /// The dimensions given.
+        dims: Vec<i64>,
+    },
+    /// An empty range or one that does not fit i32.
+    BadRange {
+        /// Start.
+        start: i64,
+        /// End.
+        end: i64,
+    },
+    /// A stored value whose shape differs from the pointer tile.
+    StoreShapeMismatch {
+        /// The value's shape.
+        value: Vec<i64>,
+        /// The pointer tile's shape.
+        ptr: Vec<i64>,
+    },
+    /// A mask that cannot be broadcast to the pointer tile.
+    MaskNotBroadcastable {
+        /// The mask's shape.
+        mask: Vec<i64>,
+        /// The pointer tile's shape.
+        ptr: Vec<i64>,
+    },
+    /// An `other` that cannot be broadcast to the pointer tile.
+    OtherNotBroadcastable {
+        /// The other's shape.
+        other: Vec<i64>,
+        /// The pointer tile's shape.
+        ptr: Vec<i64>,
+    },
+    /// The result type an op states differs from what its operands give.
+    ResultMismatch {
+        /// The type the rules derive.
+        expected: String,
+        /// The type the op states.
+        found: String,
+    },
+    /// A required attribute is missing or malformed.
+    BadAttribute {
+        /// The attribute's name.
+        name: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// A padding constant that does not fit the element type.
+    BadPadding {
+        /// Why.
+        reason: String,
+    },
+    /// An operation the element type does not support.
+    UnsupportedDType {
+        /// The operation.
+        what: &'static str,
+        /// The element type.
+        dtype: DType,
+    },
+    /// A value used outside the loop body that defined it.
+    ValueOutOfScope,
+    /// A value from another kernel builder.
+    ForeignValue,
+    /// A loop body that yields values of other types than it carries.
+    LoopCarriedMismatch {
+        /// Index of the carried value.
+        index: usize,
+        /// Type carried in.
+        expected: String,
+        /// Type yielded.
+        found: String,
+    },
+    /// A kernel argument or kernel name that MLIR cannot hold.
+    BadName {
+        /// The name.
+        name: String,
+    },
+}
+
+use crate::DType;
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::ShapeMismatch { lhs, rhs } => write!(
+                f,
+                "shapes {} and {} do not match and cannot be broadcast together",
+                shape_str(lhs),
+                shape_str(rhs)
+            ),
+            Rule::ImpossibleBroadcast { from, to } => write!(
+                f,
+                "cannot broadcast shape {} to {}: only axes of size 1 can grow",
+                shape_str(from),
+                shape_str(to)
+            ),
+            Rule::DTypeMismatch { expected, found } => write!(
+                f,
+                "element type mismatch: expected {expected}, found {found} (cast explicitly with .to())"
+            ),
+            Rule::WrongOperand {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what} must be {expected}, found {found}"),
+            Rule::MaskOnBlockPointer => f.write_str(
+                "mask is not allowed with a block pointer; use boundary_check and padding_option",
+            ),
+            Rule::OtherOnBlockPointer => f.write_str(
+                "other is not allowed with a block pointer; use boundary_check and padding_option",
+            ),
+            Rule::OtherWithoutMask => f.write_str("other is only meaningful with a mask"),
+            Rule::BoundaryCheckWithoutBlockPointer => f.write_str(
+                "boundary_check needs a block pointer; mask a tensor of pointers instead",
+            ),
+            Rule::PaddingWithoutBlockPointer => f.write_str(
+                "padding_option needs a block pointer; use mask and other with a tensor of pointers",
+            ),
+            Rule::AxisOutOfRange { what, axis, rank } => write!(
+                f,
+                "{what} axis {axis} is out of range for rank {rank} (valid: 0..{rank})"
+            ),
+            Rule::DuplicateAxis { what, axis } => write!(f, "{what} lists axis {axis} twice"),
+            Rule::OrderNotPermutation { order } => write!(
+                f,
+                "order {} is not a permutation of 0..{}",
+                shape_str(order),
+                order.len()
+            ),
+            Rule::RankMismatch {
+                shape,
+                strides,
+                offsets,
+                block_shape,
+                order,
+            } => write!(
+                f,
+                "block pointer parts disagree in rank: shape {shape}, strides {strides}, offsets {offsets}, block_shape {block_shape}, order {order}"
+            ),
+            Rule::AdvanceRank { rank, offsets } => write!(
+                f,
+                "advance needs {rank} offsets for a rank-{rank} block pointer, found {offsets}"
+            ),
+            Rule::NotPowerOfTwo { what, dims } => write!(
+                f,
+                "{what} {} has a dimension that is not a power of two",
+                shape_str(dims)
+            ),
+            Rule::BadRange { start, end } => write!(
+                f,
+                "range {start}..{end} must be non-empty, within i32, and of power-of-two length"
+            ),
+            Rule::StoreShapeMismatch { value, ptr } => write!(
+                f,
+                "stored value of shape {} does not match the pointer tile {}",
+                shape_str(value),
+                shape_str(ptr)
+            ),
+            Rule::MaskNotBroadcastable { mask, ptr } => write!(
+                f,
+                "mask of shape {} cannot be broadcast to the pointer tile {}",
+                shape_str(mask),
+                shape_str(ptr)
+            ),
+            Rule::OtherNotBroadcastable { other, ptr } => write!(
+                f,
+                "other of shape {} cannot be broadcast to the pointer tile {}",
+                shape_str(other),
+                shape_str(ptr)
+            ),
+            Rule::ResultMismatch { expected, found } => {
+                write!(f, "result type must be {expected}, found {found}")
+            }
+            Rule::BadAttribute { name, expected } => {
+                write!(f, "attribute '{name}' must be {expected}")
+            }
+            Rule::BadPadding { reason } => write!(f, "bad padding: {reason}"),
+            Rule::UnsupportedDType { what, dtype } => {
+                write!(f, "{what} is not defined for element type {dtype}")
+            }
+            Rule::ValueOutOfScope => f.write_str(
+                "value used outside the loop body that defined it (carry it through the loop instead)",
+            ),
+            Rule::ForeignValue => f.write_str("value belongs to another kernel builder"),
+            Rule::LoopCarriedMismatch {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "loop-carried value {index} enters as {expected} but the body yields {found}"
+            ),
+            Rule::BadName { name } => write!(
+                f,
+                "name `{name}` must be non-empty ASCII letters, digits and '_', not starting with a digit"
+            ),
+        }
+    }
+}
+
+/// A rule broken while building a kernel: the op, the rule and the line of
+/// the builder call that broke it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    /// The op that could not be built (`tile.load`, `arith.addf`, ...).
+    pub op: &'static str,
+    /// The rule it broke.
+    pub rule: Rule,
+    /// The user's source line.
+    pub at: SourceLoc,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: error: '{}': {}", self.at, self.op, self.rule)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// One MLIR diagnostic, with its location as MLIR prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// `error`, `warning`, `note` or `remark`.
+    pub severity: &'static str,
+    /// The location (`file:line:col` for file locations).
+    pub location: String,
+    /// The message.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.location, self.severity, self.message)
+    }
+}
+
+/// Every error of this crate.
+#[derive(Debug)]
+pub enum Error {
+    /// A kernel-builder call broke a rule.
+    Build(BuildError),
+    /// MLIR or the tile verifier rejected IR, with its diagnostics.
+    Invalid {
+        /// What was being checked (`kernel safe_kernel`, `input`, ...).
+        what: String,
+        /// The diagnostics, in order.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// MLIR text that did not parse.
+    Parse {
+        /// The diagnostics MLIR gave.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// An error from melior.
+    Mlir(melior::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Build(e) => e.fmt(f),
+            Error::Invalid { what, diagnostics } => {
+                write!(f, "{what} failed verification")?;
+                for d in diagnostics {
+                    write!(f, "\n{d}")?;
+                }
+                Ok(())
+            }
+            Error::Parse { diagnostics } => {
+                f.write_str("MLIR text did not parse")?;
+                for d in diagnostics {
+                    write!(f, "\n{d}")?;
+                }
+                Ok(())
+            }
+            Error::Mlir(e) => write!(f, "MLIR: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<BuildError> for Error {
+    fn from(e: BuildError) -> Self {
+        Error::Build(e)
+    }
+}
+
+impl From<melior::Error> for Error {
+    fn from(e: melior::Error) -> Self {
+        Error::Mlir(e)
+    }
+}
+
+/// This crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

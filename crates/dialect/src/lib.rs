@@ -1,0 +1,26 @@
+//! The `tile` dialect: tile-level GPU kernels as MLIR.
+//!
+//! - [`context`]: contexts with the dialect loaded from its IRDL definition.
+//! - [`builder`]: the kernel-builder API ([`Kernel::build`]).
+//! - [`rules`]: the typing rules every op obeys, shared by the builder and
+//!   the [`verify`] pass over parsed IR.
+//! - [`types`], [`DType`]: the Rust view of tile IR's types.
+
+pub mod builder;
+pub mod context;
+pub mod diagnostics;
+mod dtype;
+pub mod error;
+pub mod ops;
+pub mod rules;
+pub mod types;
+pub mod verify;
+
+pub use builder::{
+    IntoOperand, Kernel, KernelBuilder, Load, MakeBlockPtr, Operand, Param, Store, Tile,
+};
+pub use context::{new_context, register_dialects};
+pub use dtype::DType;
+pub use error::{BuildError, Diagnostic, Error, Result, Rule, SourceLoc};
+pub use ops::{CacheModifier, EvictionPolicy, Padding, ReduceKind};
+pub use types::{Elem, TileType};

@@ -1,0 +1,197 @@
+//! Op names, attribute names and the enumerated attribute values of the tile
+//! dialect, in one place for the builder, the verifier and the passes.
+
+use std::fmt;
+
+/// `tile.program_id`
+pub const PROGRAM_ID: &str = "tile.program_id";
+/// `tile.num_programs`
+pub const NUM_PROGRAMS: &str = "tile.num_programs";
+/// `tile.arange`
+pub const ARANGE: &str = "tile.arange";
+/// `tile.splat`
+pub const SPLAT: &str = "tile.splat";
+/// `tile.broadcast`
+pub const BROADCAST: &str = "tile.broadcast";
+/// `tile.expand_dims`
+pub const EXPAND_DIMS: &str = "tile.expand_dims";
+/// `tile.addptr`
+pub const ADDPTR: &str = "tile.addptr";
+/// `tile.load`
+pub const LOAD: &str = "tile.load";
+/// `tile.store`
+pub const STORE: &str = "tile.store";
+/// `tile.make_block_ptr`
+pub const MAKE_BLOCK_PTR: &str = "tile.make_block_ptr";
+/// `tile.advance`
+pub const ADVANCE: &str = "tile.advance";
+/// `tile.block_load`
+pub const BLOCK_LOAD: &str = "tile.block_load";
+/// `tile.block_store`
+pub const BLOCK_STORE: &str = "tile.block_store";
+/// `tile.reduce`
+pub const REDUCE: &str = "tile.reduce";
+
+/// Every op of the dialect.
+pub const ALL: [&str; 14] = [
+    PROGRAM_ID,
+    NUM_PROGRAMS,
+    ARANGE,
+    SPLAT,
+    BROADCAST,
+    EXPAND_DIMS,
+    ADDPTR,
+    LOAD,
+    STORE,
+    MAKE_BLOCK_PTR,
+    ADVANCE,
+    BLOCK_LOAD,
+    BLOCK_STORE,
+    REDUCE,
+];
+
+/// The unit attribute marking a `func.func` as a tile kernel.
+pub const KERNEL_ATTR: &str = "tile.kernel";
+/// The argument attribute holding a kernel argument's source name.
+pub const ARG_NAME_ATTR: &str = "tile.name";
+
+/// What a masked-off or out-of-bounds element of a block-pointer load reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Padding {
+    /// 0 of the element type (the default).
+    Zero,
+    /// NaN (floating-point elements only).
+    Nan,
+    /// No fill: out-of-bounds elements hold whatever the lowering leaves.
+    Undefined,
+    /// Any constant, such as -inf for a max reduction.
+    Value(f64),
+}
+
+impl Padding {
+    /// The string form of the named options (`None` for a constant).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Padding::Zero => Some("zero"),
+            Padding::Nan => Some("nan"),
+            Padding::Undefined => Some("undefined"),
+            Padding::Value(_) => None,
+        }
+    }
+
+    /// Parses `"zero"`, `"nan"` or `"undefined"`.
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "zero" => Some(Padding::Zero),
+            "nan" => Some(Padding::Nan),
+            "undefined" => Some(Padding::Undefined),
+            _ => None,
+        }
+    }
+}
+
+/// The cache operator of a global load or store (PTX `.ca`, `.cg`, ...).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CacheModifier {
+    /// The default for the instruction.
+    #[default]
+    Default,
+    /// `ca`: cache at all levels (loads).
+    CacheAll,
+    /// `cg`: cache in L2 and below, not L1 (loads and stores).
+    CacheGlobal,
+    /// `wb`: write back (stores).
+    WriteBack,
+    /// `cs`: streaming, likely accessed once (stores).
+    Streaming,
+    /// `wt`: write through to system memory (stores).
+    WriteThrough,
+}
+
+impl CacheModifier {
+    /// The attribute spelling (`""`, `"ca"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheModifier::Default => "",
+            CacheModifier::CacheAll => "ca",
+            CacheModifier::CacheGlobal => "cg",
+            CacheModifier::WriteBack => "wb",
+            CacheModifier::Streaming => "cs",
+            CacheModifier::WriteThrough => "wt",
+        }
+    }
+
+    /// True where a load accepts it.
+    pub fn valid_for_load(self) -> bool {
+        matches!(
+            self,
+            CacheModifier::Default | CacheModifier::CacheAll | CacheModifier::CacheGlobal
+        )
+    }
+
+    /// True where a store accepts it.
+    pub fn valid_for_store(self) -> bool {
+        self != CacheModifier::CacheAll
+    }
+}
+
+/// The L2 eviction priority of a global access.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EvictionPolicy {
+    /// The default priority.
+    #[default]
+    Normal,
+    /// Evict first: data used once.
+    EvictFirst,
+    /// Evict last: data reused soon.
+    EvictLast,
+}
+
+impl EvictionPolicy {
+    /// The attribute spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvictionPolicy::Normal => "",
+            EvictionPolicy::EvictFirst => "evict_first",
+            EvictionPolicy::EvictLast => "evict_last",
+        }
+    }
+}
+
+/// The combining function of `tile.reduce`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceKind {
+    /// Sum.
+    Sum,
+    /// Maximum.
+    Max,
+    /// Minimum.
+    Min,
+}
+
+impl ReduceKind {
+    /// The attribute spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "sum",
+            ReduceKind::Max => "max",
+            ReduceKind::Min => "min",
+        }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "sum" => Some(ReduceKind::Sum),
+            "max" => Some(ReduceKind::Max),
+            "min" => Some(ReduceKind::Min),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ReduceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

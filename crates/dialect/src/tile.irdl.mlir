@@ -1,0 +1,237 @@
+// The `tile` dialect, defined in IRDL and loaded into every context at
+// start-up (see `context.rs`). IRDL checks the structure of each op: operand
+// and result kinds, required attributes and their enumerated values. What IRDL
+// cannot express (shapes that must agree, permutations, axes in range) is
+// checked in Rust by `verify.rs`, from the same rules the kernel builder uses.
+irdl.dialect @tile {
+  // A global-memory pointer to one element: `!tile.ptr<f32>`.
+  irdl.type @ptr {
+    %f16 = irdl.is f16
+    %bf16 = irdl.is bf16
+    %f32 = irdl.is f32
+    %f64 = irdl.is f64
+    %i1 = irdl.is i1
+    %i8 = irdl.is i8
+    %i16 = irdl.is i16
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %pointee = irdl.any_of(%f16, %bf16, %f32, %f64, %i1, %i8, %i16, %i32, %i64)
+    irdl.parameters(pointee: %pointee)
+  }
+
+  // A block pointer: a window of the given tensor type into a strided
+  // N-d view of global memory: `!tile.block_ptr<tensor<16x64xf32>>`.
+  irdl.type @block_ptr {
+    %block = irdl.base "!builtin.tensor"
+    irdl.parameters(block: %block)
+  }
+
+  // The program's index along `axis` (0, 1 or 2) of the launch grid.
+  irdl.operation @program_id {
+    %axis = irdl.base "#builtin.integer"
+    irdl.attributes { "axis" = %axis }
+    %i32 = irdl.is i32
+    irdl.results(result: %i32)
+  }
+
+  // The number of programs along `axis` (0, 1 or 2) of the launch grid.
+  irdl.operation @num_programs {
+    %axis = irdl.base "#builtin.integer"
+    irdl.attributes { "axis" = %axis }
+    %i32 = irdl.is i32
+    irdl.results(result: %i32)
+  }
+
+  // The 1-d tensor start, start + 1, ..., end - 1 of i32.
+  irdl.operation @arange {
+    %start = irdl.base "#builtin.integer"
+    %end = irdl.base "#builtin.integer"
+    irdl.attributes { "start" = %start, "end" = %end }
+    %tensor = irdl.base "!builtin.tensor"
+    irdl.results(result: %tensor)
+  }
+
+  // A tensor with every element equal to a scalar.
+  irdl.operation @splat {
+    %scalar = irdl.any
+    irdl.operands(src: %scalar)
+    %tensor = irdl.base "!builtin.tensor"
+    irdl.results(result: %tensor)
+  }
+
+  // Repeats a tensor along its axes of size 1.
+  irdl.operation @broadcast {
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
+  // Inserts an axis of size 1 at `axis`.
+  irdl.operation @expand_dims {
+    %axis = irdl.base "#builtin.integer"
+    irdl.attributes { "axis" = %axis }
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
+  // Pointer plus element offset (scaled by the element size when lowered).
+  // The result has the type of the pointer operand.
+  irdl.operation @addptr {
+    %any = irdl.any
+    %scalar_ptr = irdl.parametric @tile::@ptr<%any>
+    %ptr_tensor = irdl.base "!builtin.tensor"
+    %ptr = irdl.any_of(%scalar_ptr, %ptr_tensor)
+    %i32 = irdl.is i32
+    %i64 = irdl.is i64
+    %offset_tensor = irdl.base "!builtin.tensor"
+    %offset = irdl.any_of(%i32, %i64, %offset_tensor)
+    irdl.operands(ptr: %ptr, offset: %offset)
+    irdl.results(result: %ptr)
+  }
+
+  // Load through a pointer or a tensor of pointers. Masked-off lanes touch
+  // no memory and yield `other`, or zero when `other` is absent.
+  irdl.operation @load {
+    %any = irdl.any
+    %scalar_ptr = irdl.parametric @tile::@ptr<%any>
+    %ptr_tensor = irdl.base "!builtin.tensor"
+    %ptr = irdl.any_of(%scalar_ptr, %ptr_tensor)
+    %i1 = irdl.is i1
+    %mask_tensor = irdl.base "!builtin.tensor"
+    %mask = irdl.any_of(%i1, %mask_tensor)
+    %other = irdl.any
+    irdl.operands(ptr: %ptr, mask: optional %mask, other: optional %other)
+    %cache_none = irdl.is ""
+    %cache_ca = irdl.is "ca"
+    %cache_cg = irdl.is "cg"
+    %cache = irdl.any_of(%cache_none, %cache_ca, %cache_cg)
+    %evict_normal = irdl.is ""
+    %evict_first = irdl.is "evict_first"
+    %evict_last = irdl.is "evict_last"
+    %evict = irdl.any_of(%evict_normal, %evict_first, %evict_last)
+    %true = irdl.is true
+    %false = irdl.is false
+    %volatile = irdl.any_of(%true, %false)
+    irdl.attributes { "cache_modifier" = %cache, "eviction_policy" = %evict, "volatile" = %volatile }
+    %result = irdl.any
+    irdl.results(result: %result)
+  }
+
+  // Store through a pointer or a tensor of pointers. Masked-off lanes write
+  // nothing.
+  irdl.operation @store {
+    %any = irdl.any
+    %scalar_ptr = irdl.parametric @tile::@ptr<%any>
+    %ptr_tensor = irdl.base "!builtin.tensor"
+    %ptr = irdl.any_of(%scalar_ptr, %ptr_tensor)
+    %value = irdl.any
+    %i1 = irdl.is i1
+    %mask_tensor = irdl.base "!builtin.tensor"
+    %mask = irdl.any_of(%i1, %mask_tensor)
+    irdl.operands(ptr: %ptr, value: %value, mask: optional %mask)
+    %cache_none = irdl.is ""
+    %cache_wb = irdl.is "wb"
+    %cache_cg = irdl.is "cg"
+    %cache_cs = irdl.is "cs"
+    %cache_wt = irdl.is "wt"
+    %cache = irdl.any_of(%cache_none, %cache_wb, %cache_cg, %cache_cs, %cache_wt)
+    %evict_normal = irdl.is ""
+    %evict_first = irdl.is "evict_first"
+    %evict_last = irdl.is "evict_last"
+    %evict = irdl.any_of(%evict_normal, %evict_first, %evict_last)
+    irdl.attributes { "cache_modifier" = %cache, "eviction_policy" = %evict }
+  }
+
+  // A block pointer over `base` viewed as a tensor of the given shape and
+  // strides (in elements), starting at `offsets`. `order` lists the axes
+  // from the most to the least contiguous.
+  irdl.operation @make_block_ptr {
+    %any = irdl.any
+    %base = irdl.parametric @tile::@ptr<%any>
+    %i64 = irdl.is i64
+    %i32 = irdl.is i32
+    irdl.operands(base: %base, shape: variadic %i64, strides: variadic %i64, offsets: variadic %i32)
+    %order = irdl.base "#builtin.dense_array"
+    irdl.attributes { "order" = %order }
+    %result = irdl.base @tile::@block_ptr
+    irdl.results(result: %result)
+  }
+
+  // Moves a block pointer by the given number of elements along each axis.
+  irdl.operation @advance {
+    %block_ptr = irdl.base @tile::@block_ptr
+    %i32 = irdl.is i32
+    irdl.operands(ptr: %block_ptr, offsets: variadic %i32)
+    irdl.results(result: %block_ptr)
+  }
+
+  // Load the block a block pointer points at. Only the axes listed in
+  // `boundary_check` are checked; out-of-bounds elements take `padding`:
+  // "zero", "nan", "undefined" (no fill), or a constant of the element type.
+  irdl.operation @block_load {
+    %block_ptr = irdl.base @tile::@block_ptr
+    irdl.operands(ptr: %block_ptr)
+    %boundary_check = irdl.base "#builtin.dense_array"
+    %pad_zero = irdl.is "zero"
+    %pad_nan = irdl.is "nan"
+    %pad_undefined = irdl.is "undefined"
+    %pad_float = irdl.base "#builtin.float"
+    %pad_int = irdl.base "#builtin.integer"
+    %padding = irdl.any_of(%pad_zero, %pad_nan, %pad_undefined, %pad_float, %pad_int)
+    %cache_none = irdl.is ""
+    %cache_ca = irdl.is "ca"
+    %cache_cg = irdl.is "cg"
+    %cache = irdl.any_of(%cache_none, %cache_ca, %cache_cg)
+    %evict_normal = irdl.is ""
+    %evict_first = irdl.is "evict_first"
+    %evict_last = irdl.is "evict_last"
+    %evict = irdl.any_of(%evict_normal, %evict_first, %evict_last)
+    %true = irdl.is true
+    %false = irdl.is false
+    %volatile = irdl.any_of(%true, %false)
+    irdl.attributes { "boundary_check" = %boundary_check, "padding" = %padding, "cache_modifier" = %cache, "eviction_policy" = %evict, "volatile" = %volatile }
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
+  // Store a tensor into the block a block pointer points at; elements out of
+  // bounds along the axes in `boundary_check` are not written.
+  irdl.operation @block_store {
+    %block_ptr = irdl.base @tile::@block_ptr
+    %value = irdl.base "!builtin.tensor"
+    irdl.operands(ptr: %block_ptr, value: %value)
+    %boundary_check = irdl.base "#builtin.dense_array"
+    %cache_none = irdl.is ""
+    %cache_wb = irdl.is "wb"
+    %cache_cg = irdl.is "cg"
+    %cache_cs = irdl.is "cs"
+    %cache_wt = irdl.is "wt"
+    %cache = irdl.any_of(%cache_none, %cache_wb, %cache_cg, %cache_cs, %cache_wt)
+    %evict_normal = irdl.is ""
+    %evict_first = irdl.is "evict_first"
+    %evict_last = irdl.is "evict_last"
+    %evict = irdl.any_of(%evict_normal, %evict_first, %evict_last)
+    irdl.attributes { "boundary_check" = %boundary_check, "cache_modifier" = %cache, "eviction_policy" = %evict }
+  }
+
+  // Reduce a tensor along `axis` with sum, max or min. Without `keep_dims`
+  // the axis is removed (a 1-d tensor reduces to a scalar).
+  irdl.operation @reduce {
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %sum = irdl.is "sum"
+    %max = irdl.is "max"
+    %min = irdl.is "min"
+    %kind = irdl.any_of(%sum, %max, %min)
+    %axis = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %keep_dims = irdl.any_of(%true, %false)
+    irdl.attributes { "kind" = %kind, "axis" = %axis, "keep_dims" = %keep_dims }
+    %result = irdl.any
+    irdl.results(result: %result)
+  }
+}

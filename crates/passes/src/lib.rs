@@ -1,0 +1,1 @@
+//! Passes over tile IR.

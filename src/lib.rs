@@ -1,0 +1,1 @@
+//! tile: a tile-level GPU kernel compiler on MLIR.
