@@ -1,0 +1,1 @@
+//! The seed kernels, written with the tile kernel builder.

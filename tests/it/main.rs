@@ -1,0 +1,1 @@
+//! Integration tests of the tile compiler, in one test binary.
