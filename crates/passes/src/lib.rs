@@ -1,1 +1,13 @@
-//! Passes over tile IR.
+//! Passes over tile IR, the one place that registers every dialect and
+//! pass ([`register_all`]), and the `tile-opt` driver ([`driver`]).
+//!
+//! Each pass lives in its own file, has the flag `tile-<name>`, and is
+//! tested by `filecheck/<name>.mlir`.
+
+pub mod driver;
+mod parse;
+mod registry;
+pub mod verify;
+
+pub use parse::parse_module;
+pub use registry::{TilePass, find_pass, register_all, tile_passes};

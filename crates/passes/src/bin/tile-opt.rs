@@ -1,0 +1,8 @@
+//! `tile-opt`: reads tile IR, runs the passes named on the command line in
+//! order, and prints the result. See `tile_passes::driver`.
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = tile_passes::driver::run(&args, &mut std::io::stdout(), &mut std::io::stderr());
+    std::process::exit(code);
+}

@@ -1,0 +1,68 @@
+//! `tile-verify`: checks the tile rules that IRDL cannot express (shapes
+//! that must agree, axes in range, permutations, powers of two) on every
+//! tile op, as the kernel builder does before creating them.
+//!
+//! MLIR verifies IRDL's structural constraints after every pass; this pass
+//! adds the Rust-side rules between passes of a pipeline.
+
+use melior::ir::OperationRef;
+use melior::ir::r#type::TypeId;
+use melior::pass::{ExternalPass, Pass, create_external};
+
+#[repr(align(8))]
+struct PassId;
+static PASS_ID: PassId = PassId;
+
+/// Creates the `tile-verify` pass (runs on `builtin.module`).
+pub fn create() -> Pass {
+    create_external(
+        |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
+            if !tile_dialect::verify::verify_operation(&op) {
+                pass.signal_failure();
+            }
+        },
+        TypeId::create(&PASS_ID),
+        "TileVerify",
+        "tile-verify",
+        "check the tile dialect's rules that IRDL cannot express",
+        "builtin.module",
+        &[],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::pass::PassManager;
+
+    #[test]
+    fn fails_on_a_broken_rule_and_passes_otherwise() {
+        let context = melior::Context::new();
+        crate::register_all(&context).unwrap();
+        let good = "func.func @k(%p: !tile.block_ptr<tensor<16x64xf32>>) {
+          %0 = \"tile.block_load\"(%p) {boundary_check = array<i32: 1>, cache_modifier = \"\", eviction_policy = \"\", padding = \"zero\", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+          return }";
+        let bad = good.replace("array<i32: 1>", "array<i32: 2>");
+        for (text, ok) in [(good.to_string(), true), (bad, false)] {
+            // MLIR's own parser checks IRDL's constraints, not the tile rules.
+            let mut module = melior::ir::Module::parse(&context, &text).unwrap();
+            let pm = PassManager::new(&context);
+            pm.add_pass(create());
+            let capture = tile_dialect::diagnostics::DiagnosticCapture::new(&context);
+            let result = pm.run(&mut module);
+            let diagnostics = capture.finish();
+            assert_eq!(result.is_ok(), ok, "{diagnostics:?}");
+            if !ok {
+                assert!(
+                    diagnostics[0]
+                        .message
+                        .contains("boundary_check axis 2 is out of range")
+                );
+                assert!(
+                    diagnostics[0].location.ends_with(":2:16"),
+                    "{diagnostics:?}"
+                );
+            }
+        }
+    }
+}
