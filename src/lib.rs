@@ -1,1 +1,37 @@
-//! tile: a tile-level GPU kernel compiler on MLIR.
+//! `tile`: a compiler for tile-level GPU kernels, in the spirit of Triton,
+//! built on MLIR.
+//!
+//! Kernels are written with the builder ([`Kernel::build`]) and become tile
+//! IR: the `tile` dialect (defined in IRDL, verified by MLIR and by the
+//! tile rules) plus upstream `arith`, `math` and `scf` on ranked tensors.
+//!
+//! ```
+//! use tile::{DType, Kernel};
+//!
+//! let context = tile::context().unwrap();
+//! let kernel = Kernel::build(&context, "add_one", |k| {
+//!     let x = k.arg_ptr("x_ptr", DType::F32);
+//!     let n = k.arg("n", DType::I32);
+//!     let offs = k.program_id(0) * 128 + k.arange(0, 128);
+//!     let m = offs.lt(n);
+//!     let v = k.load(x + offs).mask(m).other(0.0).build();
+//!     k.store(x + offs, v + 1.0).mask(m).build();
+//! })
+//! .unwrap();
+//! assert!(kernel.to_string().contains("tile.store"));
+//! ```
+
+pub use melior;
+pub use tile_dialect::{
+    BuildError, CacheModifier, DType, Diagnostic, Elem, Error, EvictionPolicy, IntoOperand, Kernel,
+    KernelBuilder, Padding, Param, ReduceKind, Result, Rule, SourceLoc, Tile, TileType,
+};
+pub use tile_passes::{parse_module, register_all};
+
+/// A new MLIR context that knows every dialect and pass (see
+/// [`register_all`]).
+pub fn context() -> Result<melior::Context> {
+    let context = melior::Context::new();
+    register_all(&context)?;
+    Ok(context)
+}
