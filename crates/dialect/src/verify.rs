@@ -35,11 +35,11 @@ pub fn verify_operation(root: &OperationRef) -> bool {
     root.walk(WalkOrder::PreOrder, |op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or("");
-        if name.starts_with("tile.") {
-            if let Err(rule) = check(name, &op) {
-                emit_error(&op, &format!("'{name}' op {rule}"));
-                ok = false;
-            }
+        if name.starts_with("tile.")
+            && let Err(rule) = check(name, &op)
+        {
+            emit_error(&op, &format!("'{name}' op {rule}"));
+            ok = false;
         }
         WalkResult::Advance
     });
@@ -294,13 +294,13 @@ fn check(name: &str, op: &OperationRef) -> Result<(), Rule> {
         }
         _ => None,
     };
-    if let (Some(expected), Some(found)) = (expected, result) {
-        if expected != found {
-            return Err(Rule::ResultMismatch {
-                expected: expected.to_string(),
-                found: found.to_string(),
-            });
-        }
+    if let (Some(expected), Some(found)) = (expected, result)
+        && expected != found
+    {
+        return Err(Rule::ResultMismatch {
+            expected: expected.to_string(),
+            found: found.to_string(),
+        });
     }
     Ok(())
 }

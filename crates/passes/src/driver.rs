@@ -144,9 +144,7 @@ fn run_inner(
     register_all(&context).map_err(|e| e.to_string())?;
     // Validate upstream pass names before doing any work.
     for step in &options.steps {
-        if let Err(message) = build_pass_manager(&context, step) {
-            return Err(message);
-        }
+        build_pass_manager(&context, step)?;
     }
     let chunks: Vec<(usize, &str)> = if options.split {
         split_chunks(&text)

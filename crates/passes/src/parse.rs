@@ -1,8 +1,6 @@
 //! Parsing MLIR text into a verified module, with the source's real name in
 //! every location and diagnostics returned as values.
 
-#[cfg(test)]
-use melior::ir::operation::OperationLike;
 use melior::ir::{Module, Operation};
 use melior::{Context, StringRef};
 use mlir_sys::mlirOperationCreateParse;

@@ -9,14 +9,25 @@ use melior::ir::attribute::DenseI32ArrayAttribute;
 
 /// A block pointer being configured, read like the seeds' `make_block_ptr`:
 ///
-/// ```ignore
-/// let x_block = k.make_block_ptr(x_ptr)
+/// ```
+/// # use tile_dialect::{new_context, DType, Kernel};
+/// # const ROWS_TILE: i32 = 16;
+/// # const D_TILE: i32 = 64;
+/// # let context = new_context().unwrap();
+/// # Kernel::build(&context, "k", |k| {
+/// # let x_ptr = k.arg_ptr("x_ptr", DType::F32);
+/// # let (rows, d) = (k.arg("rows", DType::I64), k.arg("d", DType::I64));
+/// # let (stride_row, stride_dim) = (k.arg("sr", DType::I64), k.arg("sd", DType::I64));
+/// let row_tile = k.program_id(0);
+/// let x_block = k
+///     .make_block_ptr(x_ptr)
 ///     .shape([rows, d])
 ///     .strides([stride_row, stride_dim])
 ///     .offsets([row_tile * ROWS_TILE, k.i32(0)])
 ///     .block_shape([ROWS_TILE as i64, D_TILE as i64])
 ///     .order([1, 0])
 ///     .build();
+/// # }).unwrap();
 /// ```
 ///
 /// Shapes and strides are i64 (i32 tiles and literals are widened), offsets

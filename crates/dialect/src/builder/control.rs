@@ -13,11 +13,21 @@ impl<'k> KernelBuilder<'k> {
     /// values: `body` gets the induction variable and the carried values and
     /// returns their next values; the loop returns their final values.
     ///
-    /// ```ignore
-    /// let [acc, x_block] = k.for_range(0, n_tiles, 1, [acc, x_block], |_, [acc, x_block]| {
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # const BLOCK: i32 = 256;
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// # let (a, n) = (k.arg_ptr("a", DType::F32), k.arg("n", DType::I32));
+    /// # let x_block = k.make_block_ptr(a).shape([k.i32(1), n]).strides([n, k.i32(1)])
+    /// #     .offsets([0, 0]).block_shape([1, BLOCK as i64]).build();
+    /// let acc = k.zeros(&[1], DType::F32);
+    /// let n_tiles = n.cdiv(BLOCK);
+    /// let [acc, _] = k.for_range(0, n_tiles, 1, [acc, x_block], |_, [acc, x_block]| {
     ///     let row = k.load(x_block).boundary_check(&[0, 1]).build();
     ///     [acc + row.sum(1), x_block.advance([0, BLOCK])]
     /// });
+    /// # }).unwrap();
     /// ```
     ///
     /// Bounds are i32 or i64 (literals take the type of the tile bounds,
