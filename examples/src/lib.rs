@@ -60,15 +60,11 @@ pub const ALL: &[Example] = &[
     },
     Example {
         name: "weighted_sum_fwd",
-        build: |c| {
-            weighted_sum::weighted_sum_fwd(c, weighted_sum::ROWS_TILE, weighted_sum::D_TILE)
-        },
+        build: |c| weighted_sum::weighted_sum_fwd(c, weighted_sum::ROWS_TILE, weighted_sum::D_TILE),
     },
     Example {
         name: "weighted_sum_bwd",
-        build: |c| {
-            weighted_sum::weighted_sum_bwd(c, weighted_sum::ROWS_TILE, weighted_sum::D_TILE)
-        },
+        build: |c| weighted_sum::weighted_sum_bwd(c, weighted_sum::ROWS_TILE, weighted_sum::D_TILE),
     },
     Example {
         name: "q_tile_load",
@@ -115,9 +111,7 @@ mod tests {
                 example.name
             );
             assert!(
-                kernel
-                    .to_mlir_with_locations()
-                    .contains("examples/src/"),
+                kernel.to_mlir_with_locations().contains("examples/src/"),
                 "{}: locations should name the example sources",
                 example.name
             );

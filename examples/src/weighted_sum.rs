@@ -208,7 +208,13 @@ pub fn weighted_sum_bwd<'c>(
                 partial_grad_weight_block_ptr,
                 grad_x_block_ptr,
             ],
-            |_, [x_block_ptr, weight_block_ptr, partial_grad_weight_block_ptr, grad_x_block_ptr]| {
+            |_,
+             [
+                x_block_ptr,
+                weight_block_ptr,
+                partial_grad_weight_block_ptr,
+                grad_x_block_ptr,
+            ]| {
                 let grad_output = k
                     .load(grad_output_block_ptr)
                     .boundary_check(&[0])
