@@ -6,8 +6,9 @@
 //!          [--pass-pipeline=PIPELINE]
 //! ```
 //!
-//! Passes run in command-line order, each verified (MLIR's verifier and the
-//! tile rules) before the next. `--PASS` names one of ours (`tile-...`) or
+//! Passes run in command-line order, MLIR's verifier (with the dialect's
+//! IRDL constraints) after each. The tile rules run on the parsed input and
+//! wherever `--tile-verify` is named. `--PASS` names one of ours (`tile-...`) or
 //! any upstream pass (`--canonicalize`, `--cse`, `--convert-scf-to-cf`, ...).
 //! Errors print as `file:line:col: error: message`; any failure exits 1.
 

@@ -1,0 +1,13 @@
+// RUN: tile-opt --help | FileCheck %s
+// RUN: tile-opt -h | FileCheck %s
+// RUN: tile-opt %s --help --no-such-pass | FileCheck %s
+
+// --help (or -h) prints the usage and our passes, and exits 0 without
+// reading any input.
+
+// CHECK: usage: tile-opt [INPUT|-] [-o OUTPUT] [--split-input-file] [--mlir-print-debuginfo]
+// CHECK-NEXT: [--dump-ir-after-each] [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]... [--pass-pipeline=PIPELINE]
+// CHECK: Our passes:
+// CHECK-NEXT: --tile-verify check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express
+// CHECK-NEXT: and every upstream MLIR pass (--canonicalize, --cse, ...).
+// CHECK-NOT: module

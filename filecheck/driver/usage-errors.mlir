@@ -1,0 +1,41 @@
+// RUN: tile-opt %s %s > %t.1 2>&1 || echo "exit code $?" >> %t.1
+// RUN: FileCheck %s --check-prefix=TWO-INPUTS --input-file=%t.1
+// RUN: tile-opt %s -o > %t.2 2>&1 || echo "exit code $?" >> %t.2
+// RUN: FileCheck %s --check-prefix=NO-OUTPUT --input-file=%t.2
+// RUN: tile-opt %s --tile-verify=full > %t.3 2>&1 || echo "exit code $?" >> %t.3
+// RUN: FileCheck %s --check-prefix=PASS-OPTIONS --input-file=%t.3
+// RUN: tile-opt %s --dump-ir-dir > %t.4 2>&1 || echo "exit code $?" >> %t.4
+// RUN: FileCheck %s --check-prefix=DUMP-DIR --input-file=%t.4
+// RUN: tile-opt %t.does-not-exist.mlir > %t.5 2>&1 || echo "exit code $?" >> %t.5
+// RUN: FileCheck %s --check-prefix=NO-FILE --input-file=%t.5
+// RUN: tile-opt %s --pass-pipeline='builtin.module(cse' > %t.6 2>&1 || echo "exit code $?" >> %t.6
+// RUN: FileCheck %s --check-prefix=BAD-PIPELINE --input-file=%t.6
+// RUN: tile-opt %s -- > %t.7 2>&1 || echo "exit code $?" >> %t.7
+// RUN: FileCheck %s --check-prefix=DASHES --input-file=%t.7
+
+// Command-line mistakes print `tile-opt: <what>` and exit with code 2.
+
+// TWO-INPUTS: tile-opt: unexpected argument '{{.*}}usage-errors.mlir' (one input file at most)
+// TWO-INPUTS-NEXT: exit code 2
+
+// NO-OUTPUT: tile-opt: -o needs a file name
+// NO-OUTPUT-NEXT: exit code 2
+
+// PASS-OPTIONS: tile-opt: pass 'tile-verify' takes no options
+// PASS-OPTIONS-NEXT: exit code 2
+
+// DUMP-DIR: tile-opt: --dump-ir-dir needs =DIR
+// DUMP-DIR-NEXT: exit code 2
+
+// NO-FILE: tile-opt: cannot read {{.*}}does-not-exist.mlir: {{.+}}
+// NO-FILE-NEXT: exit code 2
+
+// BAD-PIPELINE: tile-opt: invalid pass pipeline 'builtin.module(cse': failed to parse pass pipeline:
+// BAD-PIPELINE: exit code 2
+
+// DASHES: tile-opt: unknown option '--'
+// DASHES-NEXT: exit code 2
+
+func.func @f() {
+  return
+}
