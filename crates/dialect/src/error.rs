@@ -198,6 +198,11 @@ pub enum Rule {
         /// Type yielded.
         found: String,
     },
+    /// MLIR refused to create an op the rules accepted (a bug: please report).
+    MlirRejected {
+        /// What melior reported.
+        message: String,
+    },
     /// A kernel argument or kernel name that MLIR cannot hold.
     BadName {
         /// The name.
@@ -318,6 +323,9 @@ impl fmt::Display for Rule {
                 f,
                 "loop-carried value {index} enters as {expected} but the body yields {found}"
             ),
+            Rule::MlirRejected { message } => {
+                write!(f, "MLIR could not create the op ({message}); please report this")
+            }
             Rule::BadName { name } => write!(
                 f,
                 "name `{name}` must be non-empty ASCII letters, digits and '_', not starting with a digit"

@@ -211,9 +211,8 @@ impl<'c> KernelBuilder<'c> {
             Err(e) => {
                 return self.fail(
                     name,
-                    Rule::BadAttribute {
-                        name: "(operation)",
-                        expected: Box::leak(e.to_string().into_boxed_str()),
+                    Rule::MlirRejected {
+                        message: e.to_string(),
                     },
                     at,
                 );
