@@ -1,5 +1,52 @@
 //! Loading and launching compiled kernels through the CUDA driver.
 //!
-//! This crate will hold device selection, buffers, PTX loading and launch
-//! over cudarc. It is empty until the lowering to PTX lands; it exists so
-//! the workspace has its final shape.
+//! The runtime takes PTX text and a [`KernelSpec`] (entry name, parameters,
+//! warps, shared memory), JIT-loads it on a [`Device`] and launches it with
+//! [`Arg`]s checked against the spec. It depends on no compiler crate, so
+//! PTX compiled ahead of time can be run with it alone.
+//!
+//! ```no_run
+//! use tile_runtime::{Arg, Device, KernelSpec, ParamType};
+//!
+//! # fn main() -> Result<(), tile_runtime::RuntimeError> {
+//! # let ptx = "";
+//! let device = Device::new(0)?;
+//! let spec = KernelSpec {
+//!     name: "add_one".into(),
+//!     params: vec![("x".into(), ParamType::Ptr), ("n".into(), ParamType::I32)],
+//!     num_warps: 4,
+//!     shared_mem_bytes: 0,
+//! };
+//! let kernel = device.load(ptx, &spec)?;
+//! let x = device.upload(&[1.0f32; 1000])?;
+//! kernel.launch(1000u32.div_ceil(128), &[Arg::from(&x), Arg::from(1000)])?;
+//! assert_eq!(device.download(&x)?, vec![2.0f32; 1000]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Modules: [`device`] holds [`Device`] (context, stream, limits, memory
+//! operations); [`buffer`] holds [`Buffer`], [`DevicePtr`] and
+//! [`DeviceCopy`]; [`kernel`] holds [`KernelSpec`], [`ParamType`], [`Arg`]
+//! and their check; [`launch`] holds [`LoadedKernel`] and [`Grid`];
+//! [`error`] holds [`RuntimeError`].
+//!
+//! The driver library (`libcuda.so.1`) is opened at run time: without it
+//! [`Device::count`] is 0 and [`Device::new`] returns
+//! [`RuntimeError::NoDevice`]. Tests that need a GPU start with
+//! [`device_or_skip`].
+
+pub mod buffer;
+pub mod device;
+pub mod error;
+pub mod kernel;
+pub mod launch;
+mod ptx;
+mod testing;
+
+pub use buffer::{Buffer, DeviceCopy, DevicePtr};
+pub use device::{Device, DeviceLimits};
+pub use error::{Result, RuntimeError};
+pub use kernel::{Arg, KernelSpec, ParamType};
+pub use launch::{Grid, LoadedKernel};
+pub use testing::{REQUIRE_GPU_VAR, device_or_skip};

@@ -1,0 +1,133 @@
+//! Device memory: raw addresses ([`DevicePtr`]), the element types that may
+//! live on the device ([`DeviceCopy`]) and owned allocations ([`Buffer`]).
+
+use crate::device::Device;
+use crate::error::{Result, RuntimeError};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A raw device address, as a kernel's pointer parameter receives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DevicePtr(pub u64);
+
+impl fmt::Display for DevicePtr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Plain element types that can be copied to and from the device byte for
+/// byte, and for which all-zero bytes are a valid value.
+///
+/// Sealed: implemented for `f32`, `f64`, `i8`, `i16`, `i32`, `i64`, `u8`,
+/// `u16`, `u32` and `u64`. Keep f16 and bf16 data as their `u16` bits.
+pub trait DeviceCopy: Copy + Send + Sync + 'static + sealed::Sealed {}
+
+macro_rules! device_copy {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl DeviceCopy for $t {}
+    )*};
+}
+device_copy!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64);
+
+/// An allocation of `len` elements of `T` on one device, freed on drop.
+///
+/// Made by [`Device::alloc`] and [`Device::upload`]; read back with
+/// [`Device::download`]. Pass it to a kernel as `Arg::from(&buffer)`.
+pub struct Buffer<T: DeviceCopy> {
+    pub(crate) device: Device,
+    /// Base address; 0 for an empty buffer, which owns no allocation.
+    pub(crate) addr: u64,
+    pub(crate) len: usize,
+    pub(crate) marker: PhantomData<T>,
+}
+
+impl<T: DeviceCopy> Buffer<T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the buffer has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.len * size_of::<T>()
+    }
+
+    /// The address of the first element (0 for an empty buffer).
+    pub fn ptr(&self) -> DevicePtr {
+        DevicePtr(self.addr)
+    }
+
+    /// The address of element `elem_offset`; `elem_offset == len()` (one
+    /// past the end) is allowed, anything further is
+    /// [`RuntimeError::OutOfBounds`].
+    pub fn ptr_at(&self, elem_offset: usize) -> Result<DevicePtr> {
+        offset_addr::<T>(self.addr, self.len, elem_offset).map(DevicePtr)
+    }
+
+    /// The device that owns the memory.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+}
+
+/// `base + offset * size_of::<T>()`, bounds-checked against `len`.
+fn offset_addr<T>(base: u64, len: usize, offset: usize) -> Result<u64> {
+    if offset > len {
+        return Err(RuntimeError::OutOfBounds { offset, len });
+    }
+    // Cannot overflow: the buffer's `len` elements fit in device memory.
+    Ok(base + (offset * size_of::<T>()) as u64)
+}
+
+impl<T: DeviceCopy> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        if self.addr != 0 {
+            self.device.free(self.addr);
+        }
+    }
+}
+
+impl<T: DeviceCopy> fmt::Debug for Buffer<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Buffer")
+            .field("elem", &std::any::type_name::<T>())
+            .field("len", &self.len)
+            .field("ptr", &self.ptr())
+            .field("device", &self.device.ordinal())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_scale_by_element_size_and_are_bounds_checked() {
+        assert_eq!(offset_addr::<f32>(0x1000, 8, 0).unwrap(), 0x1000);
+        assert_eq!(offset_addr::<f32>(0x1000, 8, 3).unwrap(), 0x100c);
+        assert_eq!(offset_addr::<f64>(0x1000, 8, 8).unwrap(), 0x1040);
+        assert_eq!(offset_addr::<u8>(0x1000, 8, 5).unwrap(), 0x1005);
+        assert_eq!(
+            offset_addr::<f32>(0x1000, 8, 9).unwrap_err(),
+            RuntimeError::OutOfBounds { offset: 9, len: 8 }
+        );
+        assert_eq!(offset_addr::<f32>(0, 0, 0).unwrap(), 0);
+    }
+
+    #[test]
+    fn device_ptr_prints_in_hex() {
+        assert_eq!(DevicePtr(0x7f00_0000_1000).to_string(), "0x7f0000001000");
+    }
+}

@@ -1,0 +1,75 @@
+//! A guard for tests that need a GPU.
+
+use crate::device::Device;
+
+/// Environment variable that turns a missing GPU into a test failure: set
+/// it (to anything but `0` or the empty string) on a machine that must run
+/// the GPU tests, so they cannot pass by skipping.
+pub const REQUIRE_GPU_VAR: &str = "TILE_REQUIRE_GPU";
+
+/// For tests that need a GPU: device 0, or `None` after printing
+/// `skipped: no CUDA device` (with the test's name) to stdout and stderr.
+///
+/// `cargo test` captures a passing test's output; run it with
+/// `-- --nocapture` to see the skip lines. If a device is visible but
+/// cannot be opened, or [`REQUIRE_GPU_VAR`] is set and there is no device,
+/// this panics: the test fails instead of skipping.
+///
+/// ```
+/// # fn main() -> Result<(), tile_runtime::RuntimeError> {
+/// let Some(device) = tile_runtime::device_or_skip("upload_round_trip") else {
+///     return Ok(());
+/// };
+/// let buf = device.upload(&[1.0f32, 2.0])?;
+/// assert_eq!(device.download(&buf)?, vec![1.0, 2.0]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn device_or_skip(test_name: &str) -> Option<Device> {
+    if Device::count() == 0 {
+        let reason = match Device::new(0) {
+            Err(e) => e.to_string(),
+            Ok(_) => "the driver reports no device".to_string(),
+        };
+        if gpu_required() {
+            panic!("{test_name}: {REQUIRE_GPU_VAR} is set but there is no CUDA device: {reason}");
+        }
+        let line = skip_line(test_name);
+        println!("{line}");
+        eprintln!("{line}");
+        return None;
+    }
+    match Device::new(0) {
+        Ok(device) => Some(device),
+        Err(e) => panic!("{test_name}: a CUDA device is visible but cannot be opened: {e}"),
+    }
+}
+
+/// The line printed for a skipped test.
+fn skip_line(test_name: &str) -> String {
+    format!("skipped: no CUDA device ({test_name})")
+}
+
+fn gpu_required() -> bool {
+    std::env::var(REQUIRE_GPU_VAR).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skip_line_names_the_test() {
+        assert_eq!(
+            skip_line("round_trip"),
+            "skipped: no CUDA device (round_trip)"
+        );
+    }
+
+    /// Without a driver (CI) the guard skips; with one it hands out device 0.
+    #[test]
+    fn device_or_skip_matches_device_count() {
+        let got = device_or_skip("device_or_skip_matches_device_count");
+        assert_eq!(got.is_some(), Device::count() > 0);
+    }
+}
