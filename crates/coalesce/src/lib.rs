@@ -1,6 +1,9 @@
-//! Layout analysis for tile IR.
-//!
-//! This crate will hold the axis analysis (per-axis contiguity, divisibility
-//! and constancy of offsets and pointers) and the choice of coalesced
-//! layouts that a pass in `tile-passes` applies. It is empty until that
-//! work lands; it exists so the workspace has its final shape.
+//! Layouts: how a tensor's elements are spread over the threads of a
+//! program ([`Layout`]), where each thread's elements sit in its registers
+//! ([`Distribution`]), and the choice of layouts for loads and stores.
+
+pub mod distribution;
+pub mod layout;
+
+pub use distribution::Distribution;
+pub use layout::{Blocked, Layout, LayoutError, WARP_SIZE};

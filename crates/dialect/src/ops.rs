@@ -32,8 +32,16 @@ pub const BLOCK_STORE: &str = "tile.block_store";
 /// `tile.reduce`
 pub const REDUCE: &str = "tile.reduce";
 
+/// `tile.convert_layout`
+pub const CONVERT_LAYOUT: &str = "tile.convert_layout";
+
+/// The attribute of a layout: `#tile.blocked<...>`.
+pub const BLOCKED_ATTR: &str = "tile.blocked";
+/// The attribute of a sliced layout: `#tile.slice<...>`.
+pub const SLICE_ATTR: &str = "tile.slice";
+
 /// Every op of the dialect.
-pub const ALL: [&str; 14] = [
+pub const ALL: [&str; 15] = [
     PROGRAM_ID,
     NUM_PROGRAMS,
     ARANGE,
@@ -48,6 +56,7 @@ pub const ALL: [&str; 14] = [
     BLOCK_LOAD,
     BLOCK_STORE,
     REDUCE,
+    CONVERT_LAYOUT,
 ];
 
 /// The unit attribute marking a `func.func` as a tile kernel.

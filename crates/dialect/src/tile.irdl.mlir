@@ -234,4 +234,37 @@ irdl.dialect @tile {
     %result = irdl.any
     irdl.results(result: %result)
   }
+
+  // ---- Layouts (added by the tile-assign-layouts pass) ----
+
+  // A blocked distribution of a tensor over the threads of a program, the
+  // encoding of a laid-out tensor type. Per axis: elements each thread holds
+  // contiguously, threads of a warp, warps of the program; `order` lists the
+  // axes from fastest- to slowest-varying. Tensors larger than the pattern
+  // repeat it; smaller ones are held by several threads (replicated).
+  irdl.attribute @blocked {
+    %size_per_thread = irdl.base "#builtin.dense_array"
+    %threads_per_warp = irdl.base "#builtin.dense_array"
+    %warps_per_cta = irdl.base "#builtin.dense_array"
+    %order = irdl.base "#builtin.dense_array"
+    irdl.parameters(size_per_thread: %size_per_thread, threads_per_warp: %threads_per_warp, warps_per_cta: %warps_per_cta, order: %order)
+  }
+
+  // The parent layout with axis `dim` removed: the layout of a tensor that
+  // `expand_dims` along `dim` turns into one with the parent layout (and
+  // that a reduction along `dim` produces).
+  irdl.attribute @slice {
+    %dim = irdl.base "#builtin.integer"
+    %parent = irdl.any
+    irdl.parameters(dim: %dim, parent: %parent)
+  }
+
+  // The same tensor in another layout (moved through shared memory where
+  // threads must exchange elements).
+  irdl.operation @convert_layout {
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
 }

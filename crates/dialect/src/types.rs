@@ -134,7 +134,8 @@ impl TileType {
     }
 
     /// Parses MLIR's printed form of a type (`tensor<16x!tile.ptr<f32>>`,
-    /// `!tile.block_ptr<tensor<16x64xf32>>`, `i32`, ...). Types outside tile
+    /// `!tile.block_ptr<tensor<16x64xf32>>`, `i32`, ...). A tensor's layout
+    /// encoding, if any, is ignored. Types outside tile
     /// IR's model (index, memref, dynamic or rank-0 tensors) give `None`.
     pub fn parse(text: &str) -> Option<Self> {
         let text = text.trim();
@@ -149,6 +150,9 @@ impl TileType {
             return (!shape.is_empty()).then_some(TileType::BlockPtr { shape, dtype });
         }
         if let Some(inner) = strip(text, "tensor<", ">") {
+            // A laid-out tensor carries its layout as the encoding after a
+            // comma; the tile rules are about shapes and elements only.
+            let inner = inner.split_once(',').map_or(inner, |(t, _)| t).trim();
             let mut shape = Vec::new();
             let mut rest = inner;
             while let Some((dim, tail)) = rest.split_once('x') {

@@ -292,6 +292,9 @@ fn check(name: &str, op: &OperationRef) -> Result<(), Rule> {
                 bool_attr(op, "keep_dims")?,
             )?)
         }
+        // A layout conversion keeps the shape and element; only the
+        // encoding (ignored by `TileType`) changes.
+        ops::CONVERT_LAYOUT => Some(o(0)?.clone()),
         _ => None,
     };
     if let (Some(expected), Some(found)) = (expected, result)

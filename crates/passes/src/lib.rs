@@ -4,9 +4,13 @@
 //! Each pass lives in its own file, has the flag `tile-<name>`, and is
 //! tested by `filecheck/<name>.mlir`.
 
+pub mod assign_layouts;
 pub mod driver;
+pub mod mirror;
 mod parse;
 mod registry;
+pub mod rewrite;
+pub mod simt;
 pub mod verify;
 
 pub use parse::parse_module;

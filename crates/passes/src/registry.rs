@@ -17,11 +17,23 @@ pub struct TilePass {
     pub create: fn() -> Pass,
 }
 
-static TILE_PASSES: &[TilePass] = &[TilePass {
-    flag: "tile-verify",
-    summary: "check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express",
-    create: crate::verify::create,
-}];
+static TILE_PASSES: &[TilePass] = &[
+    TilePass {
+        flag: "tile-verify",
+        summary: "check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express",
+        create: crate::verify::create,
+    },
+    TilePass {
+        flag: crate::assign_layouts::FLAG,
+        summary: "give every tensor a blocked or sliced layout (module attribute tile.num_warps)",
+        create: crate::assign_layouts::create,
+    },
+    TilePass {
+        flag: crate::simt::FLAG,
+        summary: "lower laid-out tile IR to per-thread code in a gpu.module (gpu, arith, llvm)",
+        create: crate::simt::create,
+    },
+];
 
 /// Every pass of ours, in registration order.
 pub fn tile_passes() -> &'static [TilePass] {

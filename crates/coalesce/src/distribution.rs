@@ -1,0 +1,227 @@
+//! Where the elements of a tensor of a given shape and layout live: which
+//! registers of which thread.
+//!
+//! A thread holds its elements in registers numbered 0..n. Element index
+//! along axis `i` of register `r` is `(base[i] + offset[r][i]) mod shape[i]`,
+//! where `base` depends only on the thread (its lane and warp digits along
+//! the root blocked layout's axes, see [`Distribution::base_terms`]) and
+//! `offset` only on the register. Two tensors whose layouts share a root
+//! therefore line up register by register through static offsets, which is
+//! what broadcasts, `expand_dims` and loop-carried values need.
+
+use crate::layout::{Blocked, Layout, LayoutError, check_shape};
+use std::collections::HashMap;
+
+/// A tensor shape in a layout, resolved to registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Distribution {
+    /// The tensor's shape.
+    pub shape: Vec<i64>,
+    /// The root blocked layout.
+    pub root: Blocked,
+    /// For each tensor axis, the root axis it stands for.
+    pub axes: Vec<usize>,
+    /// For each register, the static offset along each tensor axis.
+    pub offsets: Vec<Vec<i64>>,
+    index: HashMap<Vec<i64>, usize>,
+}
+
+/// How a thread's base index along one root axis is formed from its lane
+/// and warp numbers: `size_per_thread * (lane_digit + threads * warp_digit)`
+/// with `lane_digit = (lane >> lane_shift) & (threads - 1)` and likewise
+/// for warps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseTerms {
+    /// Elements per thread along the axis.
+    pub size_per_thread: i64,
+    /// Threads of a warp along the axis.
+    pub threads: i64,
+    /// Lane bits below this axis's digit.
+    pub lane_shift: u32,
+    /// Warps along the axis.
+    pub warps: i64,
+    /// Warp bits below this axis's digit.
+    pub warp_shift: u32,
+}
+
+impl Distribution {
+    /// Resolves `layout` for a tensor of `shape`.
+    pub fn new(layout: &Layout, shape: &[i64]) -> Result<Distribution, LayoutError> {
+        check_shape(shape)?;
+        layout.validate()?;
+        if layout.rank() != shape.len() {
+            return Err(LayoutError(format!(
+                "layout {layout} has rank {} but the tensor has shape {shape:?}",
+                layout.rank()
+            )));
+        }
+        let (root, axes) = layout.root();
+        let root = root.clone();
+        // Per tensor axis: elements held contiguously, and repetitions.
+        let held: Vec<i64> = axes
+            .iter()
+            .zip(shape)
+            .map(|(&k, &s)| i64::from(root.size_per_thread[k]).min(s))
+            .collect();
+        let reps: Vec<i64> = axes
+            .iter()
+            .zip(shape)
+            .map(|(&k, &s)| (s / root.cover(k)).max(1))
+            .collect();
+        // Register digits: elements in root order first, then repetitions.
+        let ordered: Vec<usize> = root
+            .order
+            .iter()
+            .filter_map(|k| axes.iter().position(|a| a == k))
+            .collect();
+        let count: i64 = held.iter().product::<i64>() * reps.iter().product::<i64>();
+        let mut offsets = Vec::with_capacity(count as usize);
+        for r in 0..count {
+            let mut rest = r;
+            let mut offset = vec![0i64; shape.len()];
+            for &i in &ordered {
+                offset[i] += rest % held[i];
+                rest /= held[i];
+            }
+            for &i in &ordered {
+                offset[i] += (rest % reps[i]) * root.cover(axes[i]);
+                rest /= reps[i];
+            }
+            offsets.push(offset);
+        }
+        let index = offsets
+            .iter()
+            .enumerate()
+            .map(|(r, o)| (o.clone(), r))
+            .collect();
+        Ok(Distribution {
+            shape: shape.to_vec(),
+            root,
+            axes,
+            offsets,
+            index,
+        })
+    }
+
+    /// The number of registers each thread uses.
+    pub fn registers(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// The register holding the element at `offsets` (static offsets).
+    pub fn register_at(&self, offsets: &[i64]) -> Option<usize> {
+        self.index.get(offsets).copied()
+    }
+
+    /// True when the pattern along tensor axis `i` is wider than the
+    /// tensor, so indices wrap and several threads hold each element.
+    pub fn wraps(&self, i: usize) -> bool {
+        self.root.cover(self.axes[i]) > self.shape[i]
+    }
+
+    /// Root axes the tensor does not have (sliced away) over which threads
+    /// or warps are spread: those threads hold copies.
+    pub fn sliced_spread_axes(&self) -> Vec<usize> {
+        (0..self.root.rank())
+            .filter(|k| !self.axes.contains(k))
+            .filter(|&k| self.root.threads_per_warp[k] * self.root.warps_per_cta[k] > 1)
+            .collect()
+    }
+
+    /// True when some element is held by more than one thread.
+    pub fn replicated(&self) -> bool {
+        (0..self.shape.len()).any(|i| self.wraps(i)) || !self.sliced_spread_axes().is_empty()
+    }
+
+    /// How the thread's base index along root axis `k` is formed.
+    pub fn base_terms(&self, k: usize) -> BaseTerms {
+        let root = &self.root;
+        let mut lane_shift = 0;
+        let mut warp_shift = 0;
+        for &j in &root.order {
+            if j == k {
+                break;
+            }
+            lane_shift += root.threads_per_warp[j].trailing_zeros();
+            warp_shift += root.warps_per_cta[j].trailing_zeros();
+        }
+        BaseTerms {
+            size_per_thread: i64::from(root.size_per_thread[k]),
+            threads: i64::from(root.threads_per_warp[k]),
+            lane_shift,
+            warps: i64::from(root.warps_per_cta[k]),
+            warp_shift,
+        }
+    }
+
+    /// The element a thread with `lane` and `warp` holds in register `r`:
+    /// the reference model the lowering follows, used by tests.
+    pub fn element(&self, lane: i64, warp: i64, r: usize) -> Vec<i64> {
+        (0..self.shape.len())
+            .map(|i| {
+                let t = self.base_terms(self.axes[i]);
+                let base = t.size_per_thread
+                    * (((lane >> t.lane_shift) & (t.threads - 1))
+                        + t.threads * ((warp >> t.warp_shift) & (t.warps - 1)));
+                (base + self.offsets[r][i]).rem_euclid(self.shape[i])
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    fn covers_every_element_once_per_owner(layout: &Layout, shape: &[i64]) {
+        let d = Distribution::new(layout, shape).unwrap();
+        let warps = i64::from(d.root.num_warps());
+        let mut seen = HashSet::new();
+        for warp in 0..warps {
+            for lane in 0..32 {
+                for r in 0..d.registers() {
+                    seen.insert(d.element(lane, warp, r));
+                }
+            }
+        }
+        let total: i64 = shape.iter().product();
+        assert_eq!(seen.len() as i64, total, "{layout} on {shape:?}");
+    }
+
+    #[test]
+    fn every_element_has_a_thread() {
+        for shape in [[16i64, 64], [1, 1], [64, 64], [2, 256], [128, 4]] {
+            let b = Layout::Blocked(Blocked::default_for(&shape, 4).unwrap());
+            covers_every_element_once_per_owner(&b, &shape);
+            covers_every_element_once_per_owner(&b.slice(1), &shape[..1]);
+            covers_every_element_once_per_owner(&b.slice(0), &shape[1..]);
+        }
+        for n in [1i64, 32, 128, 1024] {
+            let b = Layout::Blocked(Blocked::default_for(&[n], 8).unwrap());
+            covers_every_element_once_per_owner(&b, &[n]);
+        }
+    }
+
+    #[test]
+    fn slices_line_up_with_their_parent() {
+        let parent = Layout::Blocked(Blocked::default_for(&[16, 64], 4).unwrap());
+        let full = Distribution::new(&parent, &[16, 64]).unwrap();
+        let rows = Distribution::new(&parent.slice(1), &[16]).unwrap();
+        // Every element of the 2-d tile finds its row index in the same
+        // thread's slice registers.
+        for r in 0..full.registers() {
+            let o = &full.offsets[r];
+            let s = rows.register_at(&o[..1]).unwrap();
+            for (lane, warp) in [(0, 0), (5, 1), (31, 3)] {
+                assert_eq!(
+                    full.element(lane, warp, r)[0],
+                    rows.element(lane, warp, s)[0]
+                );
+            }
+        }
+        assert_eq!(full.registers(), 8);
+        assert!(!full.replicated());
+        assert!(rows.replicated());
+    }
+}

@@ -1,0 +1,419 @@
+//! Distributed layouts: how the elements of a tensor are spread over the
+//! threads of one program, and their textual form as the encoding of a
+//! tensor type (`tensor<16x64xf32, #tile.blocked<...>>`).
+
+use std::fmt;
+
+/// Threads in a warp.
+pub const WARP_SIZE: u32 = 32;
+
+/// A blocked layout: per axis, how many contiguous elements a thread holds,
+/// how many threads of a warp and how many warps of the program lie along
+/// it; `order` lists the axes from fastest- to slowest-varying (lane and
+/// warp numbers are split over the axes in that order).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Blocked {
+    /// Contiguous elements a thread holds along each axis.
+    pub size_per_thread: Vec<u32>,
+    /// Threads of a warp along each axis (their product is 32).
+    pub threads_per_warp: Vec<u32>,
+    /// Warps of the program along each axis (their product is num_warps).
+    pub warps_per_cta: Vec<u32>,
+    /// The axes from fastest- to slowest-varying.
+    pub order: Vec<usize>,
+}
+
+/// The layout of a tensor: blocked, or a slice of another layout (its
+/// parent with one axis removed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// A blocked layout.
+    Blocked(Blocked),
+    /// The parent layout with axis `dim` removed.
+    Slice {
+        /// The removed axis of the parent.
+        dim: usize,
+        /// The layout this one is a slice of.
+        parent: Box<Layout>,
+    },
+}
+
+/// Why a layout could not be built or read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutError(pub String);
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LayoutError {}
+
+impl Blocked {
+    /// The number of axes.
+    pub fn rank(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The number of warps (product of `warps_per_cta`).
+    pub fn num_warps(&self) -> u32 {
+        self.warps_per_cta.iter().product()
+    }
+
+    /// Elements one repetition of the pattern covers along `axis`.
+    pub fn cover(&self, axis: usize) -> i64 {
+        i64::from(self.size_per_thread[axis])
+            * i64::from(self.threads_per_warp[axis])
+            * i64::from(self.warps_per_cta[axis])
+    }
+
+    /// The default layout of a tensor of `shape` for `num_warps` warps: one
+    /// element a thread at a time, row-major order, threads and then warps
+    /// spread from the fastest axis outwards without exceeding the shape;
+    /// threads or warps left over replicate along the slowest axis.
+    pub fn default_for(shape: &[i64], num_warps: u32) -> Result<Blocked, LayoutError> {
+        check_shape(shape)?;
+        if num_warps == 0 || !num_warps.is_power_of_two() {
+            return Err(LayoutError(format!(
+                "num_warps must be a power of two, got {num_warps}"
+            )));
+        }
+        let rank = shape.len();
+        let order: Vec<usize> = (0..rank).rev().collect();
+        let size_per_thread = vec![1; rank];
+        let threads_per_warp = spread(shape, &order, &vec![1; rank], WARP_SIZE);
+        let covered: Vec<i64> = (0..rank).map(|a| i64::from(threads_per_warp[a])).collect();
+        let warps_per_cta = spread(shape, &order, &covered, num_warps);
+        Ok(Blocked {
+            size_per_thread,
+            threads_per_warp,
+            warps_per_cta,
+            order,
+        })
+    }
+
+    /// Checks the invariants: equal ranks, `order` a permutation, 32
+    /// threads a warp, powers of two.
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        let rank = self.rank();
+        let bad = |why: &str| Err(LayoutError(format!("invalid blocked layout {self}: {why}")));
+        if rank == 0 {
+            return bad("it has no axes");
+        }
+        if self.size_per_thread.len() != rank
+            || self.threads_per_warp.len() != rank
+            || self.warps_per_cta.len() != rank
+        {
+            return bad("its arrays have different lengths");
+        }
+        let mut seen = vec![false; rank];
+        for &a in &self.order {
+            if a >= rank || std::mem::replace(&mut seen[a], true) {
+                return bad("order is not a permutation of the axes");
+            }
+        }
+        if self.threads_per_warp.iter().product::<u32>() != WARP_SIZE {
+            return bad("threads_per_warp must multiply to 32");
+        }
+        let all = [
+            &self.size_per_thread,
+            &self.threads_per_warp,
+            &self.warps_per_cta,
+        ];
+        if all
+            .iter()
+            .any(|v| v.iter().any(|&x| x == 0 || !x.is_power_of_two()))
+        {
+            return bad("every entry must be a power of two");
+        }
+        Ok(())
+    }
+}
+
+/// Gives `total` (a power of two) threads or warps to the axes in `order`,
+/// each axis taking as many as fit in its extent beyond what `covered`
+/// already spans; what is left goes to the slowest axis.
+fn spread(shape: &[i64], order: &[usize], covered: &[i64], total: u32) -> Vec<u32> {
+    let mut out = vec![1u32; shape.len()];
+    let mut left = total;
+    for &axis in order {
+        let room = (shape[axis] / covered[axis]).max(1);
+        let take = u32::try_from(room).unwrap_or(u32::MAX).min(left);
+        out[axis] = take;
+        left /= take;
+    }
+    if let Some(&slowest) = order.last() {
+        out[slowest] *= left;
+    }
+    out
+}
+
+/// Tensor shapes must have power-of-two extents (so that the thread
+/// patterns tile them exactly).
+pub fn check_shape(shape: &[i64]) -> Result<(), LayoutError> {
+    if shape.is_empty() {
+        return Err(LayoutError("a scalar has no layout".into()));
+    }
+    if let Some(d) = shape.iter().find(|&&d| d <= 0 || (d & (d - 1)) != 0) {
+        return Err(LayoutError(format!(
+            "tensor extents must be powers of two, got {d} in {shape:?}"
+        )));
+    }
+    Ok(())
+}
+
+impl Layout {
+    /// The number of axes of tensors in this layout.
+    pub fn rank(&self) -> usize {
+        match self {
+            Layout::Blocked(b) => b.rank(),
+            Layout::Slice { parent, .. } => parent.rank() - 1,
+        }
+    }
+
+    /// The slice of this layout without axis `dim`.
+    pub fn slice(&self, dim: usize) -> Layout {
+        Layout::Slice {
+            dim,
+            parent: Box::new(self.clone()),
+        }
+    }
+
+    /// The blocked layout at the root of any slices, and for each axis of
+    /// this layout the root axis it stands for.
+    pub fn root(&self) -> (&Blocked, Vec<usize>) {
+        match self {
+            Layout::Blocked(b) => (b, (0..b.rank()).collect()),
+            Layout::Slice { dim, parent } => {
+                let (b, mut axes) = parent.root();
+                axes.remove(*dim);
+                (b, axes)
+            }
+        }
+    }
+
+    /// Checks the root layout's invariants and every slice's axis.
+    pub fn validate(&self) -> Result<(), LayoutError> {
+        match self {
+            Layout::Blocked(b) => b.validate(),
+            Layout::Slice { dim, parent } => {
+                parent.validate()?;
+                if *dim >= parent.rank() || parent.rank() < 2 {
+                    return Err(LayoutError(format!(
+                        "invalid slice layout {self}: axis {dim} of a rank-{} parent",
+                        parent.rank()
+                    )));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Parses the printed form of the attribute (`#tile.blocked<...>` or
+    /// `#tile.slice<...>`).
+    pub fn parse(text: &str) -> Result<Layout, LayoutError> {
+        let mut p = Parser {
+            s: text.trim(),
+            i: 0,
+        };
+        let layout = p.layout()?;
+        p.skip_ws();
+        if p.i != p.s.len() {
+            return Err(p.error("trailing text"));
+        }
+        layout.validate()?;
+        Ok(layout)
+    }
+
+    /// The layout in the encoding of a printed tensor type, if it has one.
+    pub fn of_type(type_text: &str) -> Result<Option<Layout>, LayoutError> {
+        let Some(inner) = type_text
+            .trim()
+            .strip_prefix("tensor<")
+            .and_then(|t| t.strip_suffix('>'))
+        else {
+            return Ok(None);
+        };
+        match inner.split_once(',') {
+            Some((_, encoding)) => Layout::parse(encoding).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+fn array(f: &mut fmt::Formatter<'_>, values: impl Iterator<Item = u64>) -> fmt::Result {
+    let values: Vec<String> = values.map(|v| v.to_string()).collect();
+    write!(f, "array<i32: {}>", values.join(", "))
+}
+
+impl fmt::Display for Blocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("#tile.blocked<")?;
+        array(f, self.size_per_thread.iter().map(|&x| u64::from(x)))?;
+        f.write_str(", ")?;
+        array(f, self.threads_per_warp.iter().map(|&x| u64::from(x)))?;
+        f.write_str(", ")?;
+        array(f, self.warps_per_cta.iter().map(|&x| u64::from(x)))?;
+        f.write_str(", ")?;
+        array(f, self.order.iter().map(|&x| x as u64))?;
+        f.write_str(">")
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Layout::Blocked(b) => write!(f, "{b}"),
+            Layout::Slice { dim, parent } => write!(f, "#tile.slice<{dim} : i32, {parent}>"),
+        }
+    }
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, what: &str) -> LayoutError {
+        LayoutError(format!(
+            "cannot read layout '{}': {what} at column {}",
+            self.s,
+            self.i + 1
+        ))
+    }
+
+    fn skip_ws(&mut self) {
+        while self.s[self.i..].starts_with(char::is_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, token: &str) -> Result<(), LayoutError> {
+        self.skip_ws();
+        if self.s[self.i..].starts_with(token) {
+            self.i += token.len();
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected '{token}'")))
+        }
+    }
+
+    fn number(&mut self) -> Result<u64, LayoutError> {
+        self.skip_ws();
+        let digits = self.s[self.i..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        let n = self.s[self.i..self.i + digits]
+            .parse()
+            .map_err(|_| self.error("expected a number"))?;
+        self.i += digits;
+        Ok(n)
+    }
+
+    fn array(&mut self) -> Result<Vec<u64>, LayoutError> {
+        self.eat("array<i32")?;
+        let mut out = Vec::new();
+        self.skip_ws();
+        if self.s[self.i..].starts_with(':') {
+            self.eat(":")?;
+            loop {
+                out.push(self.number()?);
+                self.skip_ws();
+                if self.s[self.i..].starts_with(',') {
+                    self.eat(",")?;
+                } else {
+                    break;
+                }
+            }
+        }
+        self.eat(">")?;
+        Ok(out)
+    }
+
+    fn layout(&mut self) -> Result<Layout, LayoutError> {
+        self.skip_ws();
+        let narrow = |v: Vec<u64>| -> Vec<u32> {
+            v.into_iter()
+                .map(|x| u32::try_from(x).unwrap_or(0))
+                .collect()
+        };
+        if self.s[self.i..].starts_with("#tile.blocked<") {
+            self.eat("#tile.blocked<")?;
+            let size_per_thread = narrow(self.array()?);
+            self.eat(",")?;
+            let threads_per_warp = narrow(self.array()?);
+            self.eat(",")?;
+            let warps_per_cta = narrow(self.array()?);
+            self.eat(",")?;
+            let order = self.array()?.into_iter().map(|x| x as usize).collect();
+            self.eat(">")?;
+            Ok(Layout::Blocked(Blocked {
+                size_per_thread,
+                threads_per_warp,
+                warps_per_cta,
+                order,
+            }))
+        } else if self.s[self.i..].starts_with("#tile.slice<") {
+            self.eat("#tile.slice<")?;
+            let dim = self.number()? as usize;
+            self.eat(":")?;
+            self.eat("i32")?;
+            self.eat(",")?;
+            let parent = self.layout()?;
+            self.eat(">")?;
+            Ok(Layout::Slice {
+                dim,
+                parent: Box::new(parent),
+            })
+        } else {
+            Err(self.error("expected #tile.blocked or #tile.slice"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_layouts_spread_threads_from_the_fastest_axis() {
+        let b = Blocked::default_for(&[16, 64], 4).unwrap();
+        assert_eq!(b.threads_per_warp, vec![1, 32]);
+        assert_eq!(b.warps_per_cta, vec![2, 2]);
+        assert_eq!(b.order, vec![1, 0]);
+        let b = Blocked::default_for(&[1024], 4).unwrap();
+        assert_eq!((b.threads_per_warp[0], b.warps_per_cta[0]), (32, 4));
+        // Too small: leftover threads and warps replicate on the slowest axis.
+        let b = Blocked::default_for(&[1, 4], 8).unwrap();
+        assert_eq!(b.threads_per_warp, vec![8, 4]);
+        assert_eq!(b.warps_per_cta, vec![8, 1]);
+        b.validate().unwrap();
+        assert!(Blocked::default_for(&[12], 4).is_err());
+        assert!(Blocked::default_for(&[16], 3).is_err());
+    }
+
+    #[test]
+    fn layouts_print_and_parse_back() {
+        let b = Layout::Blocked(Blocked::default_for(&[16, 64], 4).unwrap());
+        let s = b.slice(1);
+        let text = s.to_string();
+        assert_eq!(
+            text,
+            "#tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 1, 32>, array<i32: 2, 2>, array<i32: 1, 0>>>"
+        );
+        assert_eq!(Layout::parse(&text).unwrap(), s);
+        let ty = format!("tensor<16xi32, {text}>");
+        assert_eq!(Layout::of_type(&ty).unwrap(), Some(s));
+        assert_eq!(Layout::of_type("tensor<16xi32>").unwrap(), None);
+        assert!(
+            Layout::parse(
+                "#tile.blocked<array<i32: 1>, array<i32: 16>, array<i32: 4>, array<i32: 0>>"
+            )
+            .is_err()
+        );
+        assert!(Layout::parse("#tile.slice<2 : i32, #tile.blocked<array<i32: 1>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>").is_err());
+    }
+}
