@@ -22,11 +22,26 @@
 //! ```
 
 pub use melior;
+pub use tile_codegen::{CompileError, Compiled, Dump, Options, STAGES};
 pub use tile_dialect::{
     BuildError, CacheModifier, DType, Diagnostic, Elem, Error, EvictionPolicy, IntoOperand, Kernel,
     KernelBuilder, Padding, Param, ReduceKind, Result, Rule, SourceLoc, Tile, TileType,
 };
 pub use tile_passes::{parse_module, register_all};
+pub use tile_runtime::{
+    Arg, Buffer, Device, DevicePtr, Grid, KernelSpec, LoadedKernel, ParamType, RuntimeError,
+    device_or_skip,
+};
+
+/// Compiles `kernel` to PTX (the kernel itself is left as built). The
+/// stages are dumped when `options.dump` says so (by default, when
+/// `TILE_DUMP_DIR` is set).
+pub fn compile(kernel: &Kernel, options: &Options) -> std::result::Result<Compiled, CompileError> {
+    let context = kernel.module().context();
+    // SAFETY: the kernel's context outlives this call.
+    let context = unsafe { context.to_ref() };
+    tile_codegen::compile_copy(context, kernel.module(), options)
+}
 
 /// A new MLIR context that knows every dialect and pass (see
 /// [`register_all`]).

@@ -2,6 +2,7 @@
 //! links LLVM and MLIR, so there is only one).
 
 mod builder;
+mod codegen;
 mod examples;
 // Each offending builder call shares its line with the `line!()` it is
 // compared with; formatting would split them.

@@ -1,5 +1,30 @@
 //! The compilation pipeline from tile IR to PTX.
 //!
-//! This crate will hold the named stages (laid-out IR, predication, SIMT
-//! form, NVVM/LLVM, PTX) and the per-stage IR dumps. It is empty until the
-//! lowering lands; it exists so the workspace has its final shape.
+//! [`compile`] runs the stages of the design one after another, each a
+//! pass or a short upstream pipeline whose output is plain MLIR that
+//! `tile-opt` can read:
+//!
+//! | # | stage | what |
+//! |---|---|---|
+//! | 00 | `tile` | the kernel as built |
+//! | 01 | `simplified` | `canonicalize`, `cse` |
+//! | 02 | `layouts` | `tile-assign-layouts` |
+//! | 03 | `predicated` | `tile-predicate` |
+//! | 04 | `simt` | `tile-to-simt` (gpu dialect) |
+//! | 05 | `nvvm` | target attached, `gpu`/`arith`/`scf` to `nvvm` and `llvm` |
+//! | 06 | `llvm` | line-table debug info on the LLVM functions |
+//! | 07 | `ptx` | `gpu-module-to-binary{format=isa}` |
+//!
+//! With [`Options::dump`] (or the variables `TILE_DUMP_DIR` and
+//! `TILE_DUMP_FILTER`, see [`Dump::from_env`]) every stage is written to a
+//! numbered file.
+
+mod dump;
+mod options;
+mod pipeline;
+mod spec;
+
+pub use dump::Dump;
+pub use options::Options;
+pub use pipeline::{CompileError, Compiled, STAGES, compile, compile_copy, compile_text};
+pub use spec::kernel_spec;

@@ -251,7 +251,20 @@ fn tie(
                 }
             }
         }
-        "func.func" | "func.return" | "scf.yield" => {}
+        "func.func" => {
+            let args = op
+                .regions
+                .first()
+                .map(|b| b.args.clone())
+                .unwrap_or_default();
+            if args.iter().any(|&a| tensors[a]) {
+                return Err(PassError::at(
+                    op,
+                    "takes a tensor argument; kernel arguments are scalars and pointers",
+                ));
+            }
+        }
+        "func.return" | "scf.yield" => {}
         name if name.starts_with("tile.")
             || name.starts_with("arith.")
             || name.starts_with("math.") =>

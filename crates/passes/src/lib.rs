@@ -8,6 +8,7 @@ pub mod assign_layouts;
 pub mod driver;
 pub mod mirror;
 mod parse;
+pub mod predicate;
 mod registry;
 pub mod rewrite;
 pub mod simt;

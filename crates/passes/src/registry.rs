@@ -29,6 +29,11 @@ static TILE_PASSES: &[TilePass] = &[
         create: crate::assign_layouts::create,
     },
     TilePass {
+        flag: crate::predicate::FLAG,
+        summary: "give masked loads an explicit other; drop all-true masks and all-false accesses",
+        create: crate::predicate::create,
+    },
+    TilePass {
         flag: crate::simt::FLAG,
         summary: "lower laid-out tile IR to per-thread code in a gpu.module (gpu, arith, llvm)",
         create: crate::simt::create,

@@ -1,0 +1,41 @@
+//! What a compilation targets and how it is laid out.
+
+use crate::dump::Dump;
+
+/// Options of one compilation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Warps per program (threads = 32 x this); a power of two, 1 to 32.
+    pub num_warps: u32,
+    /// The GPU architecture (`sm_90`).
+    pub chip: String,
+    /// LLVM target features (`+ptx80`: the PTX ISA version).
+    pub features: String,
+    /// The LLVM optimisation level, 0 to 3.
+    pub opt_level: u8,
+    /// Where to write every stage's IR, if anywhere.
+    pub dump: Option<Dump>,
+}
+
+impl Default for Options {
+    /// 4 warps, sm_90 with PTX 8.0, -O3, dumps as the environment says.
+    fn default() -> Self {
+        Options {
+            num_warps: 4,
+            chip: "sm_90".into(),
+            features: "+ptx80".into(),
+            opt_level: 3,
+            dump: Dump::from_env(),
+        }
+    }
+}
+
+impl Options {
+    /// The default options with `num_warps` warps.
+    pub fn with_warps(num_warps: u32) -> Self {
+        Options {
+            num_warps,
+            ..Options::default()
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The GPU check: compiles kernels with `tile`, runs them on the GPU on
+//! irregular sizes, and compares every element with a CPU reference.
+//! Outputs are poisoned (NaN) before each run and followed by a guard
+//! region that must stay untouched. Prints one line a case and a summary
+//! table last; exits 1 if any case fails. Without a GPU it prints
+//! "skipped: no CUDA device" and exits 0.
+//!
+//! `tile-gpu-check [--quick]`
+
+use std::time::Instant;
+use tile::{Arg, Device, Options, device_or_skip};
+use tile_examples::gpu_check::{
+    GUARD, POISON, compare, fill_other_kernel, grid_ids_kernel, inputs, poisoned,
+    scalar_args_kernel,
+};
+use tile_examples::{masked_tile_2d, vector_add};
+
+type Outcome = Result<(), String>;
+
+struct Report {
+    rows: Vec<(String, String, bool, String)>,
+}
+
+impl Report {
+    fn record(&mut self, group: &str, case: String, outcome: Outcome) {
+        let (ok, note) = match outcome {
+            Ok(()) => (true, String::new()),
+            Err(e) => (false, e),
+        };
+        println!("{} {group} {case} {note}", if ok { "PASS" } else { "FAIL" });
+        self.rows.push((group.to_string(), case, ok, note));
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+fn options() -> Options {
+    Options::default()
+}
+
+fn vector_add_case(device: &Device, block: i32, n: usize) -> Outcome {
+    let context = tile::context().map_err(err)?;
+    let kernel = vector_add::safe_kernel(&context, block).map_err(err)?;
+    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let x = inputs(n, 1);
+    let y = inputs(n, 2);
+    let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
+    let dx = device.upload(&x).map_err(err)?;
+    let dy = device.upload(&y).map_err(err)?;
+    let dout = device.upload(&poisoned(n)).map_err(err)?;
+    let grid = (n as u32).div_ceil(block as u32);
+    loaded
+        .launch(
+            grid,
+            &[
+                Arg::from(&dx),
+                Arg::from(&dy),
+                Arg::from(&dout),
+                Arg::from(n as i32),
+            ],
+        )
+        .map_err(err)?;
+    compare(&device.download(&dout).map_err(err)?, &want)
+}
+
+/// How the 2-d input is stored.
+#[derive(Clone, Copy)]
+enum Storage {
+    Contiguous,
+    Transposed,
+    ColumnSliced,
+}
+
+impl Storage {
+    fn name(self) -> &'static str {
+        match self {
+            Storage::Contiguous => "contiguous",
+            Storage::Transposed => "transposed",
+            Storage::ColumnSliced => "sliced-stride2",
+        }
+    }
+
+    /// Backing length and (stride_m, stride_k) of an m x k view.
+    fn layout(self, m: usize, k: usize) -> (usize, usize, usize) {
+        match self {
+            Storage::Contiguous => (m * k, k, 1),
+            Storage::Transposed => (m * k, 1, m),
+            Storage::ColumnSliced => (m * 2 * k, 2 * k, 2),
+        }
+    }
+}
+
+fn tile_2d_case(
+    device: &Device,
+    bm: i32,
+    bk: i32,
+    m: usize,
+    k: usize,
+    storage: Storage,
+) -> Outcome {
+    let context = tile::context().map_err(err)?;
+    let kernel = masked_tile_2d::masked_tile_2d(&context, bm, bk).map_err(err)?;
+    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let (len, sm, sk) = storage.layout(m, k);
+    let backing = inputs(len, (m * 31 + k) as u64);
+    let mut want = vec![0f32; m * k];
+    for i in 0..m {
+        for j in 0..k {
+            want[i * k + j] = backing[i * sm + j * sk];
+        }
+    }
+    let dx = device.upload(&backing).map_err(err)?;
+    let dout = device.upload(&poisoned(m * k)).map_err(err)?;
+    let grid = (
+        (m as u32).div_ceil(bm as u32),
+        (k as u32).div_ceil(bk as u32),
+    );
+    let args = [
+        Arg::from(&dx),
+        Arg::from(&dout),
+        Arg::from(m as i32),
+        Arg::from(k as i32),
+        Arg::from(sm as i32),
+        Arg::from(sk as i32),
+        Arg::from(k as i32),
+        Arg::from(1i32),
+    ];
+    loaded.launch(grid, &args).map_err(err)?;
+    compare(&device.download(&dout).map_err(err)?, &want)
+}
+
+/// Loads n of 256 elements under a mask with `other` (or none) and
+/// stores all 256: the masked lanes must read `other` (zero without one).
+fn other_case(device: &Device, other: Option<f32>) -> Outcome {
+    let context = tile::context().map_err(err)?;
+    let kernel = fill_other_kernel(&context, other).map_err(err)?;
+    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let n = 100usize;
+    // Only n elements exist: masked lanes must not read beyond them.
+    let x = inputs(n, 7);
+    let mut want = x.clone();
+    want.resize(256, other.unwrap_or(0.0));
+    let dx = device.upload(&x).map_err(err)?;
+    let dout = device.upload(&poisoned(256)).map_err(err)?;
+    loaded
+        .launch(
+            1u32,
+            &[Arg::from(&dx), Arg::from(&dout), Arg::from(n as i32)],
+        )
+        .map_err(err)?;
+    compare(&device.download(&dout).map_err(err)?, &want)
+}
+
+/// Every program writes its ids and the grid size on all three axes.
+fn grid_case(device: &Device, grid: (u32, u32, u32)) -> Outcome {
+    let context = tile::context().map_err(err)?;
+    let kernel = grid_ids_kernel(&context).map_err(err)?;
+    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let (gx, gy, gz) = grid;
+    let count = (gx * gy * gz) as usize;
+    let mut want = Vec::with_capacity(count * 6);
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                want.extend([x, y, z, gx, gy, gz].map(|v| v as i32));
+            }
+        }
+    }
+    let sentinel = -7i32;
+    let dout = device
+        .upload(&vec![sentinel; count * 6 + GUARD])
+        .map_err(err)?;
+    loaded.launch(grid, &[Arg::from(&dout)]).map_err(err)?;
+    let got = device.download(&dout).map_err(err)?;
+    if got[..count * 6] != want[..] {
+        let bad = got.iter().zip(&want).position(|(a, b)| a != b).unwrap_or(0);
+        return Err(format!("[{bad}] = {}, want {}", got[bad], want[bad]));
+    }
+    if got[count * 6..].iter().any(|&g| g != sentinel) {
+        return Err("guard written".into());
+    }
+    Ok(())
+}
+
+/// Scalar arguments of every supported type reach the kernel.
+fn scalar_args_case(device: &Device) -> Outcome {
+    let context = tile::context().map_err(err)?;
+    let kernel = scalar_args_kernel(&context).map_err(err)?;
+    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let dout = device.upload(&poisoned(5)).map_err(err)?;
+    let args = [
+        Arg::from(&dout),
+        Arg::from(-123i32),
+        Arg::from(1i64 << 40),
+        Arg::from(2.5f32),
+        Arg::F16(0x3E00),  // 1.5
+        Arg::BF16(0xC0A0), // -5.0
+    ];
+    loaded.launch(1u32, &args).map_err(err)?;
+    let want = [-123.0, (1u64 << 40) as f32, 2.5, 1.5, -5.0];
+    compare(&device.download(&dout).map_err(err)?, &want)
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let Some(device) = device_or_skip("tile-gpu-check") else {
+        return;
+    };
+    let name = device.name().unwrap_or_else(|e| e.to_string());
+    println!("device: {name}");
+    let started = Instant::now();
+    let mut report = Report { rows: Vec::new() };
+
+    let sizes: &[usize] = if quick {
+        &[1, 255, 4097]
+    } else {
+        &[1, 255, 256, 1000, 4097, (1 << 20) + 3, 1 << 24]
+    };
+    for &block in &[128, 256, 1024] {
+        for &n in sizes {
+            let outcome = vector_add_case(&device, block, n);
+            report.record("vector_add", format!("BLOCK={block} N={n}"), outcome);
+        }
+    }
+    for (bm, bk) in [(16, 64), (64, 64)] {
+        for (m, k) in [(1, 1), (1000, 500), (333, 777)] {
+            for storage in [
+                Storage::Contiguous,
+                Storage::Transposed,
+                Storage::ColumnSliced,
+            ] {
+                let outcome = tile_2d_case(&device, bm, bk, m, k, storage);
+                report.record(
+                    "masked_tile_2d",
+                    format!("tile={bm}x{bk} MxK={m}x{k} {}", storage.name()),
+                    outcome,
+                );
+            }
+        }
+    }
+    for other in [
+        Some(0.0),
+        Some(1.0),
+        Some(f32::NEG_INFINITY),
+        Some(f32::INFINITY),
+        None,
+    ] {
+        let label = other.map_or("none (reads 0)".to_string(), |o| o.to_string());
+        report.record(
+            "load_other",
+            format!("other={label}"),
+            other_case(&device, other),
+        );
+    }
+    for grid in [(1, 1, 1), (7, 3, 2), (2, 5, 3)] {
+        report.record(
+            "grid_ids",
+            format!("grid={grid:?}"),
+            grid_case(&device, grid),
+        );
+    }
+    report.record(
+        "scalar_args",
+        "i32 i64 f32 f16 bf16".into(),
+        scalar_args_case(&device),
+    );
+
+    let failed: Vec<_> = report.rows.iter().filter(|r| !r.2).collect();
+    println!();
+    println!("| group | cases | passed | failed |");
+    println!("|---|---|---|---|");
+    let mut groups: Vec<&str> = report.rows.iter().map(|r| r.0.as_str()).collect();
+    groups.dedup();
+    for g in groups {
+        let rows: Vec<_> = report.rows.iter().filter(|r| r.0 == g).collect();
+        let passed = rows.iter().filter(|r| r.2).count();
+        println!(
+            "| {g} | {} | {passed} | {} |",
+            rows.len(),
+            rows.len() - passed
+        );
+    }
+    println!(
+        "\n{} cases, {} failed, poison {:#x}, guard {GUARD} elements, {:.1} s on {name}",
+        report.rows.len(),
+        failed.len(),
+        POISON.to_bits(),
+        started.elapsed().as_secs_f64()
+    );
+    if !failed.is_empty() {
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,131 @@
+//! Helpers of the GPU check program: deterministic inputs, poisoned
+//! outputs with a guard region, and the comparison with a CPU reference.
+
+use tile_dialect::{DType, Kernel, Result};
+
+/// The NaN written over every output before a run (a payload no kernel
+/// computes, so an untouched element is recognisable by its bits).
+pub const POISON: f32 = f32::from_bits(0x7FC0_DEAD);
+
+/// Elements after each output that no kernel may write.
+pub const GUARD: usize = 1024;
+
+/// `n` deterministic floats in [-8, 8) with a fractional part, so that
+/// copies and sums are checked bit for bit.
+pub fn inputs(n: usize, seed: u64) -> Vec<f32> {
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 16.0 - 8.0
+        })
+        .collect()
+}
+
+/// An output of `n` elements plus the guard, all poisoned.
+pub fn poisoned(n: usize) -> Vec<f32> {
+    vec![POISON; n + GUARD]
+}
+
+/// Compares `got` (output plus guard) with `want` bit for bit, and checks
+/// that the guard still holds the poison. Returns the first mismatches.
+pub fn compare(got: &[f32], want: &[f32]) -> Result<(), String> {
+    let mut errors = Vec::new();
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        if g.to_bits() != w.to_bits() {
+            errors.push(format!("[{i}] = {g} (bits {:#x}), want {w}", g.to_bits()));
+        }
+    }
+    for (i, g) in got[want.len()..].iter().enumerate() {
+        if g.to_bits() != POISON.to_bits() {
+            errors.push(format!("guard [{}] was written: {g}", want.len() + i));
+        }
+    }
+    if got.len() != want.len() + GUARD {
+        errors.push(format!(
+            "output has {} elements, want {}",
+            got.len(),
+            want.len() + GUARD
+        ));
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        let count = errors.len();
+        errors.truncate(5);
+        Err(format!("{count} wrong: {}", errors.join("; ")))
+    }
+}
+
+/// Loads the first `n` of 256 elements of `x` under a mask, with `other`
+/// (or none), and stores all 256 to `out`.
+pub fn fill_other_kernel(context: &melior::Context, other: Option<f32>) -> Result<Kernel<'_>> {
+    Kernel::build(context, "fill_other", |kb| {
+        let x = kb.arg_ptr("x", DType::F32);
+        let out = kb.arg_ptr("out", DType::F32);
+        let n = kb.arg("n", DType::I32);
+        let offs = kb.arange(0, 256);
+        let load = kb.load(x + offs).mask(offs.lt(n));
+        let v = match other {
+            Some(o) => load.other(o).build(),
+            None => load.build(),
+        };
+        kb.store(out + offs, v).build();
+    })
+}
+
+/// Each program stores its ids and the grid size on all three axes (six
+/// i32 scalars at `6 * linear program index`).
+pub fn grid_ids_kernel(context: &melior::Context) -> Result<Kernel<'_>> {
+    Kernel::build(context, "grid_ids", |kb| {
+        let out = kb.arg_ptr("out", DType::I32);
+        let (x, y, z) = (kb.program_id(0), kb.program_id(1), kb.program_id(2));
+        let (nx, ny, nz) = (kb.num_programs(0), kb.num_programs(1), kb.num_programs(2));
+        let linear = (z * ny + y) * nx + x;
+        let base = linear * 6i32;
+        for (i, v) in [x, y, z, nx, ny, nz].into_iter().enumerate() {
+            kb.store(out + (base + i as i32), v).build();
+        }
+    })
+}
+
+/// Stores its scalar arguments (i32, i64, f32, f16, bf16), as f32.
+pub fn scalar_args_kernel(context: &melior::Context) -> Result<Kernel<'_>> {
+    Kernel::build(context, "scalar_args", |kb| {
+        let out = kb.arg_ptr("out", DType::F32);
+        let a = kb.arg("a", DType::I32);
+        let b = kb.arg("b", DType::I64);
+        let c = kb.arg("c", DType::F32);
+        let d = kb.arg("d", DType::F16);
+        let e = kb.arg("e", DType::BF16);
+        kb.store(out, a.to(DType::F32)).build();
+        kb.store(out + 1i32, b.to(DType::F32)).build();
+        kb.store(out + 2i32, c).build();
+        kb.store(out + 3i32, d.to(DType::F32)).build();
+        kb.store(out + 4i32, e.to(DType::F32)).build();
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparison_catches_wrong_values_and_guard_writes() {
+        let want = inputs(10, 1);
+        let mut got = poisoned(10);
+        got[..10].copy_from_slice(&want);
+        assert!(compare(&got, &want).is_ok());
+        got[3] += 1.0;
+        assert!(compare(&got, &want).unwrap_err().contains("[3]"));
+        got[3] = want[3];
+        got[10 + 7] = 0.0;
+        assert!(compare(&got, &want).unwrap_err().contains("guard [17]"));
+        // Untouched outputs are poison, not the expected values.
+        assert!(compare(&poisoned(10), &want).is_err());
+    }
+}

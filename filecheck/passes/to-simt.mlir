@@ -1,0 +1,116 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt | FileCheck %s
+// RUN: not tile-opt %s --split-input-file --tile-to-simt 2>&1 | FileCheck %s --check-prefix=ERR
+
+// tile-to-simt turns laid-out tile IR into per-thread code in a
+// gpu.module: one value a register (1024 elements over 128 threads: 8),
+// masked accesses as predicated PTX with no branch, the same source
+// location on every op that came from one tile op.
+
+// CHECK-LABEL: gpu.module @tile
+// CHECK: gpu.func @masked(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[N:.*]]: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK: gpu.thread_id x
+// CHECK: gpu.block_id x
+// CHECK-COUNT-8: arith.cmpi slt, %{{.*}}, %[[N]] : i32
+// CHECK-COUNT-8: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-COUNT-8: llvm.inline_asm "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
+// CHECK-NOT: scf.if
+// CHECK-NOT: cf.cond_br
+// CHECK-COUNT-8: llvm.inline_asm has_side_effects "@$2 st.global.b32 [ $0 ], $1;", "l,r,b"
+// CHECK: gpu.return
+func.func @masked(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
+  %pid = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %c = arith.constant 1024 : i32
+  %start = arith.muli %pid, %c : i32
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %s = "tile.splat"(%start) : (i32) -> tensor<1024xi32>
+  %offs = arith.addi %s, %r : tensor<1024xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
+  %m = arith.cmpi slt, %offs, %ns : tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %offs) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+  %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %q = "tile.addptr"(%os, %offs) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  "tile.store"(%q, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>) -> ()
+  return
+}
+
+// -----
+
+// Unmasked accesses are plain; cache modifiers, eviction policies and
+// volatile reach the instruction; 16-bit elements use 16-bit registers.
+
+// CHECK-LABEL: gpu.func @qualifiers
+// CHECK: llvm.inline_asm "ld.global.cg.L1::evict_last.b32 $0, [ $1 ];", "=r,l"
+// CHECK: llvm.inline_asm has_side_effects "ld.volatile.global.b32 $0, [ $1 ];", "=r,l"
+// CHECK: llvm.inline_asm "ld.global.b16 $0, [ $1 ];", "=h,l" %{{.*}} : (!llvm.ptr<1>) -> i16
+// CHECK: arith.bitcast %{{.*}} : i16 to f16
+// CHECK: llvm.inline_asm has_side_effects "st.global.cs.b32 [ $0 ], $1;", "l,r"
+// CHECK: llvm.inline_asm has_side_effects "st.global.b16 [ $0 ], $1;", "l,h"
+func.func @qualifiers(%x: !tile.ptr<f32>, %y: !tile.ptr<f16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %h = "tile.addptr"(%ys, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  %a = "tile.load"(%p) {cache_modifier = "cg", eviction_policy = "evict_last", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %b = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = true} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %c = "tile.load"(%h) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f16>>) -> tensor<128xf16>
+  %s = arith.addf %a, %b : tensor<128xf32>
+  "tile.store"(%p, %s) {cache_modifier = "cs", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  "tile.store"(%h, %c) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>) -> ()
+  return
+}
+
+// -----
+
+// A tile smaller than the program (16 elements, 128 threads) is held by
+// several threads; its store is predicated so that one thread writes each
+// element.
+
+// CHECK-LABEL: gpu.func @replicated
+// CHECK: %[[OWNER:.*]] = arith.cmpi ult, %{{.*}}, %c16_i32 : i32
+// CHECK: llvm.inline_asm has_side_effects "@$2 st.global.b32 [ $0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWNER]]
+func.func @replicated(%x: !tile.ptr<i32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<16x!tile.ptr<i32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<i32>>
+  "tile.store"(%p, %r) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> ()
+  return
+}
+
+// -----
+
+// 2-d: rows and columns expanded from slices need no data movement; a
+// range used on both axes is converted through shared memory.
+
+// CHECK-LABEL: gpu.module @tile
+// CHECK: llvm.mlir.global internal @__tile_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x i8>
+// CHECK: gpu.func @both_axes
+// CHECK: llvm.mlir.addressof @__tile_shared : !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+func.func @both_axes(%x: !tile.ptr<i32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+  %a = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+  %b = "tile.expand_dims"(%r) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %ab = "tile.broadcast"(%a) : (tensor<32x1xi32>) -> tensor<32x32xi32>
+  %bb = "tile.broadcast"(%b) : (tensor<1x32xi32>) -> tensor<32x32xi32>
+  %s = arith.addi %ab, %bb : tensor<32x32xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<32x32x!tile.ptr<i32>>
+  %p = "tile.addptr"(%xs, %s) : (tensor<32x32x!tile.ptr<i32>>, tensor<32x32xi32>) -> tensor<32x32x!tile.ptr<i32>>
+  "tile.store"(%p, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x32x!tile.ptr<i32>>, tensor<32x32xi32>) -> ()
+  return
+}
+
+// -----
+
+// Without layouts the pass refuses, naming the op.
+
+// ERR: error: 'tile.arange' op has a tensor without a layout (tensor<16xi32>); run tile-assign-layouts first
+func.func @no_layouts() attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  return
+}

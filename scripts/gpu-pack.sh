@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the GPU check program in release mode, strips it and compresses it
+# into .gpu/ (ignored by git), ready to be carried to the GPU machine:
+#   xz -dc .gpu/tile-gpu-check.xz > /tmp/tile-gpu-check && chmod +x /tmp/tile-gpu-check
+# See ../shared/GPU.md and bench/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bins=(tile-gpu-check "$@")
+args=()
+for b in "${bins[@]}"; do args+=(--bin "$b"); done
+cargo build --release -p tile-examples "${args[@]}"
+mkdir -p .gpu
+for b in "${bins[@]}"; do
+  strip -o ".gpu/$b" "target/release/$b"
+  xz -6 -T2 -f ".gpu/$b"
+  ls -l ".gpu/$b.xz"
+done
