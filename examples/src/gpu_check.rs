@@ -1,7 +1,12 @@
 //! Helpers of the GPU check program: deterministic inputs, poisoned
 //! outputs with a guard region, and the comparison with a CPU reference.
 
+use crate::{masked_tile_2d, vector_add};
+use tile::{Arg, Device, Options};
 use tile_dialect::{DType, Kernel, Result};
+
+/// The result of one GPU case: `Err` says what was wrong.
+pub type Outcome = std::result::Result<(), String>;
 
 /// The NaN written over every output before a run (a payload no kernel
 /// computes, so an untouched element is recognisable by its bits).
@@ -33,7 +38,7 @@ pub fn poisoned(n: usize) -> Vec<f32> {
 
 /// Compares `got` (output plus guard) with `want` bit for bit, and checks
 /// that the guard still holds the poison. Returns the first mismatches.
-pub fn compare(got: &[f32], want: &[f32]) -> Result<(), String> {
+pub fn compare(got: &[f32], want: &[f32]) -> Outcome {
     let mut errors = Vec::new();
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         if g.to_bits() != w.to_bits() {
@@ -108,6 +113,110 @@ pub fn scalar_args_kernel(context: &melior::Context) -> Result<Kernel<'_>> {
         kb.store(out + 3i32, d.to(DType::F32)).build();
         kb.store(out + 4i32, e.to(DType::F32)).build();
     })
+}
+
+/// Runs the vector add (`BLOCK = block`) on `n` elements and compares.
+pub fn vector_add_case(device: &Device, block: i32, n: usize) -> Outcome {
+    let context = tile::context().map_err(|e| e.to_string())?;
+    let kernel = vector_add::safe_kernel(&context, block).map_err(|e| e.to_string())?;
+    let compiled = tile::compile(&kernel, &Options::default()).map_err(|e| e.to_string())?;
+    let loaded = device
+        .load(&compiled.ptx, &compiled.spec)
+        .map_err(|e| e.to_string())?;
+    let x = inputs(n, 1);
+    let y = inputs(n, 2);
+    let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
+    let dx = device.upload(&x).map_err(|e| e.to_string())?;
+    let dy = device.upload(&y).map_err(|e| e.to_string())?;
+    let dout = device.upload(&poisoned(n)).map_err(|e| e.to_string())?;
+    let grid = (n as u32).div_ceil(block as u32);
+    loaded
+        .launch(
+            grid,
+            &[
+                Arg::from(&dx),
+                Arg::from(&dy),
+                Arg::from(&dout),
+                Arg::from(n as i32),
+            ],
+        )
+        .map_err(|e| e.to_string())?;
+    compare(&device.download(&dout).map_err(|e| e.to_string())?, &want)
+}
+
+/// How the 2-d input is stored.
+#[derive(Clone, Copy)]
+pub enum Storage {
+    /// Row-major, rows of `k`.
+    Contiguous,
+    /// Column-major (the transpose of a row-major `k x m`).
+    Transposed,
+    /// Every other column of a row-major `m x 2k`.
+    ColumnSliced,
+}
+
+impl Storage {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Storage::Contiguous => "contiguous",
+            Storage::Transposed => "transposed",
+            Storage::ColumnSliced => "sliced-stride2",
+        }
+    }
+
+    /// Backing length and (stride_m, stride_k) of an m x k view.
+    pub fn layout(self, m: usize, k: usize) -> (usize, usize, usize) {
+        match self {
+            Storage::Contiguous => (m * k, k, 1),
+            Storage::Transposed => (m * k, 1, m),
+            Storage::ColumnSliced => (m * 2 * k, 2 * k, 2),
+        }
+    }
+}
+
+/// Copies an `m x k` view stored as `storage` with the masked 2-d tile
+/// kernel (`bm x bk` tiles) and compares.
+pub fn tile_2d_case(
+    device: &Device,
+    bm: i32,
+    bk: i32,
+    m: usize,
+    k: usize,
+    storage: Storage,
+) -> Outcome {
+    let context = tile::context().map_err(|e| e.to_string())?;
+    let kernel = masked_tile_2d::masked_tile_2d(&context, bm, bk).map_err(|e| e.to_string())?;
+    let compiled = tile::compile(&kernel, &Options::default()).map_err(|e| e.to_string())?;
+    let loaded = device
+        .load(&compiled.ptx, &compiled.spec)
+        .map_err(|e| e.to_string())?;
+    let (len, sm, sk) = storage.layout(m, k);
+    let backing = inputs(len, (m * 31 + k) as u64);
+    let mut want = vec![0f32; m * k];
+    for i in 0..m {
+        for j in 0..k {
+            want[i * k + j] = backing[i * sm + j * sk];
+        }
+    }
+    let dx = device.upload(&backing).map_err(|e| e.to_string())?;
+    let dout = device.upload(&poisoned(m * k)).map_err(|e| e.to_string())?;
+    let grid = (
+        (m as u32).div_ceil(bm as u32),
+        (k as u32).div_ceil(bk as u32),
+    );
+    let args = [
+        Arg::from(&dx),
+        Arg::from(&dout),
+        Arg::from(m as i32),
+        Arg::from(k as i32),
+        Arg::from(sm as i32),
+        Arg::from(sk as i32),
+        Arg::from(k as i32),
+        Arg::from(1i32),
+    ];
+    loaded.launch(grid, &args).map_err(|e| e.to_string())?;
+    compare(&device.download(&dout).map_err(|e| e.to_string())?, &want)
 }
 
 #[cfg(test)]

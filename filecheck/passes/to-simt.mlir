@@ -114,3 +114,20 @@ func.func @no_layouts() attributes {tile.kernel} {
   %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
   return
 }
+
+// -----
+
+// A splat constant in a slice layout (whose type holds " : ") becomes one
+// scalar constant.
+
+// CHECK-LABEL: gpu.func @sliced_constant
+// CHECK: arith.constant 7 : i32
+func.func @sliced_constant(%x: !tile.ptr<i32>) attributes {tile.kernel} {
+  %c = arith.constant dense<7> : tensor<16xi32>
+  %e = "tile.expand_dims"(%c) {axis = 1 : i32} : (tensor<16xi32>) -> tensor<16x1xi32>
+  %b = "tile.broadcast"(%e) : (tensor<16x1xi32>) -> tensor<16x64xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<16x64x!tile.ptr<i32>>
+  %p = "tile.addptr"(%xs, %b) : (tensor<16x64x!tile.ptr<i32>>, tensor<16x64xi32>) -> tensor<16x64x!tile.ptr<i32>>
+  "tile.store"(%p, %b) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x64x!tile.ptr<i32>>, tensor<16x64xi32>) -> ()
+  return
+}

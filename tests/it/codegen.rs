@@ -35,3 +35,127 @@ fn check_kernels_compile() {
         "{ptx}"
     );
 }
+
+/// The PTX instructions of the kernel body (no directives, labels or
+/// comments), one a line.
+fn instructions(ptx: &str) -> Vec<&str> {
+    ptx.lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("//") && !l.starts_with('.') && !l.ends_with(':')
+        })
+        .filter(|l| !l.starts_with('{') && !l.starts_with('}') && !l.starts_with(')'))
+        .collect()
+}
+
+#[test]
+fn masked_vector_add_is_predicated_without_branches() {
+    let context = tile::context().unwrap();
+    for block in [128, 1024] {
+        let ptx = compile(&vector_add::safe_kernel(&context, block).unwrap());
+        let body = instructions(&ptx);
+        let loads: Vec<&&str> = body.iter().filter(|l| l.contains("ld.global")).collect();
+        let stores: Vec<&&str> = body.iter().filter(|l| l.contains("st.global")).collect();
+        // 128 threads: block / 128 elements each, two loads and a store each.
+        let per_thread = block as usize / 128;
+        assert_eq!(loads.len(), 2 * per_thread, "{ptx}");
+        assert_eq!(stores.len(), per_thread, "{ptx}");
+        for access in loads.iter().chain(&stores) {
+            assert!(
+                access.starts_with("@%p"),
+                "unpredicated access `{access}` in\n{ptx}"
+            );
+        }
+        // No branch anywhere: masked lanes are predicated off, not jumped over.
+        assert!(
+            !body
+                .iter()
+                .any(|l| l.starts_with("bra") || l.contains(" bra") || l.contains("\tbra")),
+            "branch in\n{ptx}"
+        );
+    }
+}
+
+#[test]
+fn the_ptx_line_table_points_at_the_rust_source() {
+    let context = tile::context().unwrap();
+    let ptx = compile(&vector_add::safe_kernel(&context, 256).unwrap());
+    assert!(
+        ptx.contains(".file\t1 \"examples/src/vector_add.rs\""),
+        "{ptx}"
+    );
+    // The masked loads sit under the line of the builder's `k.load(...)`.
+    let source = include_str!("../../examples/src/vector_add.rs");
+    let load_line = source
+        .lines()
+        .position(|l| l.contains("k.load(x_ptr + offs)"))
+        .unwrap()
+        + 1;
+    let mut current = 0;
+    let mut load_lines = Vec::new();
+    for line in ptx.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix(".loc\t1 ") {
+            current = rest.split_whitespace().next().unwrap().parse().unwrap();
+        }
+        if line.contains("ld.global") {
+            load_lines.push(current);
+        }
+    }
+    assert!(
+        load_lines.contains(&load_line),
+        "loads at lines {load_lines:?}, want {load_line}"
+    );
+}
+
+#[test]
+fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump-stages");
+    let _ = std::fs::remove_dir_all(&dir);
+    let context = tile::context().unwrap();
+    let dump = |filter: Option<&str>| Options {
+        dump: Some(tile::Dump {
+            dir: dir.clone(),
+            filter: filter.map(str::to_string),
+        }),
+        ..Options::default()
+    };
+    let add = vector_add::safe_kernel(&context, 256).unwrap();
+    let tile2d = masked_tile_2d::masked_tile_2d(&context, 16, 64).unwrap();
+    tile::compile(&add, &dump(Some("safe"))).unwrap();
+    tile::compile(&tile2d, &dump(Some("safe"))).unwrap();
+    let mut files: Vec<String> = std::fs::read_dir(dir.join("safe_kernel"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "00-tile.mlir",
+            "01-simplified.mlir",
+            "02-layouts.mlir",
+            "03-predicated.mlir",
+            "04-simt.mlir",
+            "05-nvvm.mlir",
+            "06-llvm.mlir",
+            "07-ptx.mlir",
+            "08-kernel.ptx"
+        ]
+    );
+    assert!(
+        !dir.join("masked_tile_2d").exists(),
+        "the filter let masked_tile_2d through"
+    );
+    let layouts = std::fs::read_to_string(dir.join("safe_kernel/02-layouts.mlir")).unwrap();
+    assert!(layouts.contains("#tile.blocked<"), "{layouts}");
+    let simt = std::fs::read_to_string(dir.join("safe_kernel/04-simt.mlir")).unwrap();
+    assert!(
+        simt.contains("gpu.func @safe_kernel") && simt.contains("vector_add.rs"),
+        "{simt}"
+    );
+    // Each MLIR stage reads back through tile-opt's parser.
+    for f in &files[..8] {
+        let text = std::fs::read_to_string(dir.join("safe_kernel").join(f)).unwrap();
+        tile::parse_module(&context, &text, f).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+}

@@ -163,10 +163,10 @@ fn fix_constant_types(m: &mut Mirror) {
         if op.name == "arith.constant"
             && let Some(value) = op.attr("value").map(str::to_string)
             && let Some(&r) = op.results.first()
-            && let Some(at) = value.rfind(" : ")
+            && let Some(at) = value.find("> : tensor<")
             && value.starts_with("dense<")
         {
-            op.set_attr("value", format!("{} : {}", &value[..at], types[r]));
+            op.set_attr("value", format!("{}> : {}", &value[..at], types[r]));
         }
     });
 }

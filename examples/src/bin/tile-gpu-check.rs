@@ -10,10 +10,9 @@
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
 use tile_examples::gpu_check::{
-    GUARD, POISON, compare, fill_other_kernel, grid_ids_kernel, inputs, poisoned,
-    scalar_args_kernel,
+    GUARD, POISON, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, poisoned,
+    scalar_args_kernel, tile_2d_case, vector_add_case,
 };
-use tile_examples::{masked_tile_2d, vector_add};
 
 type Outcome = Result<(), String>;
 
@@ -38,99 +37,6 @@ fn err(e: impl std::fmt::Display) -> String {
 
 fn options() -> Options {
     Options::default()
-}
-
-fn vector_add_case(device: &Device, block: i32, n: usize) -> Outcome {
-    let context = tile::context().map_err(err)?;
-    let kernel = vector_add::safe_kernel(&context, block).map_err(err)?;
-    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
-    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
-    let x = inputs(n, 1);
-    let y = inputs(n, 2);
-    let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
-    let dx = device.upload(&x).map_err(err)?;
-    let dy = device.upload(&y).map_err(err)?;
-    let dout = device.upload(&poisoned(n)).map_err(err)?;
-    let grid = (n as u32).div_ceil(block as u32);
-    loaded
-        .launch(
-            grid,
-            &[
-                Arg::from(&dx),
-                Arg::from(&dy),
-                Arg::from(&dout),
-                Arg::from(n as i32),
-            ],
-        )
-        .map_err(err)?;
-    compare(&device.download(&dout).map_err(err)?, &want)
-}
-
-/// How the 2-d input is stored.
-#[derive(Clone, Copy)]
-enum Storage {
-    Contiguous,
-    Transposed,
-    ColumnSliced,
-}
-
-impl Storage {
-    fn name(self) -> &'static str {
-        match self {
-            Storage::Contiguous => "contiguous",
-            Storage::Transposed => "transposed",
-            Storage::ColumnSliced => "sliced-stride2",
-        }
-    }
-
-    /// Backing length and (stride_m, stride_k) of an m x k view.
-    fn layout(self, m: usize, k: usize) -> (usize, usize, usize) {
-        match self {
-            Storage::Contiguous => (m * k, k, 1),
-            Storage::Transposed => (m * k, 1, m),
-            Storage::ColumnSliced => (m * 2 * k, 2 * k, 2),
-        }
-    }
-}
-
-fn tile_2d_case(
-    device: &Device,
-    bm: i32,
-    bk: i32,
-    m: usize,
-    k: usize,
-    storage: Storage,
-) -> Outcome {
-    let context = tile::context().map_err(err)?;
-    let kernel = masked_tile_2d::masked_tile_2d(&context, bm, bk).map_err(err)?;
-    let compiled = tile::compile(&kernel, &options()).map_err(err)?;
-    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
-    let (len, sm, sk) = storage.layout(m, k);
-    let backing = inputs(len, (m * 31 + k) as u64);
-    let mut want = vec![0f32; m * k];
-    for i in 0..m {
-        for j in 0..k {
-            want[i * k + j] = backing[i * sm + j * sk];
-        }
-    }
-    let dx = device.upload(&backing).map_err(err)?;
-    let dout = device.upload(&poisoned(m * k)).map_err(err)?;
-    let grid = (
-        (m as u32).div_ceil(bm as u32),
-        (k as u32).div_ceil(bk as u32),
-    );
-    let args = [
-        Arg::from(&dx),
-        Arg::from(&dout),
-        Arg::from(m as i32),
-        Arg::from(k as i32),
-        Arg::from(sm as i32),
-        Arg::from(sk as i32),
-        Arg::from(k as i32),
-        Arg::from(1i32),
-    ];
-    loaded.launch(grid, &args).map_err(err)?;
-    compare(&device.download(&dout).map_err(err)?, &want)
 }
 
 /// Loads n of 256 elements under a mask with `other` (or none) and

@@ -555,10 +555,12 @@ impl<'m> Emitter<'m> {
             self.set(op.results[0], Lowered::Scalar(c));
             return Ok(());
         };
+        // `dense<V> : tensor<...>`; the type may hold " : " itself (in a
+        // slice layout), so split at the first one.
         let inner = value
             .strip_prefix("dense<")
-            .and_then(|v| v.rsplit_once(" : "))
-            .and_then(|(v, _)| v.strip_suffix('>'))
+            .and_then(|v| v.split_once("> : tensor<"))
+            .map(|(v, _)| v)
             .filter(|v| !v.starts_with('['))
             .ok_or_else(|| {
                 PassError::at(

@@ -91,7 +91,11 @@ pub fn lower_module(m: Mirror) -> Result<String, PassError> {
     Ok(out)
 }
 
-/// The op a failure is reported at.
+/// The words of the error for an op this pass cannot lower yet (block
+/// pointers and reductions, until their lowering lands).
+pub const NOT_LOWERED_YET: &str = "cannot be lowered to SIMT code yet";
+
+/// The failure for an op this pass does not lower.
 pub(crate) fn unsupported(op: &Op) -> PassError {
-    PassError::at(op, "cannot be lowered to SIMT code (not supported yet)")
+    PassError::at(op, NOT_LOWERED_YET)
 }
