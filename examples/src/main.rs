@@ -117,7 +117,7 @@ fn run(out_dir: &Path) -> Result<bool, String> {
             tile_examples::masked_tile_2d::BK,
         );
         runs.push((
-            format!("masked_tile_2d 333x777 transposed"),
+            "masked_tile_2d 333x777 transposed".to_string(),
             tile_2d_case(&device, bm, bk, 333, 777, Storage::Transposed),
         ));
     }
