@@ -6,7 +6,6 @@ use crate::options::Options;
 use crate::spec::kernel_spec;
 use melior::Context;
 use melior::ir::Module;
-use melior::ir::operation::{OperationLike, OperationPrintingFlags};
 use melior::pass::PassManager;
 use melior::utility::parse_pass_pipeline;
 use std::fmt;
@@ -239,15 +238,7 @@ fn run_stage(
 }
 
 fn print(module: &Module) -> String {
-    let flags = OperationPrintingFlags::new().enable_debug_info(true, false);
-    let mut text = module
-        .as_operation()
-        .to_string_with_flags(flags)
-        .unwrap_or_else(|e| format!("<unprintable: {e}>"));
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
+    tile_passes::print_module(module, true)
 }
 
 /// The PTX held, hex-escaped, in the `assembly` of a printed `gpu.binary`.

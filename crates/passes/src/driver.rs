@@ -15,7 +15,6 @@
 use crate::{TilePass, find_pass, parse_module, register_all, tile_passes};
 use melior::Context;
 use melior::ir::Module;
-use melior::ir::operation::{OperationLike, OperationPrintingFlags};
 use melior::pass::PassManager;
 use melior::utility::parse_pass_pipeline;
 use std::io::{Read, Write};
@@ -232,15 +231,7 @@ fn build_pass_manager<'c>(context: &'c Context, step: &Step) -> Result<PassManag
 }
 
 fn print(module: &Module, debug_info: bool) -> String {
-    let flags = OperationPrintingFlags::new().enable_debug_info(debug_info, false);
-    let mut text = module
-        .as_operation()
-        .to_string_with_flags(flags)
-        .unwrap_or_else(|e| format!("<unprintable: {e}>"));
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
+    crate::print_module(module, debug_info)
 }
 
 /// Parses, runs every step and prints one input; diagnostics on failure.

@@ -16,3 +16,19 @@ pub mod verify;
 
 pub use parse::parse_module;
 pub use registry::{TilePass, find_pass, register_all, tile_passes};
+
+/// Prints `module` as MLIR text ending in a newline, with its locations
+/// when `debug_info` is set (the form `tile-opt --mlir-print-debuginfo`
+/// and the stage dumps use).
+pub fn print_module(module: &melior::ir::Module, debug_info: bool) -> String {
+    use melior::ir::operation::{OperationLike, OperationPrintingFlags};
+    let flags = OperationPrintingFlags::new().enable_debug_info(debug_info, false);
+    let mut text = module
+        .as_operation()
+        .to_string_with_flags(flags)
+        .unwrap_or_else(|e| format!("<unprintable: {e}>"));
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}

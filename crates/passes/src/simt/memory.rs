@@ -48,25 +48,13 @@ fn access(d: DType) -> Access {
     }
 }
 
-/// The qualifiers of a load (`.ca`, `.L1::evict_last`, volatile).
-fn load_qualifiers(op: &Op) -> String {
+/// The state-space, cache and eviction qualifiers of an access
+/// (`.global.cg.L1::evict_last`); a volatile load is `.volatile.global`
+/// and takes no others.
+fn qualifiers(op: &Op) -> String {
     if op.attr("volatile") == Some("true") {
         return ".volatile.global".into();
     }
-    let mut q = String::from(".global");
-    if let Some(c) = op.str_attr("cache_modifier").filter(|c| !c.is_empty()) {
-        q.push('.');
-        q.push_str(&c);
-    }
-    match op.str_attr("eviction_policy").as_deref() {
-        Some("evict_first") => q.push_str(".L1::evict_first"),
-        Some("evict_last") => q.push_str(".L1::evict_last"),
-        _ => {}
-    }
-    q
-}
-
-fn store_qualifiers(op: &Op) -> String {
     let mut q = String::from(".global");
     if let Some(c) = op.str_attr("cache_modifier").filter(|c| !c.is_empty()) {
         q.push('.');
@@ -120,7 +108,7 @@ pub fn load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     let mask = (seg.get(1) == Some(&1)).then(|| op.operands[1]);
     let other = (seg.get(2) == Some(&1)).then(|| op.operands[1 + seg[1] as usize]);
     let n = e.registers(op.results[0], op)?;
-    let q = load_qualifiers(op);
+    let q = qualifiers(op);
     let side_effects = if op.attr("volatile") == Some("true") {
         "has_side_effects "
     } else {
@@ -179,7 +167,7 @@ pub fn store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
             Some(e.value(&format!("arith.cmpi eq, {tid}, {z} : i32"), &op.loc))
         }
     };
-    let q = store_qualifiers(op);
+    let q = qualifiers(op);
     for r in 0..n.unwrap_or(1) {
         let p = e.reg(op.operands[0], r, op)?;
         let v = e.reg(op.operands[1], r, op)?;
