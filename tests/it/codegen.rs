@@ -29,6 +29,11 @@ fn check_kernels_compile() {
         compile(&gpu_check::fill_other_kernel(&context, other).unwrap());
     }
     compile(&gpu_check::scalar_args_kernel(&context).unwrap());
+    // Block-pointer kernels without reductions lower all the way.
+    for name in ["q_tile_load", "k_tile_load_transposed"] {
+        let ptx = compile(&(tile_examples::find(name).unwrap().build)(&context).unwrap());
+        assert!(ptx.contains(&format!(".entry {name}")), "{ptx}");
+    }
     let ptx = compile(&gpu_check::grid_ids_kernel(&context).unwrap());
     assert!(
         ptx.contains("%ctaid.z") && ptx.contains("%nctaid.y"),

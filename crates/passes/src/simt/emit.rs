@@ -20,6 +20,38 @@ pub enum Lowered {
     Scalar(String),
     /// One SSA name per register, in register order.
     Regs(Vec<String>),
+    /// A block pointer: base pointer, shape and strides (i64) and offsets
+    /// (i32), one scalar each axis.
+    BlockPtr {
+        /// The base pointer.
+        base: String,
+        /// Extent of each axis.
+        shape: Vec<String>,
+        /// Stride of each axis, in elements.
+        strides: Vec<String>,
+        /// The block's current offset along each axis.
+        offsets: Vec<String>,
+    },
+}
+
+impl Lowered {
+    /// The scalars a value is made of, in order (for loop-carried values).
+    pub fn parts(&self) -> Vec<String> {
+        match self {
+            Lowered::Scalar(s) => vec![s.clone()],
+            Lowered::Regs(r) => r.clone(),
+            Lowered::BlockPtr {
+                base,
+                shape,
+                strides,
+                offsets,
+            } => std::iter::once(base.clone())
+                .chain(shape.iter().cloned())
+                .chain(strides.iter().cloned())
+                .chain(offsets.iter().cloned())
+                .collect(),
+        }
+    }
 }
 
 /// Emits one kernel.
@@ -243,6 +275,7 @@ impl<'m> Emitter<'m> {
                 .get(r)
                 .cloned()
                 .ok_or_else(|| PassError::at(op, "register count mismatch between operands")),
+            Lowered::BlockPtr { .. } => Err(PassError::at(op, "uses a block pointer as a value")),
         }
     }
 
@@ -361,6 +394,10 @@ impl<'m> Emitter<'m> {
             ops::ADDPTR => self.addptr(op),
             ops::LOAD => memory::load(self, op),
             ops::STORE => memory::store(self, op),
+            ops::MAKE_BLOCK_PTR => self.make_block_ptr(op),
+            ops::ADVANCE => self.advance(op),
+            ops::BLOCK_LOAD => memory::block_load(self, op),
+            ops::BLOCK_STORE => memory::block_store(self, op),
             "arith.constant" => self.constant_op(op),
             "scf.for" => self.for_op(op),
             name if name.starts_with("arith.") || name.starts_with("math.") => self.elementwise(op),
@@ -655,26 +692,31 @@ impl<'m> Emitter<'m> {
             .regions
             .first()
             .ok_or_else(|| PassError::at(op, "has no body"))?;
-        // Flatten loop-carried values register by register.
+        // Flatten loop-carried values into their scalars.
         let mut inits = Vec::new();
         let mut types = Vec::new();
-        let mut shapes = Vec::new();
+        let mut counts = Vec::new();
         for &v in &op.operands[3..] {
-            let ty = self.scalar_type(v, op)?;
-            let n = self.registers(v, op)?;
-            for r in 0..n.unwrap_or(1) {
-                inits.push(self.reg(v, r, op)?);
-                types.push(ty.clone());
+            let parts = self.get(v, op)?.parts();
+            let tys = self.part_types(v, op)?;
+            if parts.len() != tys.len() {
+                return Err(PassError::at(
+                    op,
+                    "carries a value whose parts do not match its type",
+                ));
             }
-            shapes.push(n);
+            counts.push(parts.len());
+            inits.extend(parts);
+            types.extend(tys);
         }
         let iv = self.fresh();
         self.set(body.args[0], Lowered::Scalar(iv.clone()));
         let mut args = Vec::new();
-        for (j, n) in shapes.iter().enumerate() {
-            let names: Vec<String> = (0..n.unwrap_or(1)).map(|_| self.fresh()).collect();
+        for (j, &n) in counts.iter().enumerate() {
+            let names: Vec<String> = (0..n).map(|_| self.fresh()).collect();
             args.extend(names.clone());
-            self.set_like(body.args[j + 1], *n, names);
+            let rebuilt = self.rebuild(body.args[j + 1], names, op)?;
+            self.set(body.args[j + 1], rebuilt);
         }
         let results = self.fresh();
         let head = if inits.is_empty() {
@@ -707,10 +749,8 @@ impl<'m> Emitter<'m> {
             self.op(inner)?;
         }
         let mut yielded = Vec::new();
-        for (j, &v) in last.operands.iter().enumerate() {
-            for r in 0..shapes[j].unwrap_or(1) {
-                yielded.push(self.reg(v, r, last)?);
-            }
+        for &v in &last.operands {
+            yielded.extend(self.get(v, last)?.parts());
         }
         if yielded.is_empty() {
             self.line("scf.yield", &last.loc);
@@ -725,16 +765,176 @@ impl<'m> Emitter<'m> {
         out.push_str(&inner);
         let _ = writeln!(out, "{}}} {loc}", "  ".repeat(depth));
         let mut k = 0;
-        for (j, n) in shapes.iter().enumerate() {
-            let names: Vec<String> = (0..n.unwrap_or(1))
-                .map(|_| {
-                    k += 1;
-                    format!("{results}#{}", k - 1)
-                })
-                .collect();
-            self.set_like(op.results[j], *n, names);
+        for (j, &n) in counts.iter().enumerate() {
+            let names: Vec<String> = (k..k + n).map(|i| format!("{results}#{i}")).collect();
+            k += n;
+            let rebuilt = self.rebuild(op.results[j], names, op)?;
+            self.set(op.results[j], rebuilt);
         }
         Ok(())
+    }
+}
+
+impl Emitter<'_> {
+    /// The types of the scalars [`Lowered::parts`] gives for value `v`.
+    pub fn part_types(&self, v: ValueId, op: &Op) -> Result<Vec<String>, PassError> {
+        match self.tile_type(v, op)? {
+            TileType::BlockPtr { shape, .. } => {
+                let r = shape.len();
+                let mut t = vec!["!llvm.ptr<1>".to_string()];
+                t.extend(std::iter::repeat_n("i64".to_string(), 2 * r));
+                t.extend(std::iter::repeat_n("i32".to_string(), r));
+                Ok(t)
+            }
+            t => {
+                let ty = elem_type(
+                    t.elem()
+                        .ok_or_else(|| PassError::at(op, "has an untyped value"))?,
+                );
+                let n = self.registers(v, op)?.unwrap_or(1);
+                Ok(vec![ty; n])
+            }
+        }
+    }
+
+    /// A value of `v`'s type made of the scalars `names` (see
+    /// [`Lowered::parts`]).
+    pub fn rebuild(
+        &self,
+        v: ValueId,
+        mut names: Vec<String>,
+        op: &Op,
+    ) -> Result<Lowered, PassError> {
+        Ok(match self.tile_type(v, op)? {
+            TileType::BlockPtr { shape, .. } => {
+                let r = shape.len();
+                let offsets = names.split_off(1 + 2 * r);
+                let strides = names.split_off(1 + r);
+                let shape = names.split_off(1);
+                Lowered::BlockPtr {
+                    base: names.remove(0),
+                    shape,
+                    strides,
+                    offsets,
+                }
+            }
+            t if t.is_scalar() => Lowered::Scalar(names.remove(0)),
+            _ => Lowered::Regs(names),
+        })
+    }
+
+    fn make_block_ptr(&mut self, op: &Op) -> Result<(), PassError> {
+        let seg = op
+            .segments()
+            .ok_or_else(|| PassError::at(op, "has no operandSegmentSizes"))?;
+        let r = seg.get(1).copied().unwrap_or(0) as usize;
+        if seg != [1, r as i64, r as i64, r as i64] {
+            return Err(PassError::at(
+                op,
+                "needs as many shape, stride and offset values as block axes",
+            ));
+        }
+        let part = |e: &Self, i: usize| e.reg(op.operands[i], 0, op);
+        let base = part(self, 0)?;
+        let shape = (1..1 + r)
+            .map(|i| part(self, i))
+            .collect::<Result<_, _>>()?;
+        let strides = (1 + r..1 + 2 * r)
+            .map(|i| part(self, i))
+            .collect::<Result<_, _>>()?;
+        let offsets = (1 + 2 * r..1 + 3 * r)
+            .map(|i| part(self, i))
+            .collect::<Result<_, _>>()?;
+        self.set(
+            op.results[0],
+            Lowered::BlockPtr {
+                base,
+                shape,
+                strides,
+                offsets,
+            },
+        );
+        Ok(())
+    }
+
+    fn advance(&mut self, op: &Op) -> Result<(), PassError> {
+        let Lowered::BlockPtr {
+            base,
+            shape,
+            strides,
+            offsets,
+        } = self.get(op.operands[0], op)?
+        else {
+            return Err(PassError::at(op, "expects a block pointer"));
+        };
+        let mut moved = Vec::with_capacity(offsets.len());
+        for (i, off) in offsets.iter().enumerate() {
+            let delta = self.reg(op.operands[1 + i], 0, op)?;
+            moved.push(self.value(&format!("arith.addi {off}, {delta} : i32"), &op.loc));
+        }
+        self.set(
+            op.results[0],
+            Lowered::BlockPtr {
+                base,
+                shape,
+                strides,
+                offsets: moved,
+            },
+        );
+        Ok(())
+    }
+
+    /// For register `r` of a block of distribution `d` at block pointer
+    /// `bp`: the element's address and, when `checked` lists axes, whether
+    /// it lies inside the shape along them.
+    pub fn block_element(
+        &mut self,
+        bp: &Lowered,
+        d: &Distribution,
+        r: usize,
+        checked: &[i64],
+        elem: &str,
+        loc: &str,
+    ) -> Result<(String, Option<String>), String> {
+        let Lowered::BlockPtr {
+            base,
+            shape,
+            strides,
+            offsets,
+        } = bp
+        else {
+            return Err("expects a block pointer".into());
+        };
+        let mut address: Option<String> = None;
+        let mut inside: Option<String> = None;
+        for i in 0..d.shape.len() {
+            let idx = self.index(d, r, i, loc);
+            let pos = self.value(&format!("arith.addi {}, {idx} : i32", offsets[i]), loc);
+            let wide = self.value(&format!("arith.extsi {pos} : i32 to i64"), loc);
+            let term = self.value(&format!("arith.muli {wide}, {} : i64", strides[i]), loc);
+            address = Some(match address {
+                None => term,
+                Some(a) => self.value(&format!("arith.addi {a}, {term} : i64"), loc),
+            });
+            if checked.contains(&(i as i64)) {
+                let zero = self.constant("0", "i64");
+                let low = self.value(&format!("arith.cmpi sge, {wide}, {zero} : i64"), loc);
+                let high = self.value(&format!("arith.cmpi slt, {wide}, {} : i64", shape[i]), loc);
+                let both = self.value(&format!("arith.andi {low}, {high} : i1"), loc);
+                inside = Some(match inside {
+                    None => both,
+                    Some(a) => self.value(&format!("arith.andi {a}, {both} : i1"), loc),
+                });
+            }
+        }
+        let offset = address.unwrap_or_else(|| self.constant("0", "i64"));
+        let ptr = self.value(
+            &format!(
+                "llvm.getelementptr {base}[{offset}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {elem}"
+            ),
+            loc,
+        );
+        Ok((ptr, inside))
     }
 }
 

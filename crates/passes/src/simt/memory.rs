@@ -8,10 +8,10 @@
 //! tensors are further predicated so that exactly one thread writes each
 //! element. No branch is ever generated around an access.
 
-use super::emit::Emitter;
+use super::emit::{Emitter, Lowered};
 use crate::mirror::Op;
 use crate::rewrite::PassError;
-use tile_dialect::{DType, Elem};
+use tile_dialect::{DType, Elem, TileType};
 
 /// How an element type moves through PTX registers.
 struct Access {
@@ -100,14 +100,18 @@ fn pointee(e: &Emitter, op: &Op) -> Result<DType, PassError> {
         .ok_or_else(|| PassError::at(op, "expects pointers"))
 }
 
-/// Lowers `tile.load`.
-pub fn load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
-    let d = pointee(e, op)?;
+/// What fills the masked lanes of a load.
+enum Fill {
+    /// Nothing: masked lanes hold an undefined value.
+    Undefined,
+    /// This element-typed value.
+    Value(String),
+}
+
+/// Emits one access `ld<q>` of an element of type `d` at `ptr`, under
+/// `mask` (with `fill` in masked lanes); returns the element.
+fn emit_load(e: &mut Emitter, d: DType, ptr: &str, mask: Option<(&str, Fill)>, op: &Op) -> String {
     let a = access(d);
-    let seg = op.segments().unwrap_or_else(|| vec![1, 0, 0]);
-    let mask = (seg.get(1) == Some(&1)).then(|| op.operands[1]);
-    let other = (seg.get(2) == Some(&1)).then(|| op.operands[1 + seg[1] as usize]);
-    let n = e.registers(op.results[0], op)?;
     let q = qualifiers(op);
     let side_effects = if op.attr("volatile") == Some("true") {
         "has_side_effects "
@@ -115,34 +119,85 @@ pub fn load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
         ""
     };
     let ty = format!("{}{}", if a.bits == 8 { "u" } else { "b" }, a.bits);
+    let (c, int) = (a.constraint, a.int);
+    let text = match mask {
+        None => format!(
+            "llvm.inline_asm {side_effects}\"ld{q}.{ty} $0, [ $1 ];\", \"={c},l\" {ptr} : (!llvm.ptr<1>) -> {int}"
+        ),
+        Some((m, Fill::Undefined)) => format!(
+            "llvm.inline_asm {side_effects}\"@$2 ld{q}.{ty} $0, [ $1 ];\", \"={c},l,b\" {ptr}, {m} : (!llvm.ptr<1>, i1) -> {int}"
+        ),
+        Some((m, Fill::Value(o))) => {
+            let fill = to_bits(e, &o, d, &op.loc);
+            format!(
+                "llvm.inline_asm {side_effects}\"mov.b{w} $0, $1;\\0A\\09@$3 ld{q}.{ty} $0, [ $2 ];\", \"={c},{c},l,b\" {fill}, {ptr}, {m} : ({int}, !llvm.ptr<1>, i1) -> {int}",
+                w = if a.bits == 8 { 32 } else { a.bits },
+            )
+        }
+    };
+    let bits = e.value(&text, &op.loc);
+    from_bits(e, &bits, d, &op.loc)
+}
+
+/// Emits one store of `value` (type `d`) to `ptr`, under `pred`.
+fn emit_store(e: &mut Emitter, d: DType, ptr: &str, value: &str, pred: Option<&str>, op: &Op) {
+    let a = access(d);
+    let q = qualifiers(op);
+    let v = to_bits(e, value, d, &op.loc);
+    let (b, c, int) = (a.bits, a.constraint, a.int);
+    let text = match pred {
+        None => format!(
+            "llvm.inline_asm has_side_effects \"st{q}.b{b} [ $0 ], $1;\", \"l,{c}\" {ptr}, {v} : (!llvm.ptr<1>, {int}) -> ()"
+        ),
+        Some(p) => format!(
+            "llvm.inline_asm has_side_effects \"@$2 st{q}.b{b} [ $0 ], $1;\", \"l,{c},b\" {ptr}, {v}, {p} : (!llvm.ptr<1>, {int}, i1) -> ()"
+        ),
+    };
+    e.line(&text, &op.loc);
+}
+
+/// The literal zero of an element type.
+fn zero(d: DType) -> &'static str {
+    match d {
+        DType::I1 => "false",
+        d if d.is_float() => "0.0",
+        _ => "0",
+    }
+}
+
+/// `a && b` where either may be absent (true).
+fn and(e: &mut Emitter, a: Option<String>, b: Option<String>, loc: &str) -> Option<String> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(a), Some(b)) => Some(e.value(&format!("arith.andi {a}, {b} : i1"), loc)),
+    }
+}
+
+/// Lowers `tile.load`.
+pub fn load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
+    let d = pointee(e, op)?;
+    let seg = op.segments().unwrap_or_else(|| vec![1, 0, 0]);
+    let mask = (seg.get(1) == Some(&1)).then(|| op.operands[1]);
+    let other = (seg.get(2) == Some(&1)).then(|| op.operands[1 + seg[1] as usize]);
+    let n = e.registers(op.results[0], op)?;
     let mut out = Vec::new();
     for r in 0..n.unwrap_or(1) {
         let p = e.reg(op.operands[0], r, op)?;
-        let text = match mask {
-            None => format!(
-                "llvm.inline_asm {side_effects}\"ld{q}.{ty} $0, [ $1 ];\", \"={c},l\" {p} : (!llvm.ptr<1>) -> {int}",
-                c = a.constraint,
-                int = a.int
-            ),
+        let masked = match mask {
+            None => None,
             Some(m) => {
-                let m = e.reg(m, r, op)?;
                 let fill = match other {
-                    Some(o) => {
-                        let o = e.reg(o, r, op)?;
-                        to_bits(e, &o, d, &op.loc)
-                    }
-                    None => e.constant("0", a.int),
+                    Some(o) => e.reg(o, r, op)?,
+                    None => e.constant(zero(d), &super::emit::elem_type(Elem::Num(d))),
                 };
-                format!(
-                    "llvm.inline_asm {side_effects}\"mov.b{w} $0, $1;\\0A\\09@$3 ld{q}.{ty} $0, [ $2 ];\", \"={c},{c},l,b\" {fill}, {p}, {m} : ({int}, !llvm.ptr<1>, i1) -> {int}",
-                    w = if a.bits == 8 { 32 } else { a.bits },
-                    c = a.constraint,
-                    int = a.int
-                )
+                Some((e.reg(m, r, op)?, fill))
             }
         };
-        let bits = e.value(&text, &op.loc);
-        out.push(from_bits(e, &bits, d, &op.loc));
+        let v = match &masked {
+            None => emit_load(e, d, &p, None, op),
+            Some((m, fill)) => emit_load(e, d, &p, Some((m, Fill::Value(fill.clone()))), op),
+        };
+        out.push(v);
     }
     e.set_like(op.results[0], n, out);
     Ok(())
@@ -151,7 +206,6 @@ pub fn load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
 /// Lowers `tile.store`.
 pub fn store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     let d = pointee(e, op)?;
-    let a = access(d);
     let seg = op.segments().unwrap_or_else(|| vec![1, 1, 0]);
     let mask = (seg.get(2) == Some(&1)).then(|| op.operands[2]);
     let n = e.registers(op.operands[0], op)?;
@@ -167,35 +221,105 @@ pub fn store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
             Some(e.value(&format!("arith.cmpi eq, {tid}, {z} : i32"), &op.loc))
         }
     };
-    let q = qualifiers(op);
     for r in 0..n.unwrap_or(1) {
         let p = e.reg(op.operands[0], r, op)?;
         let v = e.reg(op.operands[1], r, op)?;
-        let v = to_bits(e, &v, d, &op.loc);
-        let pred = match (mask, &owner) {
-            (None, None) => None,
-            (None, Some(o)) => Some(o.clone()),
-            (Some(m), None) => Some(e.reg(m, r, op)?),
-            (Some(m), Some(o)) => {
-                let m = e.reg(m, r, op)?;
-                Some(e.value(&format!("arith.andi {m}, {o} : i1"), &op.loc))
+        let m = mask.map(|m| e.reg(m, r, op)).transpose()?;
+        let pred = and(e, m, owner.clone(), &op.loc);
+        emit_store(e, d, &p, &v, pred.as_deref(), op);
+    }
+    Ok(())
+}
+
+fn block_dtype(e: &Emitter, op: &Op) -> Result<DType, PassError> {
+    match e.tile_type(op.operands[0], op)? {
+        TileType::BlockPtr { dtype, .. } => Ok(dtype),
+        _ => Err(PassError::at(op, "expects a block pointer")),
+    }
+}
+
+fn checked_axes(op: &Op) -> Vec<i64> {
+    op.array_attr("boundary_check").unwrap_or_default()
+}
+
+/// The value out-of-bounds elements read, from the `padding` attribute.
+fn padding(e: &mut Emitter, op: &Op, d: DType) -> Result<Fill, PassError> {
+    let text = op.attr("padding").unwrap_or("\"zero\"").to_string();
+    let ty = super::emit::elem_type(Elem::Num(d));
+    let value = match text.as_str() {
+        "\"undefined\"" => return Ok(Fill::Undefined),
+        "\"zero\"" => zero(d).to_string(),
+        "\"nan\"" => match d {
+            DType::F16 => "0x7E00".into(),
+            DType::BF16 => "0x7FC0".into(),
+            DType::F32 => "0x7FC00000".into(),
+            DType::F64 => "0x7FF8000000000000".into(),
+            _ => return Err(PassError::at(op, "pads an integer block with nan")),
+        },
+        constant => constant
+            .split(" : ")
+            .next()
+            .unwrap_or(constant)
+            .trim()
+            .to_string(),
+    };
+    Ok(Fill::Value(e.constant(&value, &ty)))
+}
+
+/// Lowers `tile.block_load`: each register's address from the block
+/// pointer's offsets and strides, predicated on the checked axes.
+pub fn block_load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
+    let d = block_dtype(e, op)?;
+    let bp = e.get(op.operands[0], op)?;
+    let (dist, _) = e.dist(op.results[0], op)?;
+    let checked = checked_axes(op);
+    let mut out = Vec::with_capacity(dist.registers());
+    for r in 0..dist.registers() {
+        let (ptr, inside) = e
+            .block_element(
+                &bp,
+                &dist,
+                r,
+                &checked,
+                &super::emit::memory_type(d),
+                &op.loc,
+            )
+            .map_err(|m| PassError::at(op, m))?;
+        let v = match inside {
+            None => emit_load(e, d, &ptr, None, op),
+            Some(m) => {
+                let fill = padding(e, op, d)?;
+                emit_load(e, d, &ptr, Some((&m, fill)), op)
             }
         };
-        let text = match pred {
-            None => format!(
-                "llvm.inline_asm has_side_effects \"st{q}.b{b} [ $0 ], $1;\", \"l,{c}\" {p}, {v} : (!llvm.ptr<1>, {int}) -> ()",
-                b = a.bits,
-                c = a.constraint,
-                int = a.int
-            ),
-            Some(pr) => format!(
-                "llvm.inline_asm has_side_effects \"@$2 st{q}.b{b} [ $0 ], $1;\", \"l,{c},b\" {p}, {v}, {pr} : (!llvm.ptr<1>, {int}, i1) -> ()",
-                b = a.bits,
-                c = a.constraint,
-                int = a.int
-            ),
-        };
-        e.line(&text, &op.loc);
+        out.push(v);
+    }
+    e.set(op.results[0], Lowered::Regs(out));
+    Ok(())
+}
+
+/// Lowers `tile.block_store`: like [`block_load`], and only the owner of
+/// each element writes it.
+pub fn block_store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
+    let d = block_dtype(e, op)?;
+    let bp = e.get(op.operands[0], op)?;
+    let (dist, layout) = e.dist(op.operands[1], op)?;
+    let owner = e.owner(&dist, &layout);
+    let checked = checked_axes(op);
+    for r in 0..dist.registers() {
+        let (ptr, inside) = e
+            .block_element(
+                &bp,
+                &dist,
+                r,
+                &checked,
+                &super::emit::memory_type(d),
+                &op.loc,
+            )
+            .map_err(|m| PassError::at(op, m))?;
+        let v = e.reg(op.operands[1], r, op)?;
+        let pred = and(e, inside, owner.clone(), &op.loc);
+        emit_store(e, d, &ptr, &v, pred.as_deref(), op);
     }
     Ok(())
 }
