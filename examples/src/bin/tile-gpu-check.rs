@@ -10,8 +10,8 @@
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
 use tile_examples::gpu_check::{
-    GUARD, POISON, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, poisoned,
-    scalar_args_kernel, tile_2d_case, vector_add_case,
+    GUARD, POISON, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, k_tile_case,
+    poisoned, q_tile_case, scalar_args_kernel, tile_2d_case, vector_add_case,
 };
 
 type Outcome = Result<(), String>;
@@ -177,6 +177,17 @@ fn main() {
         "i32 i64 f32 f16 bf16".into(),
         scalar_args_case(&device),
     );
+    // Block pointers: boundary checks on both axes, T not a multiple of BT,
+    // K below BK, the virtual transpose.
+    for (b, t, h, k) in [(2, 100, 3, 64), (1, 1, 1, 1), (3, 130, 2, 40)] {
+        let case = format!("B={b} T={t} H={h} K={k}");
+        report.record(
+            "q_tile_load",
+            case.clone(),
+            q_tile_case(&device, b, t, h, k),
+        );
+        report.record("k_tile_transposed", case, k_tile_case(&device, b, t, h, k));
+    }
 
     let failed: Vec<_> = report.rows.iter().filter(|r| !r.2).collect();
     println!();
