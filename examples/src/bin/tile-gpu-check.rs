@@ -193,8 +193,13 @@ fn main() {
     println!();
     println!("| group | cases | passed | failed |");
     println!("|---|---|---|---|");
-    let mut groups: Vec<&str> = report.rows.iter().map(|r| r.0.as_str()).collect();
-    groups.dedup();
+    // Groups in order of first appearance (cases of two groups interleave).
+    let mut groups: Vec<&str> = Vec::new();
+    for r in &report.rows {
+        if !groups.contains(&r.0.as_str()) {
+            groups.push(&r.0);
+        }
+    }
     for g in groups {
         let rows: Vec<_> = report.rows.iter().filter(|r| r.0 == g).collect();
         let passed = rows.iter().filter(|r| r.2).count();
