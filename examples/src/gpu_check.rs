@@ -219,6 +219,30 @@ pub fn tile_2d_case(
     compare(&device.download(&dout).map_err(|e| e.to_string())?, &want)
 }
 
+/// Compiles `kernel`, runs it on `grid` with `(input, poisoned output,
+/// scalars...)` and compares the output with `want`.
+fn run_one_input(
+    device: &Device,
+    kernel: &Kernel,
+    input: &[f32],
+    want: &[f32],
+    grid: (u32, u32),
+    scalars: &[Arg],
+) -> Outcome {
+    let compiled = tile::compile(kernel, &Options::default()).map_err(|e| e.to_string())?;
+    let loaded = device
+        .load(&compiled.ptx, &compiled.spec)
+        .map_err(|e| e.to_string())?;
+    let dx = device.upload(input).map_err(|e| e.to_string())?;
+    let dout = device
+        .upload(&poisoned(want.len()))
+        .map_err(|e| e.to_string())?;
+    let mut args = vec![Arg::from(&dx), Arg::from(&dout)];
+    args.extend_from_slice(scalars);
+    loaded.launch(grid, &args).map_err(|e| e.to_string())?;
+    compare(&device.download(&dout).map_err(|e| e.to_string())?, want)
+}
+
 /// Copies every `(BT, BK)` q tile of a `[b, t, hq, k]` tensor through
 /// block pointers (`q_tile_load`, 64 x 64 tiles, `k <= 64`) and compares.
 pub fn q_tile_case(device: &Device, b: usize, t: usize, hq: usize, k: usize) -> Outcome {
@@ -226,24 +250,10 @@ pub fn q_tile_case(device: &Device, b: usize, t: usize, hq: usize, k: usize) -> 
     let (bt, bk) = (crate::attention_tiles::BT, crate::attention_tiles::BK);
     let kernel =
         crate::attention_tiles::q_tile_load(&context, bt, bk).map_err(|e| e.to_string())?;
-    let compiled = tile::compile(&kernel, &Options::default()).map_err(|e| e.to_string())?;
-    let loaded = device
-        .load(&compiled.ptx, &compiled.spec)
-        .map_err(|e| e.to_string())?;
-    let n = b * t * hq * k;
-    let q = inputs(n, (b * 7 + t * 3 + k) as u64);
-    let dq = device.upload(&q).map_err(|e| e.to_string())?;
-    let dout = device.upload(&poisoned(n)).map_err(|e| e.to_string())?;
+    let q = inputs(b * t * hq * k, (b * 7 + t * 3 + k) as u64);
     let grid = ((t as u32).div_ceil(bt as u32), (b * hq) as u32);
-    let args = [
-        Arg::from(&dq),
-        Arg::from(&dout),
-        Arg::from(t as i32),
-        Arg::from(hq as i32),
-        Arg::from(k as i32),
-    ];
-    loaded.launch(grid, &args).map_err(|e| e.to_string())?;
-    compare(&device.download(&dout).map_err(|e| e.to_string())?, &q)
+    let scalars = [t, hq, k].map(|x| Arg::from(x as i32));
+    run_one_input(device, &kernel, &q, &q, grid, &scalars)
 }
 
 /// Writes the transpose `[b, h, k, t]` of a `[b, t, h, k]` tensor through
@@ -253,10 +263,6 @@ pub fn k_tile_case(device: &Device, b: usize, t: usize, h: usize, k: usize) -> O
     let context = tile::context().map_err(|e| e.to_string())?;
     let (bt, bk) = (crate::attention_tiles::BT, crate::attention_tiles::BK);
     let kernel = crate::attention_tiles::k_tile_load_transposed(&context, bt, bk)
-        .map_err(|e| e.to_string())?;
-    let compiled = tile::compile(&kernel, &Options::default()).map_err(|e| e.to_string())?;
-    let loaded = device
-        .load(&compiled.ptx, &compiled.spec)
         .map_err(|e| e.to_string())?;
     let n = b * t * h * k;
     let x = inputs(n, (b * 5 + t * 11 + k) as u64);
@@ -270,18 +276,9 @@ pub fn k_tile_case(device: &Device, b: usize, t: usize, h: usize, k: usize) -> O
             }
         }
     }
-    let dx = device.upload(&x).map_err(|e| e.to_string())?;
-    let dout = device.upload(&poisoned(n)).map_err(|e| e.to_string())?;
     let grid = ((t as u32).div_ceil(bt as u32), (b * h) as u32);
-    let args = [
-        Arg::from(&dx),
-        Arg::from(&dout),
-        Arg::from(t as i32),
-        Arg::from(h as i32),
-        Arg::from(k as i32),
-    ];
-    loaded.launch(grid, &args).map_err(|e| e.to_string())?;
-    compare(&device.download(&dout).map_err(|e| e.to_string())?, &want)
+    let scalars = [t, h, k].map(|x| Arg::from(x as i32));
+    run_one_input(device, &kernel, &x, &want, grid, &scalars)
 }
 
 #[cfg(test)]
