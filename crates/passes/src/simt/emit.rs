@@ -858,29 +858,15 @@ impl Emitter<'_> {
     }
 
     fn advance(&mut self, op: &Op) -> Result<(), PassError> {
-        let Lowered::BlockPtr {
-            base,
-            shape,
-            strides,
-            offsets,
-        } = self.get(op.operands[0], op)?
-        else {
+        let mut bp = self.get(op.operands[0], op)?;
+        let Lowered::BlockPtr { offsets, .. } = &mut bp else {
             return Err(PassError::at(op, "expects a block pointer"));
         };
-        let mut moved = Vec::with_capacity(offsets.len());
-        for (i, off) in offsets.iter().enumerate() {
+        for (i, off) in offsets.iter_mut().enumerate() {
             let delta = self.reg(op.operands[1 + i], 0, op)?;
-            moved.push(self.value(&format!("arith.addi {off}, {delta} : i32"), &op.loc));
+            *off = self.value(&format!("arith.addi {off}, {delta} : i32"), &op.loc);
         }
-        self.set(
-            op.results[0],
-            Lowered::BlockPtr {
-                base,
-                shape,
-                strides,
-                offsets: moved,
-            },
-        );
+        self.set(op.results[0], bp);
         Ok(())
     }
 

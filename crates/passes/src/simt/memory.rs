@@ -101,6 +101,7 @@ fn pointee(e: &Emitter, op: &Op) -> Result<DType, PassError> {
 }
 
 /// What fills the masked lanes of a load.
+#[derive(Clone)]
 enum Fill {
     /// Nothing: masked lanes hold an undefined value.
     Undefined,
@@ -273,26 +274,19 @@ pub fn block_load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     let bp = e.get(op.operands[0], op)?;
     let (dist, _) = e.dist(op.results[0], op)?;
     let checked = checked_axes(op);
+    let elem = super::emit::memory_type(d);
+    let fill = if checked.is_empty() {
+        None
+    } else {
+        Some(padding(e, op, d)?)
+    };
     let mut out = Vec::with_capacity(dist.registers());
     for r in 0..dist.registers() {
         let (ptr, inside) = e
-            .block_element(
-                &bp,
-                &dist,
-                r,
-                &checked,
-                &super::emit::memory_type(d),
-                &op.loc,
-            )
+            .block_element(&bp, &dist, r, &checked, &elem, &op.loc)
             .map_err(|m| PassError::at(op, m))?;
-        let v = match inside {
-            None => emit_load(e, d, &ptr, None, op),
-            Some(m) => {
-                let fill = padding(e, op, d)?;
-                emit_load(e, d, &ptr, Some((&m, fill)), op)
-            }
-        };
-        out.push(v);
+        let masked = inside.as_deref().zip(fill.clone());
+        out.push(emit_load(e, d, &ptr, masked, op));
     }
     e.set(op.results[0], Lowered::Regs(out));
     Ok(())
@@ -306,16 +300,10 @@ pub fn block_store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     let (dist, layout) = e.dist(op.operands[1], op)?;
     let owner = e.owner(&dist, &layout);
     let checked = checked_axes(op);
+    let elem = super::emit::memory_type(d);
     for r in 0..dist.registers() {
         let (ptr, inside) = e
-            .block_element(
-                &bp,
-                &dist,
-                r,
-                &checked,
-                &super::emit::memory_type(d),
-                &op.loc,
-            )
+            .block_element(&bp, &dist, r, &checked, &elem, &op.loc)
             .map_err(|m| PassError::at(op, m))?;
         let v = e.reg(op.operands[1], r, op)?;
         let pred = and(e, inside, owner.clone(), &op.loc);
