@@ -1,6 +1,6 @@
 //! The per-thread code emitter behind `tile-to-simt`.
 
-use super::memory;
+use super::{memory, reduce};
 use crate::assign_layouts::tensor_shape;
 use crate::mirror::{Block, Mirror, Op, ValueId};
 use crate::rewrite::PassError;
@@ -146,7 +146,8 @@ impl<'m> Emitter<'m> {
         self.constant(&v.to_string(), "i32")
     }
 
-    fn thread(&mut self) -> (String, String, String) {
+    /// The thread id, lane and warp numbers (hoisted to the entry).
+    pub fn thread(&mut self) -> (String, String, String) {
         if let Some(t) = &self.thread {
             return t.clone();
         }
@@ -166,6 +167,51 @@ impl<'m> Emitter<'m> {
         self.thread().0
     }
 
+    /// `(id >> shift) & (count - 1)`, hoisted: one digit of a lane or warp
+    /// number (`count` a power of two).
+    pub fn digit(&mut self, id: &str, shift: u32, count: i64) -> String {
+        let mut x = id.to_string();
+        if shift > 0 {
+            let s = self.i32(i64::from(shift));
+            x = self.pro(&format!("arith.shrui {x}, {s} : i32"));
+        }
+        let mask = self.i32(count - 1);
+        self.pro(&format!("arith.andi {x}, {mask} : i32"))
+    }
+
+    /// The shared-memory buffer's address (hoisted).
+    pub fn shared_base(&mut self) -> String {
+        if let Some(b) = &self.shared {
+            return b.clone();
+        }
+        let b = self.pro(&format!("llvm.mlir.addressof @{SHARED} : !llvm.ptr<3>"));
+        self.shared = Some(b.clone());
+        b
+    }
+
+    /// Makes the shared-memory buffer at least `bytes` long.
+    pub fn reserve_shared(&mut self, bytes: usize) {
+        self.shared_bytes = self.shared_bytes.max(bytes);
+    }
+
+    /// Opens a region: writes `head` (ending in `{`) and indents what
+    /// follows until [`Emitter::close`].
+    pub fn open(&mut self, head: &str) {
+        let depth = self.body.len() + 2;
+        let out = self.body.last_mut().expect("an open region");
+        let _ = writeln!(out, "{}{head}", "  ".repeat(depth));
+        self.body.push(String::new());
+    }
+
+    /// Closes the region [`Emitter::open`] opened, with `loc` on its `}`.
+    pub fn close(&mut self, loc: &str) {
+        let inner = self.body.pop().unwrap_or_default();
+        let depth = self.body.len() + 2;
+        let out = self.body.last_mut().expect("an open region");
+        out.push_str(&inner);
+        let _ = writeln!(out, "{}}} {loc}", "  ".repeat(depth));
+    }
+
     /// The thread's base index along root axis `k` of `d`'s layout.
     fn base(&mut self, d: &Distribution, k: usize) -> String {
         let key = (d.root.clone(), k);
@@ -174,17 +220,8 @@ impl<'m> Emitter<'m> {
         }
         let (_, lane, warp) = self.thread();
         let t = d.base_terms(k);
-        let digit = |e: &mut Self, id: &str, shift: u32, count: i64| -> Option<String> {
-            if count == 1 {
-                return None;
-            }
-            let mut x = id.to_string();
-            if shift > 0 {
-                let s = e.i32(i64::from(shift));
-                x = e.pro(&format!("arith.shrui {x}, {s} : i32"));
-            }
-            let mask = e.i32(count - 1);
-            Some(e.pro(&format!("arith.andi {x}, {mask} : i32")))
+        let digit = |e: &mut Self, id: &str, shift: u32, count: i64| {
+            (count > 1).then(|| e.digit(id, shift, count))
         };
         let l = digit(self, &lane, t.lane_shift, t.threads);
         let w = digit(self, &warp, t.warp_shift, t.warps);
@@ -214,18 +251,25 @@ impl<'m> Emitter<'m> {
 
     /// The index along tensor axis `i` of the element in register `r`.
     pub fn index(&mut self, d: &Distribution, r: usize, i: usize, loc: &str) -> String {
-        let base = self.base(d, d.axes[i]);
-        let off = d.offsets[r][i];
-        let mut x = base;
-        if off != 0 {
-            let c = self.i32(off);
-            x = self.value(&format!("arith.addi {x}, {c} : i32"), loc);
-        }
+        let mut x = self.unwrapped_index(d, r, i, loc);
         if d.wraps(i) {
             let c = self.i32(d.shape[i] - 1);
             x = self.value(&format!("arith.andi {x}, {c} : i32"), loc);
         }
         x
+    }
+
+    /// Register `r`'s index along tensor axis `i` before wrapping: below
+    /// the axis's extent exactly for the first copy of each element.
+    pub fn unwrapped_index(&mut self, d: &Distribution, r: usize, i: usize, loc: &str) -> String {
+        let base = self.base(d, d.axes[i]);
+        match d.offsets[r][i] {
+            0 => base,
+            off => {
+                let c = self.i32(off);
+                self.value(&format!("arith.addi {base}, {c} : i32"), loc)
+            }
+        }
     }
 
     /// A predicate true in exactly one thread of those holding each
@@ -398,6 +442,7 @@ impl<'m> Emitter<'m> {
             ops::ADVANCE => self.advance(op),
             ops::BLOCK_LOAD => memory::block_load(self, op),
             ops::BLOCK_STORE => memory::block_store(self, op),
+            ops::REDUCE => reduce::reduce(self, op),
             "arith.constant" => self.constant_op(op),
             "scf.for" => self.for_op(op),
             name if name.starts_with("arith.") || name.starts_with("math.") => self.elementwise(op),
@@ -467,7 +512,8 @@ impl<'m> Emitter<'m> {
         Ok(())
     }
 
-    fn linear(&mut self, d: &Distribution, r: usize, loc: &str) -> String {
+    /// The row-major index of register `r`'s element within the tensor.
+    pub fn linear(&mut self, d: &Distribution, r: usize, loc: &str) -> String {
         let mut acc: Option<String> = None;
         let mut stride = 1i64;
         for i in (0..d.shape.len()).rev() {
@@ -503,15 +549,8 @@ impl<'m> Emitter<'m> {
             _ => 8,
         };
         let total: i64 = dst.shape.iter().product();
-        self.shared_bytes = self.shared_bytes.max((total as usize) * elem_bytes);
-        let base = match &self.shared {
-            Some(b) => b.clone(),
-            None => {
-                let b = self.pro(&format!("llvm.mlir.addressof @{SHARED} : !llvm.ptr<3>"));
-                self.shared = Some(b.clone());
-                b
-            }
-        };
+        self.reserve_shared((total as usize) * elem_bytes);
+        let base = self.shared_base();
         // Earlier users of the buffer must be done before it is rewritten.
         self.line("gpu.barrier", loc);
         for (r, reg) in regs.iter().enumerate() {
@@ -734,13 +773,7 @@ impl<'m> Emitter<'m> {
                 types.join(", ")
             )
         };
-        let depth = self.body.len() + 2;
-        let _ = writeln!(
-            self.body.last_mut().expect("open region"),
-            "{}{head}",
-            "  ".repeat(depth)
-        );
-        self.body.push(String::new());
+        self.open(&head);
         let (last, rest) = body
             .ops
             .split_last()
@@ -760,10 +793,7 @@ impl<'m> Emitter<'m> {
                 &last.loc,
             );
         }
-        let inner = self.body.pop().unwrap_or_default();
-        let out = self.body.last_mut().expect("open region");
-        out.push_str(&inner);
-        let _ = writeln!(out, "{}}} {loc}", "  ".repeat(depth));
+        self.close(loc);
         let mut k = 0;
         for (j, &n) in counts.iter().enumerate() {
             let names: Vec<String> = (k..k + n).map(|i| format!("{results}#{i}")).collect();

@@ -15,6 +15,7 @@
 
 mod emit;
 mod memory;
+mod reduce;
 
 use crate::assign_layouts::num_warps;
 use crate::mirror::{Mirror, Op};
