@@ -1,6 +1,6 @@
 //! The per-thread code emitter behind `tile-to-simt`.
 
-use super::{memory, reduce};
+use super::{math, memory, reduce};
 use crate::assign_layouts::tensor_shape;
 use crate::mirror::{Block, Mirror, Op, ValueId};
 use crate::rewrite::PassError;
@@ -445,6 +445,7 @@ impl<'m> Emitter<'m> {
             ops::REDUCE => reduce::reduce(self, op),
             "arith.constant" => self.constant_op(op),
             "scf.for" => self.for_op(op),
+            _ if math::is_float_math(op) => math::lower(self, op),
             name if name.starts_with("arith.") || name.starts_with("math.") => self.elementwise(op),
             _ => Err(super::unsupported(op)),
         }

@@ -14,6 +14,7 @@
 //! as a `gpu.func` with `known_block_size = [32 * num_warps, 1, 1]`.
 
 mod emit;
+mod math;
 mod memory;
 mod reduce;
 

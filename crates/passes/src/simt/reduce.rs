@@ -16,8 +16,8 @@
 //! Sums of `f16`/`bf16` accumulate in `f32` and round once at the end.
 //! Where the layout covers the axis with more threads than it has elements
 //! (the index wraps, so threads hold copies), only the first copy counts
-//! towards a sum; the others contribute zero. Max and min are `maxnumf` /
-//! `minnumf` on floats (a NaN loses to a number, as in Triton's default)
+//! towards a sum; the others contribute zero. Max and min are `maxnum` /
+//! `minnum` on floats (a NaN loses to a number, as in Triton's default)
 //! and signed on integers. The result is in the source layout sliced along
 //! the axis (or the source layout itself with `keep_dims`); a reduction to
 //! a scalar leaves the value in every thread.
@@ -55,9 +55,9 @@ impl Kind {
         match (self, float) {
             (Kind::Sum, true) => "arith.addf",
             (Kind::Sum, false) => "arith.addi",
-            (Kind::Max, true) => "arith.maxnumf",
+            (Kind::Max, true) => "llvm.intr.maxnum",
             (Kind::Max, false) => "arith.maxsi",
-            (Kind::Min, true) => "arith.minnumf",
+            (Kind::Min, true) => "llvm.intr.minnum",
             (Kind::Min, false) => "arith.minsi",
         }
     }
@@ -91,10 +91,13 @@ struct Reduction<'a> {
 impl Reduction<'_> {
     fn combine(&self, e: &mut Emitter, a: &str, b: &str) -> String {
         let acc = &self.acc;
-        e.value(
-            &format!("{} {a}, {b} : {acc}", self.kind.combiner(acc)),
-            self.loc,
-        )
+        let op = self.kind.combiner(acc);
+        let text = if op.starts_with("llvm.intr.") {
+            format!("{op}({a}, {b}) : ({acc}, {acc}) -> {acc}")
+        } else {
+            format!("{op} {a}, {b} : {acc}")
+        };
+        e.value(&text, self.loc)
     }
 
     /// Combines `values` as a balanced tree.
