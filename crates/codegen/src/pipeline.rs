@@ -131,12 +131,36 @@ pub fn compile(
     if let Some(d) = dump {
         write(d, &name, STAGES.len() + 1, "kernel", "ptx", &ptx)?;
     }
+    let external = external_functions(&ptx);
+    if !external.is_empty() {
+        return Err(error(
+            &name,
+            "ptx",
+            format!(
+                "the PTX calls functions nothing provides ({}); libdevice is not linked",
+                external.join(", ")
+            ),
+        ));
+    }
     Ok(Compiled {
         name,
         ptx,
         spec,
         timings,
     })
+}
+
+/// The functions `ptx` declares `.extern` (each would fail to link when the
+/// module is loaded).
+fn external_functions(ptx: &str) -> Vec<String> {
+    ptx.lines()
+        .filter_map(|l| l.trim().strip_prefix(".extern .func"))
+        .filter_map(|rest| {
+            rest.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                .rfind(|w| !w.is_empty() && !w.starts_with('.') && !w.contains("func_retval"))
+                .map(str::to_string)
+        })
+        .collect()
 }
 
 /// Compiles a copy of `module`, leaving it as it is.
@@ -270,4 +294,16 @@ fn extract_ptx(printed: &str) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::external_functions;
+
+    #[test]
+    fn external_functions_are_named() {
+        let ptx = ".version 8.0\n.extern .func  (.param .b32 func_retval0) __nv_expf\n(\n\t.param .b32 __nv_expf_param_0\n)\n;\n.extern .func __trap\n;\n.visible .entry k()\n{\n}\n";
+        assert_eq!(external_functions(ptx), vec!["__nv_expf", "__trap"]);
+        assert!(external_functions(".visible .entry k()\n{\n}\n").is_empty());
+    }
 }
