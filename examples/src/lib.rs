@@ -34,7 +34,7 @@ pub mod softmax;
 pub mod vector_add;
 pub mod weighted_sum;
 
-use tile_dialect::{Kernel, Result};
+use tile_dialect::{DType, Kernel, Result};
 
 /// One seed kernel with its default compile-time parameters.
 #[derive(Clone, Copy, Debug)]
@@ -57,15 +57,29 @@ pub const ALL: &[Example] = &[
     },
     Example {
         name: "row_sum",
-        build: |c| row_sum::row_sum(c, row_sum::BLOCK_N),
+        build: |c| row_sum::row_sum(c, row_sum::BLOCK_N, DType::F32),
     },
     Example {
         name: "weighted_sum_fwd",
-        build: |c| weighted_sum::weighted_sum_fwd(c, weighted_sum::ROWS_TILE, weighted_sum::D_TILE),
+        build: |c| {
+            weighted_sum::weighted_sum_fwd(
+                c,
+                weighted_sum::ROWS_TILE,
+                weighted_sum::D_TILE,
+                DType::F32,
+            )
+        },
     },
     Example {
         name: "weighted_sum_bwd",
-        build: |c| weighted_sum::weighted_sum_bwd(c, weighted_sum::ROWS_TILE, weighted_sum::D_TILE),
+        build: |c| {
+            weighted_sum::weighted_sum_bwd(
+                c,
+                weighted_sum::ROWS_TILE,
+                weighted_sum::D_TILE,
+                DType::F32,
+            )
+        },
     },
     Example {
         name: "q_tile_load",
@@ -127,6 +141,6 @@ mod tests {
     fn non_power_of_two_blocks_are_rejected() {
         let context = tile_dialect::new_context().unwrap();
         assert!(vector_add::safe_kernel(&context, 1000).is_err());
-        assert!(row_sum::row_sum(&context, 48).is_err());
+        assert!(row_sum::row_sum(&context, 48, DType::F32).is_err());
     }
 }

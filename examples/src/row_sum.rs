@@ -32,14 +32,15 @@ pub const BLOCK_N: i64 = 1024;
 /// `outputs[r] = sum(A[r, :])`, one program per row, reading `block_n`
 /// columns per iteration and accumulating in `f32`.
 ///
-/// Arguments: `a_ptr`, `outputs_ptr` (`f32` pointers), `m`, `n` (`i32`),
+/// Arguments: `a_ptr` (a pointer to `dtype`: `f32`, or `f16`/`bf16`, which
+/// are widened to `f32` before summing), `outputs_ptr` (`f32`), `m`, `n` (`i32`),
 /// `a_strides_x`, `a_strides_y` (`i64`, in elements). The loop runs
 /// `cdiv(n, block_n)` times (`for _ in range(0, n, block_n)`), each load
 /// boundary-checked on both axes with zero padding, and advances the block
 /// pointer by `(0, block_n)`. `block_n` must be a power of two.
-pub fn row_sum<'c>(context: &'c melior::Context, block_n: i64) -> Result<Kernel<'c>> {
+pub fn row_sum<'c>(context: &'c melior::Context, block_n: i64, dtype: DType) -> Result<Kernel<'c>> {
     Kernel::build(context, "row_sum", |k| {
-        let a_ptr = k.arg_ptr("a_ptr", DType::F32);
+        let a_ptr = k.arg_ptr("a_ptr", dtype);
         let outputs_ptr = k.arg_ptr("outputs_ptr", DType::F32);
         let m = k.arg("m", DType::I32);
         let n = k.arg("n", DType::I32);

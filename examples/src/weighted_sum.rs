@@ -12,8 +12,15 @@ use tile_dialect::{DType, Kernel, Padding, ReduceKind, Result};
 
 /// The default `ROWS_TILE_SIZE` (the seed's choice).
 pub const ROWS_TILE: i64 = 16;
-/// The default `D_TILE_SIZE`.
+/// The default `D_TILE_SIZE` (the seed's choice for `D = 1024`).
 pub const D_TILE: i64 = 64;
+
+/// The seed's `D_TILE_SIZE` for embedding width `d`:
+/// `triton.next_power_of_2(d) // 16`, at least 1 (the seed's formula
+/// gives 0 below `d = 16`, which no tile can have).
+pub fn d_tile_for(d: usize) -> i64 {
+    (d.max(1).next_power_of_two() as i64 / 16).max(1)
+}
 
 /// The forward kernel, the seed's `weighted_sum_fwd`:
 ///
@@ -28,7 +35,8 @@ pub const D_TILE: i64 = 64;
 /// tl.store(output_block_ptr, output, boundary_check=(0,))
 /// ```
 ///
-/// Arguments: `x_ptr`, `weight_ptr`, `output_ptr` (`f32` pointers),
+/// Arguments: `x_ptr`, `weight_ptr` (pointers to `dtype`: `f32`, or
+/// `f16`/`bf16`, widened to `f32`), `output_ptr` (`f32`),
 /// `x_stride_row`, `x_stride_dim`, `weight_stride_dim`, `output_stride_row`
 /// (`i64`, in elements), `rows`, `d` (`i32`). Accumulates in `f32`.
 /// `rows_tile` and `d_tile` must be powers of two.
@@ -36,10 +44,11 @@ pub fn weighted_sum_fwd<'c>(
     context: &'c melior::Context,
     rows_tile: i64,
     d_tile: i64,
+    dtype: DType,
 ) -> Result<Kernel<'c>> {
     Kernel::build(context, "weighted_sum_fwd", |k| {
-        let x_ptr = k.arg_ptr("x_ptr", DType::F32);
-        let weight_ptr = k.arg_ptr("weight_ptr", DType::F32);
+        let x_ptr = k.arg_ptr("x_ptr", dtype);
+        let weight_ptr = k.arg_ptr("weight_ptr", dtype);
         let output_ptr = k.arg_ptr("output_ptr", DType::F32);
         let x_stride_row = k.arg("x_stride_row", DType::I64);
         let x_stride_dim = k.arg("x_stride_dim", DType::I64);
@@ -124,7 +133,8 @@ pub fn weighted_sum_fwd<'c>(
 ///     grad_x_block_ptr = grad_x_block_ptr.advance((0, D_TILE_SIZE))
 /// ```
 ///
-/// Arguments: `x_ptr`, `weight_ptr`, `grad_output_ptr`, `grad_x_ptr`,
+/// Arguments: `x_ptr`, `weight_ptr`, `grad_output_ptr` (pointers to
+/// `dtype`: `f32`, or `f16`/`bf16`, widened to `f32`), `grad_x_ptr`,
 /// `partial_grad_weight_ptr` (`f32` pointers), `stride_xr`, `stride_xd`,
 /// `stride_wd`, `stride_gr`, `stride_gxr`, `stride_gxd`, `stride_gwb`,
 /// `stride_gwd` (`i64`, in elements), `num_rows`, `d` (`i32`). The partial
@@ -134,11 +144,12 @@ pub fn weighted_sum_bwd<'c>(
     context: &'c melior::Context,
     rows_tile: i64,
     d_tile: i64,
+    dtype: DType,
 ) -> Result<Kernel<'c>> {
     Kernel::build(context, "weighted_sum_bwd", |k| {
-        let x_ptr = k.arg_ptr("x_ptr", DType::F32);
-        let weight_ptr = k.arg_ptr("weight_ptr", DType::F32);
-        let grad_output_ptr = k.arg_ptr("grad_output_ptr", DType::F32);
+        let x_ptr = k.arg_ptr("x_ptr", dtype);
+        let weight_ptr = k.arg_ptr("weight_ptr", dtype);
+        let grad_output_ptr = k.arg_ptr("grad_output_ptr", dtype);
         let grad_x_ptr = k.arg_ptr("grad_x_ptr", DType::F32);
         let partial_grad_weight_ptr = k.arg_ptr("partial_grad_weight_ptr", DType::F32);
         let stride_xr = k.arg("stride_xr", DType::I64);

@@ -1,7 +1,8 @@
 //! Compiling kernels to PTX (no GPU needed).
 
+use tile::{DType, Padding};
 use tile::{Kernel, Options};
-use tile_examples::{gpu_check, masked_tile_2d, vector_add};
+use tile_examples::{gpu_check, masked_tile_2d, row_sum, softmax, vector_add, weighted_sum};
 
 fn options() -> Options {
     Options {
@@ -29,16 +30,53 @@ fn check_kernels_compile() {
         compile(&gpu_check::fill_other_kernel(&context, other).unwrap());
     }
     compile(&gpu_check::scalar_args_kernel(&context).unwrap());
-    // Block-pointer kernels without reductions lower all the way.
-    for name in ["q_tile_load", "k_tile_load_transposed"] {
-        let ptx = compile(&(tile_examples::find(name).unwrap().build)(&context).unwrap());
-        assert!(ptx.contains(&format!(".entry {name}")), "{ptx}");
+    // Every example lowers all the way, with no call into libdevice.
+    for example in tile_examples::ALL {
+        let ptx = compile(&(example.build)(&context).unwrap());
+        assert!(ptx.contains(&format!(".entry {}", example.name)), "{ptx}");
+        assert!(!ptx.contains(".extern"), "{ptx}");
     }
     let ptx = compile(&gpu_check::grid_ids_kernel(&context).unwrap());
     assert!(
         ptx.contains("%ctaid.z") && ptx.contains("%nctaid.y"),
         "{ptx}"
     );
+}
+
+/// The variants the GPU check runs with reductions and padding: bf16
+/// inputs, the smallest tiles (`D = 1`, `BLOCK = 1`), every padding option
+/// and boundary-check subset, both orders.
+#[test]
+fn gpu_check_reduction_and_padding_kernels_compile() {
+    let context = tile::context().unwrap();
+    for dtype in [DType::F32, DType::BF16] {
+        for block_n in [1024, 128] {
+            compile(&row_sum::row_sum(&context, block_n, dtype).unwrap());
+        }
+        for d in [1, 100, 1000, 1024] {
+            let d_tile = weighted_sum::d_tile_for(d);
+            let rows = weighted_sum::ROWS_TILE;
+            compile(&weighted_sum::weighted_sum_fwd(&context, rows, d_tile, dtype).unwrap());
+            compile(&weighted_sum::weighted_sum_bwd(&context, rows, d_tile, dtype).unwrap());
+        }
+    }
+    for block in [1, 128, 256, 512, 1024] {
+        compile(&softmax::softmax(&context, block).unwrap());
+    }
+    for padding in [
+        Padding::Nan,
+        Padding::Zero,
+        Padding::Value(f64::NEG_INFINITY),
+    ] {
+        for check in [&[0, 1][..], &[0], &[1], &[]] {
+            for order in [[1, 0], [0, 1]] {
+                let kernel =
+                    gpu_check::padding::padded_tile_copy(&context, (32, 64), check, padding, order)
+                        .unwrap();
+                compile(&kernel);
+            }
+        }
+    }
 }
 
 /// The PTX instructions of the kernel body (no directives, labels or

@@ -5,10 +5,18 @@
 //! table last; exits 1 if any case fails. Without a GPU it prints
 //! "skipped: no CUDA device" and exits 0.
 //!
-//! `tile-gpu-check [--quick]`
+//! `tile-gpu-check [--quick]`: `--quick` drops the largest sizes (for
+//! runs under compute-sanitizer): 2^24-element vectors, 65536-row
+//! reductions and the row sum over more than 2^31 elements.
 
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
+use tile_dialect::{DType, Padding};
+use tile_examples::gpu_check::padding::padding_case;
+use tile_examples::gpu_check::reductions::{
+    row_sum_beyond_2_31_case, row_sum_case, softmax_case, weighted_sum_bwd_case,
+    weighted_sum_fwd_case,
+};
 use tile_examples::gpu_check::{
     GUARD, POISON, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, k_tile_case,
     poisoned, q_tile_case, scalar_args_kernel, tile_2d_case, vector_add_case,
@@ -114,6 +122,119 @@ fn scalar_args_case(device: &Device) -> Outcome {
     compare(&device.download(&dout).map_err(err)?, &want)
 }
 
+const STORAGES: [Storage; 3] = [
+    Storage::Contiguous,
+    Storage::Transposed,
+    Storage::ColumnSliced,
+];
+
+/// The row sum, the weighted sum forward and backward and the softmax.
+fn reductions(device: &Device, quick: bool, report: &mut Report) {
+    let big: &[(usize, usize)] = if quick { &[] } else { &[(65536, 1024)] };
+    let shapes: Vec<(usize, usize)> = [(1000, 500), (64, 200), (100, 100), (777, 1), (300, 1000)]
+        .into_iter()
+        .chain(big.iter().copied())
+        .collect();
+    let label = |m: usize, n: usize, s: Storage, d: DType| format!("{m}x{n} {} {d}", s.name());
+    for &(m, n) in &shapes {
+        for storage in STORAGES {
+            for block_n in [1024, 128] {
+                let case = format!("{} BLOCK_N={block_n}", label(m, n, storage, DType::F32));
+                let outcome = row_sum_case(device, m, n, storage, DType::F32, block_n);
+                report.record("row_sum", case, outcome);
+            }
+        }
+    }
+    for &(m, n) in shapes.iter().filter(|s| s.1 >= 100) {
+        for storage in [Storage::Contiguous, Storage::Transposed] {
+            let outcome = row_sum_case(device, m, n, storage, DType::BF16, 1024);
+            report.record("row_sum", label(m, n, storage, DType::BF16), outcome);
+        }
+    }
+    if !quick {
+        report.record(
+            "row_sum",
+            "(2^21+3)x1024 bf16 (2^31 + 3072 elements, 4.3 GB)".into(),
+            row_sum_beyond_2_31_case(device),
+        );
+    }
+    // The seed's (..., D) inputs are flattened to rows x D: (4, 250, 500)
+    // is 1000x500.
+    let weighted: Vec<(usize, usize)> = [
+        (1000, 500),
+        (64, 200),
+        (100, 100),
+        (50, 1),
+        (333, 1000),
+        (128, 1024),
+    ]
+    .into_iter()
+    .chain(big.iter().copied())
+    .collect();
+    for &(rows, d) in &weighted {
+        for storage in STORAGES {
+            let case = label(rows, d, storage, DType::F32);
+            let outcome = weighted_sum_fwd_case(device, rows, d, storage, DType::F32);
+            report.record("weighted_sum_fwd", case.clone(), outcome);
+            let outcome = weighted_sum_bwd_case(device, rows, d, storage, DType::F32);
+            report.record("weighted_sum_bwd", case, outcome);
+        }
+        let case = label(rows, d, Storage::Contiguous, DType::BF16);
+        let outcome = weighted_sum_fwd_case(device, rows, d, Storage::Contiguous, DType::BF16);
+        report.record("weighted_sum_fwd", case.clone(), outcome);
+        let outcome = weighted_sum_bwd_case(device, rows, d, Storage::Contiguous, DType::BF16);
+        report.record("weighted_sum_bwd", case, outcome);
+    }
+    let rows = if quick { 256 } else { 4096 };
+    for (rows, cols, stride, block) in [
+        (1000, 500, 500, 512),
+        (64, 200, 256, 256),
+        (100, 100, 100, 128),
+        (100, 1, 1, 1),
+        (37, 1000, 2000, 1024),
+        (rows, 1024, 1024, 1024),
+    ] {
+        report.record(
+            "softmax",
+            format!("{rows}x{cols} row_stride={stride} BLOCK={block}"),
+            softmax_case(device, rows, cols, stride, block),
+        );
+    }
+}
+
+/// Block-pointer loads with boundary checks on each subset of axes and
+/// each padding option, in both orders.
+fn paddings(device: &Device, report: &mut Report) {
+    let fills = [
+        ("nan", Padding::Nan),
+        ("zero", Padding::Zero),
+        ("-inf", Padding::Value(f64::NEG_INFINITY)),
+        ("7.5", Padding::Value(7.5)),
+    ];
+    for order in [[1, 0], [0, 1]] {
+        for storage in [Storage::Contiguous, Storage::Transposed] {
+            for (check, shape) in [
+                (&[0, 1][..], (100, 70)),
+                (&[0][..], (100, 128)),
+                (&[1][..], (96, 70)),
+                (&[][..], (96, 128)),
+            ] {
+                for (name, padding) in fills {
+                    let case = format!(
+                        "{}x{} tile 32x64 check={check:?} padding={name} order={order:?} {}",
+                        shape.0,
+                        shape.1,
+                        storage.name()
+                    );
+                    let outcome =
+                        padding_case(device, shape, (32, 64), check, padding, order, storage);
+                    report.record("block_ptr_padding", case, outcome);
+                }
+            }
+        }
+    }
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let Some(device) = device_or_skip("tile-gpu-check") else {
@@ -188,6 +309,8 @@ fn main() {
         );
         report.record("k_tile_transposed", case, k_tile_case(&device, b, t, h, k));
     }
+    reductions(&device, quick, &mut report);
+    paddings(&device, &mut report);
 
     let failed: Vec<_> = report.rows.iter().filter(|r| !r.2).collect();
     println!();

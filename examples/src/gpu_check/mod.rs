@@ -1,6 +1,9 @@
 //! Helpers of the GPU check program: deterministic inputs, poisoned
 //! outputs with a guard region, and the comparison with a CPU reference.
 
+pub mod padding;
+pub mod reductions;
+
 use crate::{masked_tile_2d, vector_add};
 use tile::{Arg, Device, Options};
 use tile_dialect::{DType, Kernel, Result};
