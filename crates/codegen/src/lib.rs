@@ -20,6 +20,7 @@
 //! numbered file.
 
 mod dump;
+mod offsets;
 mod options;
 mod pipeline;
 mod spec;

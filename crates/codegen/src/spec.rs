@@ -1,13 +1,16 @@
 //! The launch description of a kernel, read from its tile IR.
 
+use crate::offsets::i32_offset_elem_bytes;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{Module, RegionLike, ValueLike};
 use tile_dialect::{DType, Elem, TileType, ops};
 use tile_runtime::{KernelSpec, ParamType};
 
-/// The [`KernelSpec`] of the (single) kernel in `module`: its name, its
-/// parameters' source names and types, and `num_warps`.
+/// The [`KernelSpec`] of the (single) kernel in `module` (tile IR, as
+/// built or parsed): its name, its parameters' source names and types,
+/// `num_warps`, and which pointer parameters it addresses with 32-bit
+/// offsets (see [`KernelSpec::i32_offset_elem_bytes`]).
 pub fn kernel_spec(module: &Module, num_warps: u32) -> Result<KernelSpec, String> {
     let body = module.body();
     let mut found = None;
@@ -69,6 +72,7 @@ pub fn kernel_spec(module: &Module, num_warps: u32) -> Result<KernelSpec, String
         params,
         num_warps,
         shared_mem_bytes: 0,
+        i32_offset_elem_bytes: i32_offset_elem_bytes(entry),
     })
 }
 

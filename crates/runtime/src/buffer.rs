@@ -3,6 +3,7 @@
 
 use crate::device::Device;
 use crate::error::{Result, RuntimeError};
+use crate::kernel::Arg;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -38,7 +39,10 @@ device_copy!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64);
 /// An allocation of `len` elements of `T` on one device, freed on drop.
 ///
 /// Made by [`Device::alloc`] and [`Device::upload`]; read back with
-/// [`Device::download`]. Pass it to a kernel as `Arg::from(&buffer)`.
+/// [`Device::download`]. Pass it to a kernel as `Arg::from(&buffer)`, or
+/// from an element on with [`arg_at`](Self::arg_at): either way the
+/// argument knows its extent, so a launch that would overflow the kernel's
+/// 32-bit offsets is refused (see [`crate::KernelSpec::check_args`]).
 pub struct Buffer<T: DeviceCopy> {
     pub(crate) device: Device,
     /// Base address; 0 for an empty buffer, which owns no allocation.
@@ -73,6 +77,17 @@ impl<T: DeviceCopy> Buffer<T> {
     /// [`RuntimeError::OutOfBounds`].
     pub fn ptr_at(&self, elem_offset: usize) -> Result<DevicePtr> {
         offset_addr::<T>(self.addr, self.len, elem_offset).map(DevicePtr)
+    }
+
+    /// The address of element `elem_offset` as a launch argument that knows
+    /// its extent: the elements from there to the end of the buffer. Bounds
+    /// as in [`ptr_at`](Self::ptr_at). (An [`Arg`] made from the bare
+    /// address of `ptr_at` has no extent and escapes the offset check.)
+    pub fn arg_at(&self, elem_offset: usize) -> Result<Arg> {
+        Ok(Arg::Ptr {
+            ptr: self.ptr_at(elem_offset)?,
+            extent_bytes: Some(((self.len - elem_offset) * size_of::<T>()) as u64),
+        })
     }
 
     /// The device that owns the memory.

@@ -72,6 +72,24 @@ pub enum RuntimeError {
         /// The type of the argument given.
         given: ParamType,
     },
+    /// A pointer argument whose buffer holds more elements past the pointer
+    /// than the kernel's 32-bit (i32) offsets can reach: the kernel's
+    /// offset arithmetic would overflow. See
+    /// [`KernelSpec::check_args`](crate::KernelSpec::check_args).
+    OffsetOverflow {
+        /// The kernel launched.
+        kernel: String,
+        /// 0-based position of the argument.
+        index: usize,
+        /// The parameter's name in the kernel spec.
+        name: String,
+        /// Elements from the pointer to the end of its buffer.
+        elements: u64,
+        /// The element size the kernel addresses the pointer with, in bytes.
+        elem_bytes: u32,
+        /// The most elements 32-bit offsets reach (`i32::MAX`).
+        limit: u64,
+    },
     /// A launch configuration the kernel or the device cannot run (block
     /// size, grid size, shared memory).
     BadLaunch {
@@ -135,6 +153,7 @@ impl RuntimeError {
             | RuntimeError::BadPtx { kernel, .. }
             | RuntimeError::ArgCount { kernel, .. }
             | RuntimeError::BadArgument { kernel, .. }
+            | RuntimeError::OffsetOverflow { kernel, .. }
             | RuntimeError::BadLaunch { kernel, .. } => Some(kernel),
             RuntimeError::NoDevice { .. }
             | RuntimeError::OutOfBounds { .. }
@@ -219,6 +238,22 @@ impl fmt::Display for RuntimeError {
                 "kernel `{kernel}`: argument {index} (`{name}`) must be {}, given {}",
                 expected.describe(),
                 given.describe()
+            ),
+            RuntimeError::OffsetOverflow {
+                kernel,
+                index,
+                name,
+                elements,
+                elem_bytes,
+                limit,
+            } => write!(
+                f,
+                "kernel `{kernel}`: argument {index} (`{name}`) points at {elements} elements \
+                 of {elem_bytes} byte{}, but the kernel addresses it with 32-bit (i32) offsets, \
+                 which reach at most {limit} elements; compute the offsets in i64 (cast them \
+                 with `.to(DType::I64)` before adding them to the pointer) or use a block \
+                 pointer (`make_block_ptr`), then recompile",
+                if *elem_bytes == 1 { "" } else { "s" }
             ),
             RuntimeError::BadLaunch { kernel, message } => {
                 write!(f, "kernel `{kernel}`: cannot launch: {message}")

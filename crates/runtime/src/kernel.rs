@@ -82,12 +82,49 @@ pub struct KernelSpec {
     pub num_warps: u32,
     /// Dynamic shared memory per block, in bytes.
     pub shared_mem_bytes: u32,
+    /// For each parameter, in order: `Some(element size in bytes)` when the
+    /// kernel addresses memory through that pointer with 32-bit element
+    /// offsets (a `tile.addptr` with i32 offsets, as `x_ptr + offs` makes
+    /// when `offs` is i32), `None` otherwise (not a pointer, or addressed
+    /// only through i64 offsets or block pointers).
+    ///
+    /// Such a pointer reaches at most [`MAX_I32_OFFSET_ELEMS`] elements, so
+    /// [`check_args`](Self::check_args) refuses a launch that hands it a
+    /// buffer holding more past the pointer. The compiler fills it from the
+    /// kernel's IR; a hand-written spec may leave it empty (nothing known,
+    /// nothing checked). Otherwise it has one entry per parameter. An
+    /// element size of 0 counts as 1 byte.
+    pub i32_offset_elem_bytes: Vec<Option<u32>>,
 }
+
+/// The most elements a pointer addressed with 32-bit (i32) offsets may have
+/// past it: `i32::MAX`, the largest offset and the largest element count an
+/// i32 (the usual `n` of a kernel) can hold.
+pub const MAX_I32_OFFSET_ELEMS: u64 = i32::MAX as u64;
 
 impl KernelSpec {
     /// Checks launch arguments against the parameters: their count, then
-    /// each one's type. Errors name the kernel and the parameter.
+    /// each one's type, then the extent of each pointer the kernel
+    /// addresses with 32-bit offsets (see
+    /// [`i32_offset_elem_bytes`](Self::i32_offset_elem_bytes)): more than
+    /// [`MAX_I32_OFFSET_ELEMS`] elements from the pointer to the end of its
+    /// buffer is [`RuntimeError::OffsetOverflow`]. A pointer whose extent is
+    /// not known (an [`Arg`] made from a bare [`DevicePtr`]) is not checked.
+    /// Errors name the kernel and the parameter.
     pub fn check_args(&self, args: &[Arg]) -> Result<()> {
+        let offsets = self.i32_offset_elem_bytes.len();
+        if offsets != 0 && offsets != self.params.len() {
+            return Err(RuntimeError::BadLaunch {
+                kernel: self.name.clone(),
+                message: format!(
+                    "the spec's i32_offset_elem_bytes has {offsets} entr{} for {} parameter{}; \
+                     give one per parameter, or none",
+                    if offsets == 1 { "y" } else { "ies" },
+                    self.params.len(),
+                    if self.params.len() == 1 { "" } else { "s" }
+                ),
+            });
+        }
         if args.len() != self.params.len() {
             return Err(RuntimeError::ArgCount {
                 kernel: self.name.clone(),
@@ -109,6 +146,26 @@ impl KernelSpec {
                     expected: *expected,
                     given,
                 });
+            }
+            if let (
+                Some(Some(elem_bytes)),
+                Arg::Ptr {
+                    extent_bytes: Some(extent),
+                    ..
+                },
+            ) = (self.i32_offset_elem_bytes.get(index), arg)
+            {
+                let elements = extent / u64::from((*elem_bytes).max(1));
+                if elements > MAX_I32_OFFSET_ELEMS {
+                    return Err(RuntimeError::OffsetOverflow {
+                        kernel: self.name.clone(),
+                        index,
+                        name: name.clone(),
+                        elements,
+                        elem_bytes: *elem_bytes,
+                        limit: MAX_I32_OFFSET_ELEMS,
+                    });
+                }
             }
         }
         Ok(())
@@ -136,10 +193,21 @@ impl KernelSpec {
 
 /// One launch argument. Its type must match the kernel's parameter exactly
 /// (an `I32` is not accepted for an `I64` parameter).
+///
+/// A pointer made from a buffer (`Arg::from(&buffer)`,
+/// [`Buffer::arg_at`]) knows how many bytes lie from it to the end of the
+/// allocation, which lets [`KernelSpec::check_args`] refuse a buffer too
+/// large for the kernel's 32-bit offsets; one made from a bare
+/// [`DevicePtr`] does not, and is not checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Arg {
     /// A device address (for a [`ParamType::Ptr`] parameter).
-    Ptr(DevicePtr),
+    Ptr {
+        /// The address.
+        ptr: DevicePtr,
+        /// Bytes from `ptr` to the end of its allocation, when known.
+        extent_bytes: Option<u64>,
+    },
     /// A 32-bit integer.
     I32(i32),
     /// A 64-bit integer.
@@ -156,7 +224,7 @@ impl Arg {
     /// The parameter type this argument fits.
     pub fn param_type(&self) -> ParamType {
         match self {
-            Arg::Ptr(_) => ParamType::Ptr,
+            Arg::Ptr { .. } => ParamType::Ptr,
             Arg::I32(_) => ParamType::I32,
             Arg::I64(_) => ParamType::I64,
             Arg::F32(_) => ParamType::F32,
@@ -170,7 +238,9 @@ impl Arg {
     /// only reads through it.
     pub(crate) fn as_kernel_param(&self) -> *mut c_void {
         let p: *const c_void = match self {
-            Arg::Ptr(DevicePtr(v)) => (v as *const u64).cast(),
+            Arg::Ptr {
+                ptr: DevicePtr(v), ..
+            } => (v as *const u64).cast(),
             Arg::I32(v) => (v as *const i32).cast(),
             Arg::I64(v) => (v as *const i64).cast(),
             Arg::F32(v) => (v as *const f32).cast(),
@@ -198,21 +268,30 @@ impl From<f32> for Arg {
     }
 }
 
+/// A bare address: its extent is unknown, so no offset check applies.
 impl From<DevicePtr> for Arg {
-    fn from(p: DevicePtr) -> Self {
-        Arg::Ptr(p)
+    fn from(ptr: DevicePtr) -> Self {
+        Arg::Ptr {
+            ptr,
+            extent_bytes: None,
+        }
     }
 }
 
+/// The buffer's first element, with the whole buffer as its extent.
 impl<T: DeviceCopy> From<&Buffer<T>> for Arg {
     fn from(buf: &Buffer<T>) -> Self {
-        Arg::Ptr(buf.ptr())
+        Arg::Ptr {
+            ptr: buf.ptr(),
+            extent_bytes: Some(buf.size_bytes() as u64),
+        }
     }
 }
 
+/// The buffer's first element, with the whole buffer as its extent.
 impl<T: DeviceCopy> From<&mut Buffer<T>> for Arg {
     fn from(buf: &mut Buffer<T>) -> Self {
-        Arg::Ptr(buf.ptr())
+        Arg::from(&*buf)
     }
 }
 
@@ -231,7 +310,22 @@ mod tests {
             ],
             num_warps: 4,
             shared_mem_bytes: 0,
+            i32_offset_elem_bytes: vec![Some(4), Some(4), Some(4), None],
         }
+    }
+
+    /// A pointer argument that knows it has `bytes` up to the end of its
+    /// buffer.
+    fn span(addr: u64, bytes: u64) -> Arg {
+        Arg::Ptr {
+            ptr: DevicePtr(addr),
+            extent_bytes: Some(bytes),
+        }
+    }
+
+    /// Bytes of `elems` f32s.
+    fn f32s(elems: u64) -> u64 {
+        elems * 4
     }
 
     fn ptr(v: u64) -> Arg {
@@ -303,6 +397,7 @@ mod tests {
                 params: vec![("p".into(), *ty)],
                 num_warps: 1,
                 shared_mem_bytes: 0,
+                i32_offset_elem_bytes: vec![],
             };
             for (arg_ty, arg) in &all {
                 assert_eq!(arg.param_type(), *arg_ty);
@@ -319,6 +414,7 @@ mod tests {
             params: vec![],
             num_warps: 1,
             shared_mem_bytes: 0,
+            i32_offset_elem_bytes: vec![],
         };
         spec.check_args(&[]).unwrap();
         assert!(matches!(
@@ -332,7 +428,102 @@ mod tests {
         assert_eq!(Arg::from(3i32), Arg::I32(3));
         assert_eq!(Arg::from(3i64), Arg::I64(3));
         assert_eq!(Arg::from(0.5f32), Arg::F32(0.5));
-        assert_eq!(Arg::from(DevicePtr(16)), Arg::Ptr(DevicePtr(16)));
+        assert_eq!(
+            Arg::from(DevicePtr(16)),
+            Arg::Ptr {
+                ptr: DevicePtr(16),
+                extent_bytes: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_buffer_past_the_reach_of_i32_offsets_is_refused() {
+        let spec = safe_kernel();
+        let n = Arg::from(1000);
+        let big = span(0x1000, f32s(1 << 31));
+        let err = spec
+            .check_args(&[span(0x1000, 4000), big, span(0x3000, 4000), n])
+            .unwrap_err();
+        assert_eq!(
+            err,
+            RuntimeError::OffsetOverflow {
+                kernel: "safe_kernel".into(),
+                index: 1,
+                name: "y_ptr".into(),
+                elements: 1 << 31,
+                elem_bytes: 4,
+                limit: i32::MAX as u64,
+            }
+        );
+        assert_eq!(err.kernel(), Some("safe_kernel"));
+        assert_eq!(
+            err.to_string(),
+            "kernel `safe_kernel`: argument 1 (`y_ptr`) points at 2147483648 elements of 4 \
+             bytes, but the kernel addresses it with 32-bit (i32) offsets, which reach at most \
+             2147483647 elements; compute the offsets in i64 (cast them with \
+             `.to(DType::I64)` before adding them to the pointer) or use a block pointer \
+             (`make_block_ptr`), then recompile"
+        );
+    }
+
+    #[test]
+    fn the_limit_is_i32_max_elements_of_the_kernels_element_size() {
+        let spec = safe_kernel();
+        let with_x = |x: Arg| spec.check_args(&[x, ptr(0x2000), ptr(0x3000), Arg::from(1)]);
+        with_x(span(0x1000, f32s(i32::MAX as u64))).unwrap();
+        // A partial element past the last whole one reaches nothing more.
+        with_x(span(0x1000, f32s(i32::MAX as u64) + 3)).unwrap();
+        assert!(matches!(
+            with_x(span(0x1000, f32s(1 << 31))),
+            Err(RuntimeError::OffsetOverflow {
+                index: 0,
+                elements: 2_147_483_648,
+                ..
+            })
+        ));
+        // The same bytes are fewer elements of a wider type.
+        let mut wide = spec.clone();
+        wide.i32_offset_elem_bytes[0] = Some(8);
+        wide.check_args(&[span(0x1000, f32s(1 << 31)), ptr(2), ptr(3), Arg::from(1)])
+            .unwrap();
+        // An element size of 0 in a hand-written spec counts as 1 byte.
+        wide.i32_offset_elem_bytes[0] = Some(0);
+        assert!(matches!(
+            wide.check_args(&[span(0x1000, 1 << 31), ptr(2), ptr(3), Arg::from(1)]),
+            Err(RuntimeError::OffsetOverflow { elem_bytes: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn i64_offsets_and_raw_pointers_are_not_limited() {
+        let huge = span(0x1000, f32s(1 << 40));
+        // Only `x_ptr` is addressed with i32 offsets.
+        let mut spec = safe_kernel();
+        spec.i32_offset_elem_bytes = vec![Some(4), None, None, None];
+        spec.check_args(&[span(0x1000, 4000), huge, huge, Arg::from(1)])
+            .unwrap();
+        // A bare address has no known extent: nothing to check.
+        safe_kernel()
+            .check_args(&[ptr(0x1000), ptr(0x2000), ptr(0x3000), Arg::from(1)])
+            .unwrap();
+        // A spec that knows nothing about offsets checks nothing.
+        spec.i32_offset_elem_bytes = vec![];
+        spec.check_args(&[huge, huge, huge, Arg::from(1)]).unwrap();
+    }
+
+    #[test]
+    fn offset_entries_must_match_the_parameters() {
+        let mut spec = safe_kernel();
+        spec.i32_offset_elem_bytes = vec![Some(4)];
+        let err = spec
+            .check_args(&[ptr(1), ptr(2), ptr(3), Arg::from(1)])
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "kernel `safe_kernel`: cannot launch: the spec's i32_offset_elem_bytes has 1 entry \
+             for 4 parameters; give one per parameter, or none"
+        );
     }
 
     #[test]

@@ -385,6 +385,7 @@ mod tests {
             params: vec![("x".into(), ParamType::Ptr)],
             num_warps,
             shared_mem_bytes,
+            i32_offset_elem_bytes: vec![],
         }
     }
 

@@ -16,6 +16,9 @@
 //!     params: vec![("x".into(), ParamType::Ptr), ("n".into(), ParamType::I32)],
 //!     num_warps: 4,
 //!     shared_mem_bytes: 0,
+//!     // The kernel indexes `x` with i32 offsets: refuse buffers of more
+//!     // than `i32::MAX` f32s past the pointer.
+//!     i32_offset_elem_bytes: vec![Some(4), None],
 //! };
 //! let kernel = device.load(ptx, &spec)?;
 //! let x = device.upload(&[1.0f32; 1000])?;
@@ -28,7 +31,8 @@
 //! Modules: [`device`] holds [`Device`] (context, stream, limits, memory
 //! operations); [`buffer`] holds [`Buffer`], [`DevicePtr`] and
 //! [`DeviceCopy`]; [`kernel`] holds [`KernelSpec`], [`ParamType`], [`Arg`]
-//! and their check; [`launch`] holds [`LoadedKernel`] and [`Grid`];
+//! and their check (types, and buffers past the reach of 32-bit offsets:
+//! [`MAX_I32_OFFSET_ELEMS`]); [`launch`] holds [`LoadedKernel`] and [`Grid`];
 //! [`error`] holds [`RuntimeError`].
 //!
 //! The driver library (`libcuda.so.1`) is opened at run time: without it
@@ -47,6 +51,6 @@ mod testing;
 pub use buffer::{Buffer, DeviceCopy, DevicePtr};
 pub use device::{Device, DeviceLimits};
 pub use error::{Result, RuntimeError};
-pub use kernel::{Arg, KernelSpec, ParamType};
+pub use kernel::{Arg, KernelSpec, MAX_I32_OFFSET_ELEMS, ParamType};
 pub use launch::{Grid, LoadedKernel};
 pub use testing::{REQUIRE_GPU_VAR, device_or_skip};

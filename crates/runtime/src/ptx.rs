@@ -225,6 +225,7 @@ mod tests {
                 .collect(),
             num_warps: 4,
             shared_mem_bytes: 0,
+            i32_offset_elem_bytes: vec![],
         }
     }
 

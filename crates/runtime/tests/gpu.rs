@@ -50,6 +50,8 @@ fn add_one_spec(num_warps: u32) -> KernelSpec {
         params: vec![("x".into(), ParamType::Ptr), ("n".into(), ParamType::I32)],
         num_warps,
         shared_mem_bytes: 0,
+        // `x` is indexed by a 32-bit thread index (`mul.wide.s32`).
+        i32_offset_elem_bytes: vec![Some(4), None],
     }
 }
 
@@ -176,6 +178,49 @@ fn launch_errors_name_the_kernel() -> Result<(), RuntimeError> {
     // The context is still usable after refused launches.
     kernel.launch(1, &[Arg::from(&x), Arg::from(4)])?;
     assert_eq!(device.download(&x)?, vec![1.0; 4]);
+    Ok(())
+}
+
+#[test]
+fn buffers_past_the_reach_of_i32_offsets_are_refused() -> Result<(), RuntimeError> {
+    let Some(device) = device_or_skip("buffers_past_the_reach_of_i32_offsets_are_refused") else {
+        return Ok(());
+    };
+    let kernel = device.load(ADD_ONE_PTX, &add_one_spec(4))?;
+    // 2^31 f32s (8 GiB): one more than i32 offsets reach from the start.
+    let big = match device.alloc::<f32>(1 << 31) {
+        Ok(big) => big,
+        Err(e) => {
+            eprintln!("skipped: cannot allocate 8 GiB on the device ({e})");
+            return Ok(());
+        }
+    };
+    let n = i32::MAX;
+    let blocks = (n as u32).div_ceil(128);
+    let err = kernel
+        .launch(blocks, &[Arg::from(&big), Arg::from(n)])
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            RuntimeError::OffsetOverflow {
+                index: 0,
+                elements: 2_147_483_648,
+                elem_bytes: 4,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    eprintln!("{err}");
+    // From element 1 on, exactly i32::MAX elements remain: the kernel runs
+    // and reaches the last one.
+    kernel.launch(blocks, &[big.arg_at(1)?, Arg::from(n)])?;
+    let out = device.download(&big)?;
+    assert_eq!(out[0], 0.0);
+    assert_eq!(out[1], 1.0);
+    assert_eq!(out[out.len() - 1], 1.0);
+    assert!(out[1..].iter().all(|&v| v == 1.0));
     Ok(())
 }
 

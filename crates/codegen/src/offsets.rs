@@ -1,0 +1,288 @@
+//! Which pointer arguments a kernel addresses with 32-bit offsets.
+//!
+//! `tile.addptr(ptr, offsets)` lowers to a `getelementptr` with the offsets'
+//! own width, so i32 offsets reach at most `i32::MAX` elements from the
+//! pointer they move. The runtime refuses a launch that hands such a
+//! pointer a larger buffer ([`tile_runtime::KernelSpec::check_args`]); this
+//! analysis tells it which arguments that applies to.
+//!
+//! A pointer is traced back from each narrow `tile.addptr` (offsets of i32
+//! or a narrower integer type) through the ops
+//! that carry pointers unchanged (`tile.splat`, `tile.broadcast`,
+//! `tile.expand_dims`, `tile.convert_layout`, `arith.select`), earlier
+//! narrow `tile.addptr`s and `scf.for` (the init operand and the yielded
+//! value of a loop-carried pointer) to the kernel's arguments. An
+//! `addptr` with i64 offsets on the way ends the trace: the pointer was
+//! rebased with 64-bit arithmetic (`x_ptr + pid.to(DType::I64) * stride`),
+//! and the i32 offsets after it are relative to that base. Block pointers
+//! use 64-bit addresses and never count.
+//!
+//! The reading is conservative where it cannot see the values: a pointer
+//! that a loop advances by i32 steps stays flagged (the steps add up in 64
+//! bits, but nothing here shows the offsets within each step stay small),
+//! and a pointer is flagged when any one of its paths to an argument is
+//! free of 64-bit offsets.
+
+use melior::ir::block::{BlockArgument, BlockLike};
+use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::{BlockRef, RegionLike, Value, ValueLike};
+use tile_dialect::{TileType, ops};
+
+/// For each argument of the kernel whose entry block is `entry`, in order:
+/// the pointee size in bytes when some `tile.addptr` with i32 (or
+/// narrower) offsets moves a pointer derived from it, `None` otherwise.
+/// With several such `addptr`s the smallest pointee counts (it reaches the
+/// most elements of a buffer).
+pub(crate) fn i32_offset_elem_bytes(entry: BlockRef) -> Vec<Option<u32>> {
+    let mut found = vec![None; entry.argument_count()];
+    visit(entry, entry, &mut found);
+    found
+}
+
+/// Records, for every narrow `tile.addptr` in `block` and the regions
+/// nested in it, the arguments its pointer derives from.
+fn visit(block: BlockRef, entry: BlockRef, found: &mut [Option<u32>]) {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        if name(&op) == ops::ADDPTR
+            && narrow_offsets(&op)
+            && let Some(bytes) = op.result(0).ok().and_then(|r| pointee_bytes(r.into()))
+            && let Ok(ptr) = op.operand(0)
+        {
+            for arg in roots(ptr, entry) {
+                if let Some(slot) = found.get_mut(arg) {
+                    *slot = Some(slot.map_or(bytes, |b: u32| b.min(bytes)));
+                }
+            }
+        }
+        for region in op.regions() {
+            let mut inner = region.first_block();
+            while let Some(b) = inner {
+                visit(b, entry, found);
+                inner = b.next_in_region();
+            }
+        }
+        next = op.next_in_block();
+    }
+}
+
+/// The positions of the kernel arguments (block arguments of `entry`) that
+/// the pointer `value` derives from.
+fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
+    let mut roots = Vec::new();
+    let mut seen: Vec<Value> = Vec::new();
+    let mut todo = vec![value];
+    while let Some(v) = todo.pop() {
+        if seen.contains(&v) {
+            continue;
+        }
+        seen.push(v);
+        if let Ok(arg) = BlockArgument::try_from(v) {
+            let n = arg.argument_number();
+            // SAFETY: a block argument's owner is the live block holding it.
+            let block =
+                unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(v.to_raw())) };
+            if block == entry {
+                roots.push(n);
+            } else if let Some(op) = block.parent_operation()
+                && name(&op) == "scf.for"
+                && n >= 1
+            {
+                // Region arguments: the induction variable, then one per
+                // carried value; operands: bounds and step, then the inits.
+                todo.extend(op.operand(2 + n).ok());
+                todo.extend(block.terminator().and_then(|t| t.operand(n - 1).ok()));
+            }
+        } else if let Ok(result) = OperationResult::try_from(v) {
+            let op = result.owner();
+            match name(&op).as_str() {
+                ops::SPLAT | ops::BROADCAST | ops::EXPAND_DIMS | ops::CONVERT_LAYOUT => {
+                    todo.extend(op.operand(0).ok());
+                }
+                ops::ADDPTR if narrow_offsets(&op) => todo.extend(op.operand(0).ok()),
+                "arith.select" => {
+                    todo.extend([1, 2].into_iter().filter_map(|i| op.operand(i).ok()))
+                }
+                "scf.for" => {
+                    let r = result.result_number();
+                    todo.extend(op.operand(3 + r).ok());
+                    let body = op.region(0).ok().and_then(|region| region.first_block());
+                    todo.extend(
+                        body.and_then(|b| b.terminator())
+                            .and_then(|t| t.operand(r).ok()),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    roots
+}
+
+/// The op's name (`tile.addptr`).
+fn name<'c>(op: &impl OperationLike<'c, 'c>) -> String {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// True when the offsets of the `tile.addptr` `op` are integers of at most
+/// 32 bits.
+fn narrow_offsets<'c>(op: &impl OperationLike<'c, 'c>) -> bool {
+    op.operand(1)
+        .ok()
+        .and_then(|offsets| TileType::parse(&offsets.r#type().to_string()))
+        .and_then(|t| t.num())
+        .is_some_and(|d| d.is_integer() && d.bits() <= 32)
+}
+
+/// The size in bytes of what the pointer (or tensor of pointers) `value`
+/// points at.
+fn pointee_bytes(value: Value) -> Option<u32> {
+    let dtype = TileType::parse(&value.r#type().to_string())?
+        .elem()?
+        .pointee()?;
+    Some(dtype.bits().div_ceil(8))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kernel_spec;
+    use tile_dialect::{DType, Kernel, KernelBuilder, new_context};
+
+    const BLOCK: i32 = 128;
+
+    /// The spec's `i32_offset_elem_bytes` of a kernel built by `body`.
+    fn offsets(body: impl for<'k> FnOnce(&'k KernelBuilder<'k>)) -> Vec<Option<u32>> {
+        let context = new_context().unwrap();
+        let kernel = Kernel::build(&context, "k", body).unwrap_or_else(|e| panic!("{e}"));
+        kernel_spec(kernel.module(), 4)
+            .unwrap()
+            .i32_offset_elem_bytes
+    }
+
+    #[test]
+    fn i32_offsets_flag_their_pointers_with_the_element_size() {
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let h = k.arg_ptr("h", DType::F16);
+            let out = k.arg_ptr("out", DType::I8);
+            let n = k.arg("n", DType::I32);
+            let offs = k.program_id(0) * BLOCK + k.arange(0, BLOCK);
+            let m = offs.lt(n);
+            let a = k.load(x + offs).mask(m).build();
+            let b = k.load(h + offs).mask(m).build().to(DType::F32);
+            k.store(out + offs, (a + b).to(DType::I8)).mask(m).build();
+        });
+        assert_eq!(found, vec![Some(4), Some(2), Some(1), None]);
+    }
+
+    #[test]
+    fn i64_offsets_do_not_flag() {
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let out = k.arg_ptr("out", DType::F32);
+            let n = k.arg("n", DType::I64);
+            let offs =
+                k.program_id(0).to(DType::I64) * (BLOCK as i64) + k.arange(0, BLOCK).to(DType::I64);
+            let m = offs.lt(n);
+            let v = k.load(x + offs).mask(m).build();
+            k.store(out + offs, v).mask(m).build();
+        });
+        assert_eq!(found, vec![None, None, None]);
+    }
+
+    #[test]
+    fn i32_offsets_after_a_64_bit_rebase_do_not_flag() {
+        // Triton's idiom for large tensors: the program's base in i64, the
+        // offsets within the block in i32.
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let row = k.arg_ptr("row", DType::F32);
+            let stride = k.arg("stride", DType::I64);
+            let base = x + k.program_id(0).to(DType::I64) * stride;
+            let v = k.load(base + k.arange(0, BLOCK)).build();
+            // An i32 offset before the i64 one still flags.
+            let start = row + k.program_id(0) * BLOCK;
+            k.store(start + stride + k.arange(0, BLOCK), v).build();
+        });
+        assert_eq!(found, vec![None, Some(4), None]);
+    }
+
+    #[test]
+    fn block_pointers_do_not_flag() {
+        let found = offsets(|k| {
+            let a = k.arg_ptr("a", DType::F32);
+            let m = k.arg("m", DType::I32);
+            let n = k.arg("n", DType::I32);
+            let block = k
+                .make_block_ptr(a)
+                .shape([m, n])
+                .strides([n, k.i32(1)])
+                .offsets([k.program_id(0), k.i32(0)])
+                .block_shape([1, BLOCK as i64])
+                .order([1, 0])
+                .build();
+            let v = k.load(block).boundary_check(&[0, 1]).build();
+            k.store(block.advance([0, BLOCK]), v)
+                .boundary_check(&[0, 1])
+                .build();
+        });
+        assert_eq!(found, vec![None, None, None]);
+    }
+
+    #[test]
+    fn pointers_carried_through_loops_are_traced_to_their_arguments() {
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let y = k.arg_ptr("y", DType::F64);
+            let out = k.arg_ptr("out", DType::F32);
+            let n = k.arg("n", DType::I32);
+            let acc = k.zeros(&[BLOCK as i64], DType::F32);
+            // `x` enters the loop bare and is moved by i32 offsets inside.
+            // `y` is moved by i64 steps only, inside and after the loop.
+            // `out` comes out of the loop and is moved by i32 offsets after.
+            let [acc, _, _, out] = k.for_range(0, n, 1, [acc, x, y, out], |_, [acc, p, q, o]| {
+                let v = k.load(p + k.arange(0, BLOCK)).build();
+                let w = k.load(q + k.arange(0, BLOCK).to(DType::I64)).build();
+                [
+                    acc + v + w.to(DType::F32),
+                    p + BLOCK,
+                    q + k.i64(BLOCK as i64),
+                    o,
+                ]
+            });
+            k.store(out + k.arange(0, BLOCK), acc).build();
+        });
+        assert_eq!(found, vec![Some(4), None, Some(4), None]);
+    }
+
+    #[test]
+    fn parsed_ir_is_read_the_same_way() {
+        // Either of two pointers chosen lane by lane, then moved by i32
+        // offsets: both are flagged. A pointer only loaded is not.
+        let text = r#"
+          func.func @k(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %z: !tile.ptr<f32>)
+              attributes {tile.kernel} {
+            %offs = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+            %c8 = arith.constant dense<8> : tensor<16xi32>
+            %m = arith.cmpi slt, %offs, %c8 : tensor<16xi32>
+            %px = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
+            %py = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
+            %p = arith.select %m, %px, %py : tensor<16xi1>, tensor<16x!tile.ptr<f32>>
+            %q = "tile.addptr"(%p, %offs) : (tensor<16x!tile.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<f32>>
+            %v = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf32>
+            %s = "tile.load"(%z) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (!tile.ptr<f32>) -> f32
+            return
+          }
+        "#;
+        let context = new_context().unwrap();
+        tile_passes::register_all(&context).unwrap();
+        let module = tile_passes::parse_module(&context, text, "select.mlir")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let spec = kernel_spec(&module, 4).unwrap();
+        assert_eq!(spec.i32_offset_elem_bytes, vec![Some(4), Some(4), None]);
+    }
+}
