@@ -79,6 +79,22 @@ fn gpu_check_reduction_and_padding_kernels_compile() {
     }
 }
 
+/// The i64-offset kernel of the beyond-2^31 GPU case is not limited to
+/// i32 offsets; the vector add (i32 offsets) is, on its three pointers.
+#[test]
+fn offset_widths_reach_the_launch_spec() {
+    let context = tile::context().unwrap();
+    let wide = gpu_check::offsets::add_one_i64(&context, 1024).unwrap();
+    let spec = tile::compile(&wide, &options()).unwrap().spec;
+    assert_eq!(spec.i32_offset_elem_bytes, vec![None, None, None]);
+    let narrow = vector_add::safe_kernel(&context, 1024).unwrap();
+    let spec = tile::compile(&narrow, &options()).unwrap().spec;
+    assert_eq!(
+        spec.i32_offset_elem_bytes,
+        vec![Some(4), Some(4), Some(4), None]
+    );
+}
+
 /// The PTX instructions of the kernel body (no directives, labels or
 /// comments), one a line.
 fn instructions(ptx: &str) -> Vec<&str> {

@@ -7,7 +7,7 @@
 //!
 //! `tile-gpu-check [--quick]`: `--quick` drops the largest sizes (for
 //! runs under compute-sanitizer): 2^24-element vectors, 65536-row
-//! reductions and the row sum over more than 2^31 elements.
+//! reductions and the cases over more than 2^31 elements.
 
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
@@ -152,6 +152,11 @@ fn reductions(device: &Device, quick: bool, report: &mut Report) {
         }
     }
     if !quick {
+        report.record(
+            "offsets_beyond_2_31",
+            "add_one_i64 on 2^31+1000 f32; safe_kernel (i32 offsets) refused".into(),
+            tile_examples::gpu_check::offsets::beyond_2_31_case(device),
+        );
         report.record(
             "row_sum",
             "(2^21+3)x1024 bf16 (2^31 + 3072 elements, 4.3 GB)".into(),
