@@ -128,18 +128,24 @@ fn run(out_dir: &Path) -> Result<bool, String> {
         ("row_sum", "row_sum 1000x500".into(), &|| {
             r::row_sum_case(&device, 1000, 500, Storage::Contiguous, f32, 1024)
         }),
-        ("weighted_sum_fwd", "weighted_sum_fwd 1000x500".into(), &|| {
-            r::weighted_sum_fwd_case(&device, 1000, 500, Storage::Contiguous, f32)
-        }),
-        ("weighted_sum_bwd", "weighted_sum_bwd 1000x500".into(), &|| {
-            r::weighted_sum_bwd_case(&device, 1000, 500, Storage::Contiguous, f32)
-        }),
+        (
+            "weighted_sum_fwd",
+            "weighted_sum_fwd 1000x500".into(),
+            &|| r::weighted_sum_fwd_case(&device, 1000, 500, Storage::Contiguous, f32),
+        ),
+        (
+            "weighted_sum_bwd",
+            "weighted_sum_bwd 1000x500".into(),
+            &|| r::weighted_sum_bwd_case(&device, 1000, 500, Storage::Contiguous, f32),
+        ),
         ("softmax", "softmax 1000x1000".into(), &|| {
             r::softmax_case(&device, 1000, 1000, 1000, 1024)
         }),
-        ("q_tile_load", "q_tile_load B=2 T=100 H=3 K=64".into(), &|| {
-            tile_examples::gpu_check::q_tile_case(&device, 2, 100, 3, 64)
-        }),
+        (
+            "q_tile_load",
+            "q_tile_load B=2 T=100 H=3 K=64".into(),
+            &|| tile_examples::gpu_check::q_tile_case(&device, 2, 100, 3, 64),
+        ),
     ];
     for (kernel, name, run) in more {
         if compiled.contains(&kernel) {
