@@ -352,3 +352,39 @@ pub fn softmax_case(
         1e-5,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bf16_rounds_to_nearest_even() {
+        assert_eq!(bf16_bits(1.0), 0x3F80);
+        assert_eq!(bf16_value(bf16_bits(-5.0)), -5.0);
+        // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties go to even (1).
+        assert_eq!(bf16_bits(1.0 + 1.0 / 256.0), 0x3F80);
+        // Just above halfway rounds up.
+        assert_eq!(bf16_bits(1.0 + 1.0 / 256.0 + 1.0 / 65536.0), 0x3F81);
+    }
+
+    #[test]
+    fn close_comparison_bounds_the_error_and_checks_the_guard() {
+        let want = [100.0, -50.0, 0.5];
+        let magnitude = [200.0, 60.0, 10.0];
+        let mut got = poisoned(3);
+        got[..3].copy_from_slice(&[100.0005, -50.0, 0.5]);
+        assert!(compare_close(&got, &want, &magnitude, 1e-5).is_ok());
+        // 1e-2 off: beyond 1e-5 of the peak (100).
+        got[2] = 0.51;
+        assert!(compare_close(&got, &want, &magnitude, 1e-5).is_err());
+        // An element whose own terms are small must be accurate to them.
+        got[2] = 0.5 + 5e-4;
+        assert!(compare_close(&got, &want, &[200.0, 60.0, 1.0], 1e-5).is_err());
+        got[2] = f32::NAN;
+        assert!(compare_close(&got, &want, &magnitude, 1.0).is_err());
+        got[2] = 0.5;
+        got[3 + 5] = 0.0;
+        let e = compare_close(&got, &want, &magnitude, 1e-5).unwrap_err();
+        assert!(e.contains("guard [8]"), "{e}");
+    }
+}
