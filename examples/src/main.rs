@@ -4,9 +4,9 @@
 //! kernels that have a GPU check and compares them with a CPU reference.
 //!
 //! Prints one line per kernel: name, op count, the last stage written, and
-//! the PTX path or the reason compilation stopped. Kernels that use ops
-//! whose lowering has not landed yet (block pointers and reductions) are
-//! listed as such with the op and its source line; any other failure makes
+//! the PTX path or the reason compilation stopped. A kernel that uses an
+//! op `tile-to-simt` cannot lower yet is listed as such with the op and its
+//! source line (every seed kernel lowers today); any other failure makes
 //! the exit status non-zero.
 
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};

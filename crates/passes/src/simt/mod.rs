@@ -7,8 +7,11 @@
 //! element op is repeated per register; broadcasts and `expand_dims` only
 //! renumber registers; loads and stores become one predicated PTX access a
 //! register (`@p ld.global.b32`, see [`memory`]); layout conversions go
-//! through shared memory. Every emitted op keeps the location of the tile
-//! op it comes from, so the PTX line table points at the user's source.
+//! through shared memory; reductions combine in the thread, across lanes
+//! with shuffles and across warps through shared memory (see [`reduce`]);
+//! float math avoids libdevice (see [`math`]). Every emitted op keeps the
+//! location of the tile op it comes from, so the PTX line table points at
+//! the user's source.
 //!
 //! The output is a module with one `gpu.module @tile` holding the kernel
 //! as a `gpu.func` with `known_block_size = [32 * num_warps, 1, 1]`.
@@ -93,8 +96,8 @@ pub fn lower_module(m: Mirror) -> Result<String, PassError> {
     Ok(out)
 }
 
-/// The words of the error for an op this pass cannot lower yet (block
-/// pointers and reductions, until their lowering lands).
+/// The words of the error for an op this pass cannot lower yet (kept for
+/// ops added to the dialect before their lowering).
 pub const NOT_LOWERED_YET: &str = "cannot be lowered to SIMT code yet";
 
 /// The failure for an op this pass does not lower.
