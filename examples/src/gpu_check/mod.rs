@@ -49,16 +49,23 @@ pub fn compare(got: &[f32], want: &[f32]) -> Outcome {
             errors.push(format!("[{i}] = {g} (bits {:#x}), want {w}", g.to_bits()));
         }
     }
-    for (i, g) in got[want.len()..].iter().enumerate() {
+    verdict(got, want.len(), errors)
+}
+
+/// The outcome of a comparison: `errors` found in the first `n` elements
+/// of `got`, plus any write into the guard after them or a changed length.
+/// Reports the count and the first few.
+pub fn verdict(got: &[f32], n: usize, mut errors: Vec<String>) -> Outcome {
+    for (i, g) in got.iter().enumerate().skip(n) {
         if g.to_bits() != POISON.to_bits() {
-            errors.push(format!("guard [{}] was written: {g}", want.len() + i));
+            errors.push(format!("guard [{i}] was written: {g}"));
         }
     }
-    if got.len() != want.len() + GUARD {
+    if got.len() != n + GUARD {
         errors.push(format!(
             "output has {} elements, want {}",
             got.len(),
-            want.len() + GUARD
+            n + GUARD
         ));
     }
     if errors.is_empty() {

@@ -10,7 +10,7 @@
 //! products, not sums, are compared bit for bit; every output is poisoned
 //! beforehand and followed by a guard that must stay untouched.
 
-use super::{GUARD, Outcome, POISON, Storage, compare, inputs, poisoned};
+use super::{Outcome, Storage, compare, inputs, poisoned, verdict};
 use crate::{row_sum, softmax, weighted_sum};
 use tile::{Arg, Buffer, Device, LoadedKernel, Options};
 use tile_dialect::{DType, Kernel};
@@ -91,28 +91,7 @@ pub fn compare_close(got: &[f32], want: &[f64], magnitude: &[f64], tol: f64) -> 
             errors.push(format!("[{i}] = {g}, want {w} (error {err:.3e})"));
         }
     }
-    for (i, g) in got[want.len().min(got.len())..].iter().enumerate() {
-        if g.to_bits() != POISON.to_bits() {
-            errors.push(format!("guard [{}] was written: {g}", want.len() + i));
-        }
-    }
-    if got.len() != want.len() + GUARD {
-        errors.push(format!(
-            "output has {} elements, want {}",
-            got.len(),
-            want.len() + GUARD
-        ));
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        let count = errors.len();
-        errors.truncate(4);
-        Err(format!(
-            "{count} wrong (tol {tol:e}): {}",
-            errors.join("; ")
-        ))
-    }
+    verdict(got, want.len(), errors).map_err(|e| format!("{e} (tol {tol:e})"))
 }
 
 fn load(device: &Device, kernel: &Kernel) -> Result<LoadedKernel, String> {
