@@ -73,6 +73,21 @@ impl Blocked {
     /// spread from the fastest axis outwards without exceeding the shape;
     /// threads or warps left over replicate along the slowest axis.
     pub fn default_for(shape: &[i64], num_warps: u32) -> Result<Blocked, LayoutError> {
+        let order: Vec<usize> = (0..shape.len()).rev().collect();
+        Blocked::spread_over(shape, num_warps, &order, &vec![1; shape.len()])
+    }
+
+    /// The layout of a tensor of `shape` for `num_warps` warps in which each
+    /// thread holds `size_per_thread` contiguous elements, with axes from
+    /// fastest to slowest in `order`: threads and then warps are spread from
+    /// the fastest axis outwards without exceeding the shape; threads or
+    /// warps left over replicate along the slowest axis.
+    pub fn spread_over(
+        shape: &[i64],
+        num_warps: u32,
+        order: &[usize],
+        size_per_thread: &[u32],
+    ) -> Result<Blocked, LayoutError> {
         check_shape(shape)?;
         if num_warps == 0 || !num_warps.is_power_of_two() {
             return Err(LayoutError(format!(
@@ -80,17 +95,32 @@ impl Blocked {
             )));
         }
         let rank = shape.len();
-        let order: Vec<usize> = (0..rank).rev().collect();
-        let size_per_thread = vec![1; rank];
-        let threads_per_warp = spread(shape, &order, &vec![1; rank], WARP_SIZE);
-        let covered: Vec<i64> = (0..rank).map(|a| i64::from(threads_per_warp[a])).collect();
-        let warps_per_cta = spread(shape, &order, &covered, num_warps);
-        Ok(Blocked {
-            size_per_thread,
+        let mut seen = vec![false; rank];
+        if order.len() != rank
+            || order
+                .iter()
+                .any(|&a| a >= rank || std::mem::replace(&mut seen[a], true))
+        {
+            return Err(LayoutError(format!(
+                "order {order:?} is not a permutation of the axes of {shape:?}"
+            )));
+        }
+        let held: Vec<i64> = (0..rank)
+            .map(|a| i64::from(size_per_thread.get(a).copied().unwrap_or(1)))
+            .collect();
+        let threads_per_warp = spread(shape, order, &held, WARP_SIZE);
+        let covered: Vec<i64> = (0..rank)
+            .map(|a| held[a] * i64::from(threads_per_warp[a]))
+            .collect();
+        let warps_per_cta = spread(shape, order, &covered, num_warps);
+        let layout = Blocked {
+            size_per_thread: held.iter().map(|&h| h as u32).collect(),
             threads_per_warp,
             warps_per_cta,
-            order,
-        })
+            order: order.to_vec(),
+        };
+        layout.validate()?;
+        Ok(layout)
     }
 
     /// Checks the invariants: equal ranks, `order` a permutation, 32

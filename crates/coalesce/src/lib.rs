@@ -2,8 +2,12 @@
 //! program ([`Layout`]), where each thread's elements sit in its registers
 //! ([`Distribution`]), and the choice of layouts for loads and stores.
 
+pub mod access;
+pub mod axis_info;
 pub mod distribution;
 pub mod layout;
 
+pub use access::Access;
+pub use axis_info::AxisInfo;
 pub use distribution::Distribution;
 pub use layout::{Blocked, Layout, LayoutError, WARP_SIZE};

@@ -24,8 +24,11 @@ mod offsets;
 mod options;
 mod pipeline;
 mod spec;
+mod specialize;
 
 pub use dump::Dump;
 pub use options::Options;
 pub use pipeline::{CompileError, Compiled, STAGES, compile, compile_copy, compile_text};
 pub use spec::kernel_spec;
+pub use specialize::{DIVISIBILITY_ATTR, EQUAL_TO_ONE_ATTR};
+pub use tile_runtime::{Fact, Specialization};

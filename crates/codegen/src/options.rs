@@ -1,6 +1,7 @@
 //! What a compilation targets and how it is laid out.
 
 use crate::dump::Dump;
+use tile_runtime::Specialization;
 
 /// Options of one compilation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +16,11 @@ pub struct Options {
     pub opt_level: u8,
     /// Where to write every stage's IR, if anywhere.
     pub dump: Option<Dump>,
+    /// What the code may assume of each argument (see [`Specialization`]):
+    /// divisibility by 16 and equality to 1 let the compiler prove aligned,
+    /// unit-stride accesses and use 128-bit loads and stores. Launches are
+    /// checked against it. Default: nothing assumed.
+    pub specialization: Specialization,
 }
 
 impl Default for Options {
@@ -26,11 +32,21 @@ impl Default for Options {
             features: "+ptx80".into(),
             opt_level: 3,
             dump: Dump::from_env(),
+            specialization: Specialization::none(),
         }
     }
 }
 
 impl Options {
+    /// These options, specialized for `specialization`
+    /// (typically `Specialization::of(&args)`).
+    pub fn specialized(self, specialization: Specialization) -> Self {
+        Options {
+            specialization,
+            ..self
+        }
+    }
+
     /// The default options with `num_warps` warps.
     pub fn with_warps(num_warps: u32) -> Self {
         Options {

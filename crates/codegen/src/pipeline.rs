@@ -101,8 +101,11 @@ pub fn compile(
             ),
         ));
     }
-    let spec = kernel_spec(module, options.num_warps).map_err(|m| error("?", "tile", m))?;
+    let mut spec = kernel_spec(module, options.num_warps).map_err(|m| error("?", "tile", m))?;
     let name = spec.name.clone();
+    crate::specialize::apply(context, module, &spec, &options.specialization)
+        .map_err(|m| error(&name, "tile", m))?;
+    spec.specialization = options.specialization.clone();
     let dump = options.dump.as_ref().filter(|d| d.wants(&name));
     set_num_warps(context, module, options.num_warps);
     if let Some(d) = dump {

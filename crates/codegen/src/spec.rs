@@ -73,6 +73,7 @@ pub fn kernel_spec(module: &Module, num_warps: u32) -> Result<KernelSpec, String
         num_warps,
         shared_mem_bytes: 0,
         i32_offset_elem_bytes: i32_offset_elem_bytes(entry),
+        specialization: Default::default(),
     })
 }
 

@@ -90,6 +90,20 @@ pub enum RuntimeError {
         /// The most elements 32-bit offsets reach (`i32::MAX`).
         limit: u64,
     },
+    /// An argument that breaks what the kernel was compiled to assume of
+    /// it (see [`Specialization`](crate::Specialization)).
+    Unspecialized {
+        /// The kernel launched.
+        kernel: String,
+        /// 0-based position of the argument.
+        index: usize,
+        /// The parameter's name in the kernel spec.
+        name: String,
+        /// What the kernel assumes.
+        assumed: crate::Fact,
+        /// The argument given.
+        given: crate::Arg,
+    },
     /// A launch configuration the kernel or the device cannot run (block
     /// size, grid size, shared memory).
     BadLaunch {
@@ -154,6 +168,7 @@ impl RuntimeError {
             | RuntimeError::ArgCount { kernel, .. }
             | RuntimeError::BadArgument { kernel, .. }
             | RuntimeError::OffsetOverflow { kernel, .. }
+            | RuntimeError::Unspecialized { kernel, .. }
             | RuntimeError::BadLaunch { kernel, .. } => Some(kernel),
             RuntimeError::NoDevice { .. }
             | RuntimeError::OutOfBounds { .. }
@@ -255,6 +270,26 @@ impl fmt::Display for RuntimeError {
                  pointer (`make_block_ptr`), then recompile",
                 if *elem_bytes == 1 { "" } else { "s" }
             ),
+            RuntimeError::Unspecialized {
+                kernel,
+                index,
+                name,
+                assumed,
+                given,
+            } => {
+                let value = match given {
+                    crate::Arg::Ptr { ptr, .. } => format!("address {ptr}"),
+                    crate::Arg::I32(v) => v.to_string(),
+                    crate::Arg::I64(v) => v.to_string(),
+                    other => format!("{other:?}"),
+                };
+                write!(
+                    f,
+                    "kernel `{kernel}`: argument {index} (`{name}`) was compiled as {assumed}, \
+                     but the launch gives {value}; compile a variant for these arguments \
+                     (`Specialization::of(&args)`) or one that assumes nothing"
+                )
+            }
             RuntimeError::BadLaunch { kernel, message } => {
                 write!(f, "kernel `{kernel}`: cannot launch: {message}")
             }

@@ -3,6 +3,7 @@
 
 use crate::buffer::{Buffer, DeviceCopy, DevicePtr};
 use crate::error::{Result, RuntimeError};
+use crate::specialization::Specialization;
 use std::ffi::c_void;
 use std::fmt;
 
@@ -95,6 +96,10 @@ pub struct KernelSpec {
     /// nothing checked). Otherwise it has one entry per parameter. An
     /// element size of 0 counts as 1 byte.
     pub i32_offset_elem_bytes: Vec<Option<u32>>,
+    /// What the code assumes of each argument (divisibility by 16, equality
+    /// to 1); [`check_args`](Self::check_args) refuses arguments that break
+    /// it. Empty: nothing assumed.
+    pub specialization: Specialization,
 }
 
 /// The most elements a pointer addressed with 32-bit (i32) offsets may have
@@ -166,6 +171,16 @@ impl KernelSpec {
                         limit: MAX_I32_OFFSET_ELEMS,
                     });
                 }
+            }
+            let fact = self.specialization.fact(index);
+            if !fact.holds_for(arg) {
+                return Err(RuntimeError::Unspecialized {
+                    kernel: self.name.clone(),
+                    index,
+                    name: name.clone(),
+                    assumed: fact,
+                    given: *arg,
+                });
             }
         }
         Ok(())
@@ -311,6 +326,7 @@ mod tests {
             num_warps: 4,
             shared_mem_bytes: 0,
             i32_offset_elem_bytes: vec![Some(4), Some(4), Some(4), None],
+            specialization: Default::default(),
         }
     }
 
@@ -398,6 +414,7 @@ mod tests {
                 num_warps: 1,
                 shared_mem_bytes: 0,
                 i32_offset_elem_bytes: vec![],
+                specialization: Default::default(),
             };
             for (arg_ty, arg) in &all {
                 assert_eq!(arg.param_type(), *arg_ty);
@@ -415,6 +432,7 @@ mod tests {
             num_warps: 1,
             shared_mem_bytes: 0,
             i32_offset_elem_bytes: vec![],
+            specialization: Default::default(),
         };
         spec.check_args(&[]).unwrap();
         assert!(matches!(

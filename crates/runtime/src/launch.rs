@@ -386,6 +386,7 @@ mod tests {
             num_warps,
             shared_mem_bytes,
             i32_offset_elem_bytes: vec![],
+            specialization: Default::default(),
         }
     }
 

@@ -19,6 +19,7 @@
 //!     // The kernel indexes `x` with i32 offsets: refuse buffers of more
 //!     // than `i32::MAX` f32s past the pointer.
 //!     i32_offset_elem_bytes: vec![Some(4), None],
+//!     specialization: Default::default(),
 //! };
 //! let kernel = device.load(ptx, &spec)?;
 //! let x = device.upload(&[1.0f32; 1000])?;
@@ -45,6 +46,7 @@ pub mod device;
 pub mod error;
 pub mod kernel;
 pub mod launch;
+pub mod specialization;
 mod ptx;
 mod testing;
 
@@ -53,4 +55,5 @@ pub use device::{Device, DeviceLimits};
 pub use error::{Result, RuntimeError};
 pub use kernel::{Arg, KernelSpec, MAX_I32_OFFSET_ELEMS, ParamType};
 pub use launch::{Grid, LoadedKernel};
+pub use specialization::{Fact, Specialization};
 pub use testing::{REQUIRE_GPU_VAR, device_or_skip};

@@ -226,6 +226,7 @@ mod tests {
             num_warps: 4,
             shared_mem_bytes: 0,
             i32_offset_elem_bytes: vec![],
+            specialization: Default::default(),
         }
     }
 

@@ -52,6 +52,7 @@ fn add_one_spec(num_warps: u32) -> KernelSpec {
         shared_mem_bytes: 0,
         // `x` is indexed by a 32-bit thread index (`mul.wide.s32`).
         i32_offset_elem_bytes: vec![Some(4), None],
+        specialization: Default::default(),
     }
 }
 

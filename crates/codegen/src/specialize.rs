@@ -1,0 +1,68 @@
+//! Writes a [`Specialization`] into the kernel as argument attributes, the
+//! form the axis analysis reads: `tile.divisibility = 16 : i32` on a pointer
+//! or integer that is a multiple of 16, `tile.equal_to_one` on an integer
+//! equal to 1.
+
+use melior::Context;
+use melior::ir::attribute::Attribute;
+use melior::ir::block::BlockLike;
+use melior::ir::operation::{OperationLike, OperationMutLike};
+use melior::ir::Module;
+use tile_dialect::ops;
+use tile_runtime::{Fact, KernelSpec, ParamType, Specialization};
+
+/// The argument attribute of [`Fact::DivisibleBy16`].
+pub const DIVISIBILITY_ATTR: &str = "tile.divisibility";
+/// The argument attribute of [`Fact::EqualToOne`].
+pub const EQUAL_TO_ONE_ATTR: &str = "tile.equal_to_one";
+
+/// Checks `specialization` against the kernel's parameters (`spec`) and
+/// sets the kernel's `arg_attrs` to the argument names plus the facts.
+pub fn apply(
+    context: &Context,
+    module: &mut Module,
+    spec: &KernelSpec,
+    specialization: &Specialization,
+) -> Result<(), String> {
+    if specialization.is_none() {
+        return Ok(());
+    }
+    if specialization.facts.len() > spec.params.len() {
+        return Err(format!(
+            "the specialization has {} facts for {} parameters",
+            specialization.facts.len(),
+            spec.params.len()
+        ));
+    }
+    let mut dicts = Vec::with_capacity(spec.params.len());
+    for (i, (name, ty)) in spec.params.iter().enumerate() {
+        let integer = matches!(ty, ParamType::I32 | ParamType::I64);
+        let fact = specialization.fact(i);
+        let extra = match fact {
+            Fact::None => String::new(),
+            Fact::DivisibleBy16 if integer || *ty == ParamType::Ptr => {
+                format!(", {DIVISIBILITY_ATTR} = 16 : i32")
+            }
+            Fact::EqualToOne if integer => format!(", {EQUAL_TO_ONE_ATTR}"),
+            _ => {
+                return Err(format!(
+                    "argument {i} (`{name}`: {ty}) cannot be specialized as {fact}"
+                ));
+            }
+        };
+        dicts.push(format!("{{tile.name = {name:?}{extra}}}"));
+    }
+    let text = format!("[{}]", dicts.join(", "));
+    let attr = Attribute::parse(context, &text)
+        .ok_or_else(|| format!("cannot parse the argument attributes {text}"))?;
+    let body = module.body();
+    let mut next = body.first_operation_mut();
+    while let Some(mut op) = next {
+        if op.has_attribute(ops::KERNEL_ATTR) {
+            op.set_attribute("arg_attrs", attr);
+            return Ok(());
+        }
+        next = op.next_in_block_mut();
+    }
+    Err("the module holds no kernel".into())
+}

@@ -1,0 +1,158 @@
+//! What a compiled kernel may assume about its arguments.
+//!
+//! Like Triton, a kernel is specialized on two facts per argument: a pointer
+//! or integer that is a multiple of 16 (for a pointer: its address, in
+//! bytes), and an integer equal to 1. The compiler uses them to prove
+//! alignment and unit strides, which is what lets loads and stores become
+//! 128-bit vector accesses; a launch whose arguments break a fact the kernel
+//! was compiled for is refused ([`KernelSpec::check_args`]), since a
+//! misaligned vector access would fault.
+//!
+//! [`KernelSpec::check_args`]: crate::KernelSpec::check_args
+
+use crate::kernel::Arg;
+use std::fmt;
+
+/// The divisor of [`Fact::DivisibleBy16`].
+pub const DIVISOR: u64 = 16;
+
+/// What is known of one argument.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Fact {
+    /// Nothing.
+    #[default]
+    None,
+    /// The value (a pointer's address in bytes, or an integer) is a
+    /// multiple of 16.
+    DivisibleBy16,
+    /// The integer equals 1.
+    EqualToOne,
+}
+
+impl Fact {
+    /// The strongest fact that holds for `arg`: [`Fact::EqualToOne`] for an
+    /// integer 1, [`Fact::DivisibleBy16`] for a multiple of 16 (0 included)
+    /// or a 16-byte aligned pointer, [`Fact::None`] otherwise and for floats.
+    pub fn of(arg: &Arg) -> Fact {
+        let integer = match *arg {
+            Arg::Ptr { ptr, .. } => {
+                return if ptr.0 % DIVISOR == 0 {
+                    Fact::DivisibleBy16
+                } else {
+                    Fact::None
+                };
+            }
+            Arg::I32(v) => i64::from(v),
+            Arg::I64(v) => v,
+            Arg::F32(_) | Arg::F16(_) | Arg::BF16(_) => return Fact::None,
+        };
+        if integer == 1 {
+            Fact::EqualToOne
+        } else if integer.rem_euclid(DIVISOR as i64) == 0 {
+            Fact::DivisibleBy16
+        } else {
+            Fact::None
+        }
+    }
+
+    /// True when `arg` satisfies this fact.
+    pub fn holds_for(self, arg: &Arg) -> bool {
+        match (self, Fact::of(arg)) {
+            (Fact::None, _) => true,
+            (want, got) => want == got,
+        }
+    }
+}
+
+impl fmt::Display for Fact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fact::None => "nothing assumed",
+            Fact::DivisibleBy16 => "divisible by 16",
+            Fact::EqualToOne => "equal to 1",
+        })
+    }
+}
+
+/// One [`Fact`] per kernel argument, in order. Empty means nothing is
+/// assumed of any argument (the default, valid for every launch).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Specialization {
+    /// The facts, one per argument (or none at all).
+    pub facts: Vec<Fact>,
+}
+
+impl Specialization {
+    /// Assumes nothing.
+    pub fn none() -> Specialization {
+        Specialization::default()
+    }
+
+    /// The strongest facts that hold for `args` (see [`Fact::of`]): compile
+    /// with this to get the fastest code for these arguments and any others
+    /// with the same facts.
+    pub fn of(args: &[Arg]) -> Specialization {
+        Specialization {
+            facts: args.iter().map(Fact::of).collect(),
+        }
+    }
+
+    /// The fact about argument `index` ([`Fact::None`] past the end).
+    pub fn fact(&self, index: usize) -> Fact {
+        self.facts.get(index).copied().unwrap_or_default()
+    }
+
+    /// True when nothing is assumed.
+    pub fn is_none(&self) -> bool {
+        self.facts.iter().all(|f| *f == Fact::None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DevicePtr;
+
+    fn ptr(addr: u64) -> Arg {
+        Arg::Ptr {
+            ptr: DevicePtr(addr),
+            extent_bytes: None,
+        }
+    }
+
+    #[test]
+    fn facts_follow_the_values() {
+        assert_eq!(Fact::of(&ptr(0x7000_0000_0100)), Fact::DivisibleBy16);
+        assert_eq!(Fact::of(&ptr(0x7000_0000_0104)), Fact::None);
+        assert_eq!(Fact::of(&Arg::I32(1)), Fact::EqualToOne);
+        assert_eq!(Fact::of(&Arg::I64(1)), Fact::EqualToOne);
+        assert_eq!(Fact::of(&Arg::I32(0)), Fact::DivisibleBy16);
+        assert_eq!(Fact::of(&Arg::I32(-32)), Fact::DivisibleBy16);
+        assert_eq!(Fact::of(&Arg::I32(1000)), Fact::None);
+        assert_eq!(Fact::of(&Arg::I64(1 << 40)), Fact::DivisibleBy16);
+        assert_eq!(Fact::of(&Arg::F32(16.0)), Fact::None);
+    }
+
+    #[test]
+    fn a_fact_holds_only_for_matching_values() {
+        assert!(Fact::None.holds_for(&Arg::I32(3)));
+        assert!(Fact::DivisibleBy16.holds_for(&Arg::I32(4096)));
+        assert!(!Fact::DivisibleBy16.holds_for(&Arg::I32(4097)));
+        assert!(!Fact::DivisibleBy16.holds_for(&Arg::I32(1)));
+        assert!(Fact::EqualToOne.holds_for(&Arg::I64(1)));
+        assert!(!Fact::EqualToOne.holds_for(&Arg::I64(2)));
+        assert!(!Fact::DivisibleBy16.holds_for(&ptr(0x1008)));
+    }
+
+    #[test]
+    fn specialization_of_arguments() {
+        let s = Specialization::of(&[ptr(0x100), Arg::I32(1), Arg::I32(7)]);
+        assert_eq!(
+            s.facts,
+            vec![Fact::DivisibleBy16, Fact::EqualToOne, Fact::None]
+        );
+        assert_eq!(s.fact(5), Fact::None);
+        assert!(!s.is_none());
+        assert!(Specialization::none().is_none());
+    }
+}
