@@ -22,7 +22,7 @@
 //! ```
 
 pub use melior;
-pub use tile_codegen::{CompileError, Compiled, Dump, Options, STAGES};
+pub use tile_codegen::{CompileError, Compiled, Dump, Fact, Options, STAGES, Specialization};
 pub use tile_dialect::{
     BuildError, CacheModifier, DType, Diagnostic, Elem, Error, EvictionPolicy, IntoOperand, Kernel,
     KernelBuilder, Padding, Param, ReduceKind, Result, Rule, SourceLoc, Tile, TileType,

@@ -11,6 +11,7 @@
 // CHECK-NEXT: --tile-verify check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express
 // CHECK-NEXT: --tile-assign-layouts give every tensor a blocked or sliced layout
 // CHECK-NEXT: --tile-predicate give masked loads an explicit other
+// CHECK-NEXT: --tile-vectorize give loads and stores the widest access
 // CHECK-NEXT: --tile-to-simt lower laid-out tile IR to per-thread code in a gpu.module
 // CHECK-NEXT: and every upstream MLIR pass (--canonicalize, --cse, ...).
 // CHECK-NOT: module

@@ -194,11 +194,12 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
             "01-simplified.mlir",
             "02-layouts.mlir",
             "03-predicated.mlir",
-            "04-simt.mlir",
-            "05-nvvm.mlir",
-            "06-llvm.mlir",
-            "07-ptx.mlir",
-            "08-kernel.ptx"
+            "04-vectorized.mlir",
+            "05-simt.mlir",
+            "06-nvvm.mlir",
+            "07-llvm.mlir",
+            "08-ptx.mlir",
+            "09-kernel.ptx"
         ]
     );
     assert!(
@@ -207,7 +208,7 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
     );
     let layouts = std::fs::read_to_string(dir.join("safe_kernel/02-layouts.mlir")).unwrap();
     assert!(layouts.contains("#tile.blocked<"), "{layouts}");
-    let simt = std::fs::read_to_string(dir.join("safe_kernel/04-simt.mlir")).unwrap();
+    let simt = std::fs::read_to_string(dir.join("safe_kernel/05-simt.mlir")).unwrap();
     assert!(
         simt.contains("gpu.func @safe_kernel") && simt.contains("vector_add.rs"),
         "{simt}"
@@ -217,4 +218,47 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
         let text = std::fs::read_to_string(dir.join("safe_kernel").join(f)).unwrap();
         tile::parse_module(&context, &text, f).unwrap_or_else(|e| panic!("{f}: {e}"));
     }
+}
+
+/// Options that assume `facts` of the kernel's arguments.
+fn specialized(facts: &[tile::Fact]) -> Options {
+    options().specialized(tile::Specialization {
+        facts: facts.to_vec(),
+    })
+}
+
+fn count(ptx: &str, needle: &str) -> usize {
+    ptx.matches(needle).count()
+}
+
+/// With 16-byte aligned pointers and `n` a multiple of 16, the masked
+/// vector add moves 16 bytes per access: two `ld.global.v4.b32` per input
+/// and two `st.global.v4.b32` per thread for BLOCK 1024 on 4 warps, each
+/// predicated, and no scalar access left.
+#[test]
+fn aligned_vector_add_uses_128_bit_accesses() {
+    use tile::Fact::{DivisibleBy16 as D16, None as No};
+    let context = tile::context().unwrap();
+    let kernel = vector_add::safe_kernel(&context, 1024).unwrap();
+    let ptx = tile::compile(&kernel, &specialized(&[D16, D16, D16, D16]))
+        .unwrap()
+        .ptx;
+    assert_eq!(count(&ptx, "ld.global.v4.b32"), 4, "{ptx}");
+    assert_eq!(count(&ptx, "st.global.v4.b32"), 2, "{ptx}");
+    assert_eq!(count(&ptx, "ld.global.b32"), 0, "{ptx}");
+    for line in ptx.lines().filter(|l| l.contains(".global.v4")) {
+        assert!(line.trim_start().starts_with("@%p"), "unpredicated: {line}");
+    }
+    // n not known to be a multiple of 16: the mask may change inside a
+    // vector, so every access moves one element.
+    let ptx = tile::compile(&kernel, &specialized(&[D16, D16, D16, No]))
+        .unwrap()
+        .ptx;
+    assert_eq!(count(&ptx, ".v4."), 0, "{ptx}");
+    assert_eq!(count(&ptx, "ld.global.b32"), 16, "{ptx}");
+    // Pointers only known to be 4-byte aligned: scalar as well.
+    let ptx = tile::compile(&kernel, &specialized(&[No, No, No, D16]))
+        .unwrap()
+        .ptx;
+    assert_eq!(count(&ptx, ".v4."), 0, "{ptx}");
 }

@@ -103,6 +103,21 @@ impl Distribution {
         })
     }
 
+    /// The tensor axis along which a thread's consecutive registers hold
+    /// consecutive elements (the first axis of the root's order that the
+    /// tensor has), and how many it holds that way: registers `r .. r + n`
+    /// with `r` a multiple of `n` hold elements `i .. i + n` along it, `i` a
+    /// multiple of `n`. `None` for a tensor with no axis of the root.
+    pub fn contiguous_registers(&self) -> Option<(usize, i64)> {
+        let axis = self
+            .root
+            .order
+            .iter()
+            .find_map(|k| self.axes.iter().position(|a| a == k))?;
+        let held = i64::from(self.root.size_per_thread[self.axes[axis]]).min(self.shape[axis]);
+        Some((axis, held))
+    }
+
     /// The number of registers each thread uses.
     pub fn registers(&self) -> usize {
         self.offsets.len()

@@ -10,10 +10,11 @@
 //! | 01 | `simplified` | `canonicalize`, `cse` |
 //! | 02 | `layouts` | `tile-assign-layouts` |
 //! | 03 | `predicated` | `tile-predicate` |
-//! | 04 | `simt` | `tile-to-simt` (gpu dialect) |
-//! | 05 | `nvvm` | target attached, `gpu`/`arith`/`scf` to `nvvm` and `llvm` |
-//! | 06 | `llvm` | line-table debug info on the LLVM functions |
-//! | 07 | `ptx` | `gpu-module-to-binary{format=isa}` |
+//! | 04 | `vectorized` | `tile-vectorize` (elements per access) |
+//! | 05 | `simt` | `tile-to-simt` (gpu dialect) |
+//! | 06 | `nvvm` | target attached, `gpu`/`arith`/`scf` to `nvvm` and `llvm` |
+//! | 07 | `llvm` | line-table debug info on the LLVM functions |
+//! | 08 | `ptx` | `gpu-module-to-binary{format=isa}` |
 //!
 //! With [`Options::dump`] (or the variables `TILE_DUMP_DIR` and
 //! `TILE_DUMP_FILTER`, see [`Dump::from_env`]) every stage is written to a

@@ -22,6 +22,7 @@ pub const STAGES: &[(&str, &str)] = &[
     ("simplified", "canonicalize,cse"),
     ("layouts", "tile-assign-layouts"),
     ("predicated", "tile-predicate"),
+    ("vectorized", "tile-vectorize"),
     ("simt", "tile-to-simt"),
     (
         "nvvm",

@@ -11,10 +11,7 @@ use melior::ir::Module;
 use tile_dialect::ops;
 use tile_runtime::{Fact, KernelSpec, ParamType, Specialization};
 
-/// The argument attribute of [`Fact::DivisibleBy16`].
-pub const DIVISIBILITY_ATTR: &str = "tile.divisibility";
-/// The argument attribute of [`Fact::EqualToOne`].
-pub const EQUAL_TO_ONE_ATTR: &str = "tile.equal_to_one";
+pub use tile_passes::axis_analysis::{DIVISIBILITY_ATTR, EQUAL_TO_ONE_ATTR};
 
 /// Checks `specialization` against the kernel's parameters (`spec`) and
 /// sets the kernel's `arg_attrs` to the argument names plus the facts.

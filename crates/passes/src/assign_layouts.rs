@@ -11,6 +11,8 @@
 //! from the module attribute `tile.num_warps` (4 when absent; the attribute
 //! is then added).
 
+use crate::axis_analysis::AxisAnalysis;
+use crate::layout_conversions;
 use crate::mirror::{Block, Mirror, Op, ValueId};
 use crate::rewrite::{PassError, run_mirror_pass};
 use melior::ir::OperationRef;
@@ -126,19 +128,50 @@ pub fn assign_layouts(m: &mut Mirror) -> Result<(), PassError> {
     let mut order: Vec<usize> = shape_of.keys().copied().collect();
     order.sort_by_key(|c| (std::cmp::Reverse(shape_of[c].len()), *c));
 
+    // The layout each load and store would move its tile best in.
+    let accesses = preferred_layouts(m, warps)?;
+    let mut best: HashMap<usize, (i64, Blocked)> = HashMap::new();
+    for a in &accesses {
+        let class = classes.find(a.tensor);
+        if shape_of.get(&class) != Some(&a.shape) {
+            continue;
+        }
+        let entry = best.entry(class).or_insert((a.bytes, a.layout.clone()));
+        if a.bytes > entry.0 {
+            *entry = (a.bytes, a.layout.clone());
+        }
+    }
+
     let mut layout_of: HashMap<usize, Layout> = HashMap::new();
     for class in order {
         let proposal = wants
             .iter()
             .find_map(|w| w.proposal(class, &mut classes, &layout_of));
-        let layout = match proposal {
-            Some(l) => l,
-            None => Layout::Blocked(
+        let layout = match (proposal, best.get(&class)) {
+            (Some(l), _) => l,
+            (None, Some((_, access))) => Layout::Blocked(access.clone()),
+            (None, None) => Layout::Blocked(
                 Blocked::default_for(&shape_of[&class], warps)
                     .map_err(|e| PassError::module(e.to_string()))?,
             ),
         };
         layout_of.insert(class, layout);
+    }
+    // Block-pointer accesses whose best order differs from their class's
+    // keep their own layout, with a conversion between.
+    let mut own = layout_conversions::OwnLayouts::default();
+    for a in accesses.iter().filter(|a| a.block_ptr) {
+        let class_layout = &layout_of[&classes.find(a.tensor)];
+        if let Layout::Blocked(b) = class_layout
+            && b.order != a.layout.order
+            && shape_of.get(&classes.find(a.tensor)) == Some(&a.shape)
+        {
+            let layout = Layout::Blocked(a.layout.clone());
+            match a.pointer {
+                Some(bp) => own.stores.insert((bp, a.tensor), layout),
+                None => own.loads.insert(a.tensor, layout),
+            };
+        }
     }
 
     // Types with encodings.
@@ -152,9 +185,60 @@ pub fn assign_layouts(m: &mut Mirror) -> Result<(), PassError> {
     let mut ops = std::mem::take(&mut m.ops);
     insert_conversions(&mut ops, m)?;
     m.ops = ops;
+    if !own.loads.is_empty() || !own.stores.is_empty() {
+        layout_conversions::convert_at_accesses(m, &own);
+    }
+    layout_conversions::fold(m);
     // Constants carry their type in their value.
     fix_constant_types(m);
     Ok(())
+}
+
+/// A load or store and the layout it moves its tile best in.
+struct PreferredLayout {
+    /// The tensor loaded or stored.
+    tensor: ValueId,
+    /// Its shape.
+    shape: Vec<i64>,
+    /// Bytes moved.
+    bytes: i64,
+    /// True for block-pointer accesses.
+    block_ptr: bool,
+    /// For a store, the pointer operand (`None` for loads).
+    pointer: Option<ValueId>,
+    /// The layout from the axis analysis.
+    layout: Blocked,
+}
+
+fn preferred_layouts(m: &Mirror, warps: u32) -> Result<Vec<PreferredLayout>, PassError> {
+    let analysis = AxisAnalysis::run(m);
+    let mut out = Vec::new();
+    let mut failure = None;
+    m.for_each_op(&mut |op| {
+        let Some(access) = analysis.access(m, op) else {
+            return;
+        };
+        let tensor = match op.name.as_str() {
+            ops::LOAD | ops::BLOCK_LOAD => op.results[0],
+            _ => op.operands[1],
+        };
+        match access.layout(warps) {
+            Ok(layout) => out.push(PreferredLayout {
+                tensor,
+                bytes: access.shape.iter().product::<i64>() * access.elem_bytes,
+                shape: access.shape,
+                block_ptr: op.name.starts_with("tile.block_"),
+                pointer: (op.name == ops::STORE || op.name == ops::BLOCK_STORE)
+                    .then(|| op.operands[0]),
+                layout,
+            }),
+            Err(e) => failure = Some(PassError::at(op, e.to_string())),
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 fn fix_constant_types(m: &mut Mirror) {

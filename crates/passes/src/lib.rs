@@ -5,13 +5,16 @@
 //! tested by `filecheck/<name>.mlir`.
 
 pub mod assign_layouts;
+pub mod axis_analysis;
 pub mod driver;
+pub mod layout_conversions;
 pub mod mirror;
 mod parse;
 pub mod predicate;
 mod registry;
 pub mod rewrite;
 pub mod simt;
+pub mod vectorize;
 pub mod verify;
 
 pub use parse::parse_module;

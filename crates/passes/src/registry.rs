@@ -34,6 +34,11 @@ static TILE_PASSES: &[TilePass] = &[
         create: crate::predicate::create,
     },
     TilePass {
+        flag: crate::vectorize::FLAG,
+        summary: "give loads and stores the widest access alignment, contiguity and masks allow",
+        create: crate::vectorize::create,
+    },
+    TilePass {
         flag: crate::simt::FLAG,
         summary: "lower laid-out tile IR to per-thread code in a gpu.module (gpu, arith, llvm)",
         create: crate::simt::create,

@@ -1,6 +1,10 @@
 //! Loads and stores as predicated PTX accesses.
 //!
-//! Each register becomes one `ld.global` / `st.global` in inline PTX.
+//! Each register becomes one `ld.global` / `st.global` in inline PTX, or,
+//! where `tile-vectorize` set `tile.vector_width = n`, each run of `n`
+//! consecutive registers becomes one vector access of 32-bit words
+//! (`ld.global.v4.b32` moves 16 bytes) under the predicate of its first
+//! element, which the axis analysis proved uniform across the run.
 //! A masked load first moves `other` into the destination, then loads
 //! under the mask's predicate (`@p ld.global.b32 r, [a]`), so masked
 //! lanes touch no memory and read `other` (zero when the load has none).
@@ -157,6 +161,221 @@ fn emit_store(e: &mut Emitter, d: DType, ptr: &str, value: &str, pred: Option<&s
     e.line(&text, &op.loc);
 }
 
+/// The elements per access `op` asks for (`tile.vector_width`, 1 when
+/// absent), checked against the registers the thread holds contiguously.
+fn vector_width(e: &Emitter, op: &Op, tensor: crate::mirror::ValueId, d: DType) -> Result<usize, PassError> {
+    let Some(width) = op.int_attr(crate::vectorize::VECTOR_WIDTH_ATTR) else {
+        return Ok(1);
+    };
+    let (dist, _) = e.dist(tensor, op)?;
+    let held = dist.contiguous_registers().map_or(1, |(_, h)| h);
+    let bytes = width * i64::from(access(d).bits.max(8) / 8);
+    if width < 1
+        || (width & (width - 1)) != 0
+        || held % width != 0
+        || (width > 1 && !(4..=16).contains(&bytes))
+    {
+        return Err(PassError::at(
+            op,
+            format!(
+                "has {} = {width}, which its layout cannot give: the thread holds {held} \
+                 contiguous elements, and a vector must move 4 to 16 bytes",
+                crate::vectorize::VECTOR_WIDTH_ATTR
+            ),
+        ));
+    }
+    Ok(width as usize)
+}
+
+/// Packs elements of type `d` into 32-bit words, lowest address first.
+fn pack_words(e: &mut Emitter, elems: &[String], d: DType, loc: &str) -> Vec<String> {
+    let bits: Vec<String> = elems.iter().map(|v| to_bits(e, v, d, loc)).collect();
+    match access(d).bits {
+        32 => bits,
+        64 => {
+            let c32 = e.constant("32", "i64");
+            let mut words = Vec::new();
+            for b in bits {
+                words.push(e.value(&format!("arith.trunci {b} : i64 to i32"), loc));
+                let hi = e.value(&format!("arith.shrui {b}, {c32} : i64"), loc);
+                words.push(e.value(&format!("arith.trunci {hi} : i64 to i32"), loc));
+            }
+            words
+        }
+        width => {
+            let per_word = (32 / width) as usize;
+            let mask = e.constant(if width == 8 { "255" } else { "65535" }, "i32");
+            let mut words = Vec::new();
+            for chunk in bits.chunks(per_word) {
+                let mut word: Option<String> = None;
+                for (k, b) in chunk.iter().enumerate() {
+                    let wide = if width == 16 {
+                        e.value(&format!("arith.extui {b} : i16 to i32"), loc)
+                    } else {
+                        e.value(&format!("arith.andi {b}, {mask} : i32"), loc)
+                    };
+                    let part = if k == 0 {
+                        wide
+                    } else {
+                        let shift = e.constant(&(k as u32 * width).to_string(), "i32");
+                        e.value(&format!("arith.shli {wide}, {shift} : i32"), loc)
+                    };
+                    word = Some(match word {
+                        None => part,
+                        Some(w) => e.value(&format!("arith.ori {w}, {part} : i32"), loc),
+                    });
+                }
+                words.extend(word);
+            }
+            words
+        }
+    }
+}
+
+/// Unpacks 32-bit words into `count` elements of type `d`.
+fn unpack_words(e: &mut Emitter, words: &[String], d: DType, count: usize, loc: &str) -> Vec<String> {
+    let width = access(d).bits;
+    let mut bits = Vec::with_capacity(count);
+    match width {
+        32 => bits.extend(words.iter().cloned()),
+        64 => {
+            let c32 = e.constant("32", "i64");
+            for pair in words.chunks(2) {
+                let lo = e.value(&format!("arith.extui {} : i32 to i64", pair[0]), loc);
+                let hi = e.value(&format!("arith.extui {} : i32 to i64", pair[1]), loc);
+                let hi = e.value(&format!("arith.shli {hi}, {c32} : i64"), loc);
+                bits.push(e.value(&format!("arith.ori {lo}, {hi} : i64"), loc));
+            }
+        }
+        _ => {
+            let per_word = (32 / width) as usize;
+            let mask = e.constant("255", "i32");
+            for w in words {
+                for k in 0..per_word {
+                    let shifted = if k == 0 {
+                        w.clone()
+                    } else {
+                        let shift = e.constant(&(k as u32 * width).to_string(), "i32");
+                        e.value(&format!("arith.shrui {w}, {shift} : i32"), loc)
+                    };
+                    bits.push(if width == 16 {
+                        e.value(&format!("arith.trunci {shifted} : i32 to i16"), loc)
+                    } else {
+                        e.value(&format!("arith.andi {shifted}, {mask} : i32"), loc)
+                    });
+                }
+            }
+        }
+    }
+    bits.truncate(count);
+    bits.into_iter().map(|b| from_bits(e, &b, d, loc)).collect()
+}
+
+/// `{$first, ..., $first+n-1}` (or `$first` for one word).
+fn word_list(first: usize, n: usize) -> String {
+    let regs: Vec<String> = (first..first + n).map(|i| format!("${i}")).collect();
+    if n == 1 {
+        regs[0].clone()
+    } else {
+        format!("{{{}}}", regs.join(", "))
+    }
+}
+
+/// `.v2` / `.v4` for that many words.
+fn vector_suffix(n: usize) -> String {
+    if n == 1 { String::new() } else { format!(".v{n}") }
+}
+
+/// Emits one vector load of `width` elements of type `d` at `ptr`, under
+/// `mask` with `fill` (one element per lane) in masked lanes; returns the
+/// elements.
+fn emit_vector_load(
+    e: &mut Emitter,
+    d: DType,
+    width: usize,
+    ptr: &str,
+    mask: Option<(&str, Option<Vec<String>>)>,
+    op: &Op,
+) -> Vec<String> {
+    let loc = op.loc.clone();
+    let n = width * (access(d).bits.max(8) as usize) / 32;
+    let q = qualifiers(op);
+    let side_effects = if op.attr("volatile") == Some("true") {
+        "has_side_effects "
+    } else {
+        ""
+    };
+    let outs = vec!["=r"; n].join(",");
+    let result_ty = if n == 1 {
+        "i32".to_string()
+    } else {
+        format!("!llvm.struct<({})>", vec!["i32"; n].join(", "))
+    };
+    let access_text = |pred: Option<usize>, addr: usize| {
+        let guard = pred.map(|p| format!("@${p} ")).unwrap_or_default();
+        format!(
+            "{guard}ld{q}{}.b32 {}, [ ${addr} ];",
+            vector_suffix(n),
+            word_list(0, n)
+        )
+    };
+    let text = match mask {
+        None => format!(
+            "llvm.inline_asm {side_effects}\"{}\", \"{outs},l\" {ptr} : (!llvm.ptr<1>) -> {result_ty}",
+            access_text(None, n)
+        ),
+        Some((m, None)) => format!(
+            "llvm.inline_asm {side_effects}\"{}\", \"{outs},l,b\" {ptr}, {m} : (!llvm.ptr<1>, i1) -> {result_ty}",
+            access_text(Some(n + 1), n)
+        ),
+        Some((m, Some(fill))) => {
+            let words = pack_words(e, &fill, d, &loc);
+            let movs: Vec<String> = (0..n)
+                .map(|i| format!("mov.b32 ${i}, ${};\\0A\\09", n + i))
+                .collect();
+            let ins = vec!["r"; n].join(",");
+            format!(
+                "llvm.inline_asm {side_effects}\"{}{}\", \"{outs},{ins},l,b\" {}, {ptr}, {m} : ({}, !llvm.ptr<1>, i1) -> {result_ty}",
+                movs.concat(),
+                access_text(Some(2 * n + 1), 2 * n),
+                words.join(", "),
+                vec!["i32"; n].join(", "),
+            )
+        }
+    };
+    let result = e.value(&text, &loc);
+    let words: Vec<String> = if n == 1 {
+        vec![result]
+    } else {
+        (0..n)
+            .map(|i| e.value(&format!("llvm.extractvalue {result}[{i}] : {result_ty}"), &loc))
+            .collect()
+    };
+    unpack_words(e, &words, d, width, &loc)
+}
+
+/// Emits one vector store of `values` (type `d`) to `ptr`, under `pred`.
+fn emit_vector_store(e: &mut Emitter, d: DType, ptr: &str, values: &[String], pred: Option<&str>, op: &Op) {
+    let words = pack_words(e, values, d, &op.loc);
+    let n = words.len();
+    let q = qualifiers(op);
+    let ins = vec!["r"; n].join(",");
+    let types = vec!["i32"; n].join(", ");
+    let store = format!("st{q}{}.b32 [ $0 ], {};", vector_suffix(n), word_list(1, n));
+    let text = match pred {
+        None => format!(
+            "llvm.inline_asm has_side_effects \"{store}\", \"l,{ins}\" {ptr}, {} : (!llvm.ptr<1>, {types}) -> ()",
+            words.join(", ")
+        ),
+        Some(p) => format!(
+            "llvm.inline_asm has_side_effects \"@${} {store}\", \"l,{ins},b\" {ptr}, {}, {p} : (!llvm.ptr<1>, {types}, i1) -> ()",
+            n + 1,
+            words.join(", ")
+        ),
+    };
+    e.line(&text, &op.loc);
+}
+
 /// The literal zero of an element type.
 fn zero(d: DType) -> &'static str {
     match d {
@@ -181,22 +400,34 @@ pub fn load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     let mask = (seg.get(1) == Some(&1)).then(|| op.operands[1]);
     let other = (seg.get(2) == Some(&1)).then(|| op.operands[1 + seg[1] as usize]);
     let n = e.registers(op.results[0], op)?;
+    let width = match n {
+        Some(_) => vector_width(e, op, op.results[0], d)?,
+        None => 1,
+    };
     let mut out = Vec::new();
-    for r in 0..n.unwrap_or(1) {
+    for r in (0..n.unwrap_or(1)).step_by(width) {
         let p = e.reg(op.operands[0], r, op)?;
         let masked = match mask {
             None => None,
             Some(m) => {
-                let fill = match other {
-                    Some(o) => e.reg(o, r, op)?,
-                    None => e.constant(zero(d), &super::emit::elem_type(Elem::Num(d))),
-                };
+                let mut fill = Vec::with_capacity(width);
+                for i in r..r + width {
+                    fill.push(match other {
+                        Some(o) => e.reg(o, i, op)?,
+                        None => e.constant(zero(d), &super::emit::elem_type(Elem::Num(d))),
+                    });
+                }
                 Some((e.reg(m, r, op)?, fill))
             }
         };
+        if width > 1 {
+            let masked = masked.as_ref().map(|(m, f)| (m.as_str(), Some(f.clone())));
+            out.extend(emit_vector_load(e, d, width, &p, masked, op));
+            continue;
+        }
         let v = match &masked {
             None => emit_load(e, d, &p, None, op),
-            Some((m, fill)) => emit_load(e, d, &p, Some((m, Fill::Value(fill.clone()))), op),
+            Some((m, fill)) => emit_load(e, d, &p, Some((m, Fill::Value(fill[0].clone()))), op),
         };
         out.push(v);
     }
@@ -222,12 +453,23 @@ pub fn store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
             Some(e.value(&format!("arith.cmpi eq, {tid}, {z} : i32"), &op.loc))
         }
     };
-    for r in 0..n.unwrap_or(1) {
+    let width = match n {
+        Some(_) => vector_width(e, op, op.operands[1], d)?,
+        None => 1,
+    };
+    for r in (0..n.unwrap_or(1)).step_by(width) {
         let p = e.reg(op.operands[0], r, op)?;
-        let v = e.reg(op.operands[1], r, op)?;
         let m = mask.map(|m| e.reg(m, r, op)).transpose()?;
         let pred = and(e, m, owner.clone(), &op.loc);
-        emit_store(e, d, &p, &v, pred.as_deref(), op);
+        if width > 1 {
+            let values = (r..r + width)
+                .map(|i| e.reg(op.operands[1], i, op))
+                .collect::<Result<Vec<_>, _>>()?;
+            emit_vector_store(e, d, &p, &values, pred.as_deref(), op);
+        } else {
+            let v = e.reg(op.operands[1], r, op)?;
+            emit_store(e, d, &p, &v, pred.as_deref(), op);
+        }
     }
     Ok(())
 }
@@ -280,11 +522,21 @@ pub fn block_load(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     } else {
         Some(padding(e, op, d)?)
     };
+    let width = vector_width(e, op, op.results[0], d)?;
     let mut out = Vec::with_capacity(dist.registers());
-    for r in 0..dist.registers() {
+    for r in (0..dist.registers()).step_by(width) {
         let (ptr, inside) = e
             .block_element(&bp, &dist, r, &checked, &elem, &op.loc)
             .map_err(|m| PassError::at(op, m))?;
+        if width > 1 {
+            let masked = match (&inside, &fill) {
+                (Some(m), Some(Fill::Value(v))) => Some((m.as_str(), Some(vec![v.clone(); width]))),
+                (Some(m), _) => Some((m.as_str(), None)),
+                (None, _) => None,
+            };
+            out.extend(emit_vector_load(e, d, width, &ptr, masked, op));
+            continue;
+        }
         let masked = inside.as_deref().zip(fill.clone());
         out.push(emit_load(e, d, &ptr, masked, op));
     }
@@ -301,13 +553,21 @@ pub fn block_store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
     let owner = e.owner(&dist, &layout);
     let checked = checked_axes(op);
     let elem = super::emit::memory_type(d);
-    for r in 0..dist.registers() {
+    let width = vector_width(e, op, op.operands[1], d)?;
+    for r in (0..dist.registers()).step_by(width) {
         let (ptr, inside) = e
             .block_element(&bp, &dist, r, &checked, &elem, &op.loc)
             .map_err(|m| PassError::at(op, m))?;
-        let v = e.reg(op.operands[1], r, op)?;
         let pred = and(e, inside, owner.clone(), &op.loc);
-        emit_store(e, d, &ptr, &v, pred.as_deref(), op);
+        if width > 1 {
+            let values = (r..r + width)
+                .map(|i| e.reg(op.operands[1], i, op))
+                .collect::<Result<Vec<_>, _>>()?;
+            emit_vector_store(e, d, &ptr, &values, pred.as_deref(), op);
+        } else {
+            let v = e.reg(op.operands[1], r, op)?;
+            emit_store(e, d, &ptr, &v, pred.as_deref(), op);
+        }
     }
     Ok(())
 }
