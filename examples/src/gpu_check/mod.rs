@@ -4,9 +4,12 @@
 pub mod offsets;
 pub mod padding;
 pub mod reductions;
+pub mod specializing;
+
+pub use specializing::Specializing;
 
 use crate::{masked_tile_2d, vector_add};
-use tile::{Arg, Device, Options};
+use tile::{Arg, Device};
 use tile_dialect::{DType, Kernel, Result};
 
 /// The result of one GPU case: `Err` says what was wrong.
@@ -130,10 +133,7 @@ pub fn scalar_args_kernel(context: &melior::Context) -> Result<Kernel<'_>> {
 pub fn vector_add_case(device: &Device, block: i32, n: usize) -> Outcome {
     let context = tile::context().map_err(|e| e.to_string())?;
     let kernel = vector_add::safe_kernel(&context, block).map_err(|e| e.to_string())?;
-    let compiled = tile::compile(&kernel, &Options::default()).map_err(|e| e.to_string())?;
-    let loaded = device
-        .load(&compiled.ptx, &compiled.spec)
-        .map_err(|e| e.to_string())?;
+    let loaded = Specializing::new(device, &kernel);
     let x = inputs(n, 1);
     let y = inputs(n, 2);
     let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
@@ -198,10 +198,7 @@ pub fn tile_2d_case(
 ) -> Outcome {
     let context = tile::context().map_err(|e| e.to_string())?;
     let kernel = masked_tile_2d::masked_tile_2d(&context, bm, bk).map_err(|e| e.to_string())?;
-    let compiled = tile::compile(&kernel, &Options::default()).map_err(|e| e.to_string())?;
-    let loaded = device
-        .load(&compiled.ptx, &compiled.spec)
-        .map_err(|e| e.to_string())?;
+    let loaded = Specializing::new(device, &kernel);
     let (len, sm, sk) = storage.layout(m, k);
     let backing = inputs(len, (m * 31 + k) as u64);
     let mut want = vec![0f32; m * k];
@@ -240,10 +237,7 @@ fn run_one_input(
     grid: (u32, u32),
     scalars: &[Arg],
 ) -> Outcome {
-    let compiled = tile::compile(kernel, &Options::default()).map_err(|e| e.to_string())?;
-    let loaded = device
-        .load(&compiled.ptx, &compiled.spec)
-        .map_err(|e| e.to_string())?;
+    let loaded = Specializing::new(device, kernel);
     let dx = device.upload(input).map_err(|e| e.to_string())?;
     let dout = device
         .upload(&poisoned(want.len()))

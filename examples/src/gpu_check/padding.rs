@@ -3,7 +3,7 @@
 //! written out whole, so that every padded position can be inspected.
 
 use super::{Outcome, POISON, Storage, inputs, poisoned, verdict};
-use tile::{Arg, Device, Options};
+use tile::{Arg, Device};
 use tile_dialect::{DType, Kernel, Padding, Result};
 
 /// Loads the `(bm, bn)` tile at `(program_id(0) * bm, program_id(1) * bn)`
@@ -69,10 +69,7 @@ pub fn padding_case(
     let context = tile::context().map_err(|x| e(&x))?;
     let kernel = padded_tile_copy(&context, (bm as i64, bn as i64), check, padding, order)
         .map_err(|x| e(&x))?;
-    let compiled = tile::compile(&kernel, &Options::default()).map_err(|x| e(&x))?;
-    let loaded = device
-        .load(&compiled.ptx, &compiled.spec)
-        .map_err(|x| e(&x))?;
+    let loaded = super::Specializing::new(device, &kernel);
     let (gm, gn) = (m.div_ceil(bm), n.div_ceil(bn));
     for (axis, extent, block) in [(0, m, bm), (1, n, bn)] {
         if !check.contains(&axis) && extent % block != 0 {

@@ -12,7 +12,8 @@
 
 use super::{Outcome, Storage, compare, inputs, poisoned, verdict};
 use crate::{row_sum, softmax, weighted_sum};
-use tile::{Arg, Buffer, Device, LoadedKernel, Options};
+use super::Specializing;
+use tile::{Arg, Buffer, Device};
 use tile_dialect::{DType, Kernel};
 
 /// The relative tolerance for sums of `dtype` inputs.
@@ -94,11 +95,8 @@ pub fn compare_close(got: &[f32], want: &[f64], magnitude: &[f64], tol: f64) -> 
     verdict(got, want.len(), errors).map_err(|e| format!("{e} (tol {tol:e})"))
 }
 
-fn load(device: &Device, kernel: &Kernel) -> Result<LoadedKernel, String> {
-    let compiled = tile::compile(kernel, &Options::default()).map_err(|e| e.to_string())?;
-    device
-        .load(&compiled.ptx, &compiled.spec)
-        .map_err(|e| e.to_string())
+fn load<'a, 'c>(device: &'a Device, kernel: &'a Kernel<'c>) -> Result<Specializing<'a, 'c>, String> {
+    Ok(Specializing::new(device, kernel))
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -259,9 +257,10 @@ pub fn weighted_sum_bwd_case(
 
     // grad_weight[c] = sum over programs of partial[p, c]: the row sum of
     // the (d x programs) transpose.
+    let column_sum = row_sum::row_sum(&context, 128, DType::F32).map_err(err)?;
     let reduce = load(
         device,
-        &row_sum::row_sum(&context, 128, DType::F32).map_err(err)?,
+        &column_sum,
     )?;
     let grad_w = device.upload(&poisoned(d)).map_err(err)?;
     let args = [
@@ -301,7 +300,8 @@ pub fn softmax_case(
     block: i32,
 ) -> Outcome {
     let context = tile::context().map_err(err)?;
-    let loaded = load(device, &softmax::softmax(&context, block).map_err(err)?)?;
+    let kernel = softmax::softmax(&context, block).map_err(err)?;
+    let loaded = load(device, &kernel)?;
     let x = inputs(rows * row_stride, (rows * 17 + cols) as u64);
     let dx = device.upload(&x).map_err(err)?;
     let out = device.upload(&poisoned(rows * cols)).map_err(err)?;

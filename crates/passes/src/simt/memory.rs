@@ -189,7 +189,17 @@ fn vector_width(e: &Emitter, op: &Op, tensor: crate::mirror::ValueId, d: DType) 
 
 /// Packs elements of type `d` into 32-bit words, lowest address first.
 fn pack_words(e: &mut Emitter, elems: &[String], d: DType, loc: &str) -> Vec<String> {
-    let bits: Vec<String> = elems.iter().map(|v| to_bits(e, v, d, loc)).collect();
+    // Equal elements (a splat `other`, a padding) are converted once.
+    let mut converted: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    let bits: Vec<String> = elems
+        .iter()
+        .map(|v| {
+            converted
+                .entry(v.as_str())
+                .or_insert_with(|| to_bits(e, v, d, loc))
+                .clone()
+        })
+        .collect();
     match access(d).bits {
         32 => bits,
         64 => {

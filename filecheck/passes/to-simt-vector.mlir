@@ -1,0 +1,89 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
+
+// tile-to-simt turns each run of tile.vector_width consecutive registers
+// into one access of 32-bit words under the predicate of the run's first
+// element: a masked load moves `other` into every word, then loads them
+// all under one predicate.
+
+// Masked f32, four per access: 1024 elements over 128 threads are two
+// vectors a thread.
+// CHECK-LABEL: gpu.func @masked_f32
+// CHECK: llvm.inline_asm "mov.b32 $0, $4;\0A\09mov.b32 $1, $5;\0A\09mov.b32 $2, $6;\0A\09mov.b32 $3, $7;\0A\09@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" {{.*}} : (i32, i32, i32, i32, !llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-COUNT-4: llvm.extractvalue
+// CHECK: ld.global.v4.b32
+// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r,b"
+// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r,b"
+// CHECK-NOT: st.global
+// CHECK: gpu.return
+func.func @masked_f32(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %minus = arith.constant dense<-1.0> : tensor<1024xf32>
+  %v = "tile.load"(%p, %m, %minus) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>, tensor<1024xf32>) -> tensor<1024xf32>
+  "tile.store"(%p, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>) -> ()
+  return
+}
+
+// -----
+
+// f16, eight per access: halves are packed two to a word.
+// CHECK-LABEL: gpu.func @halves
+// CHECK: arith.extui {{.*}} : i16 to i32
+// CHECK: arith.shli
+// CHECK: arith.ori
+// CHECK: ld.global.v4.b32
+// CHECK: arith.shrui
+// CHECK: arith.trunci {{.*}} : i32 to i16
+// CHECK: st.global.v4.b32
+func.func @halves(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f16>) -> tensor<1024x!tile.ptr<f16>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f16>>
+  %v = "tile.load"(%p, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>, volatile = false} : (tensor<1024x!tile.ptr<f16>>, tensor<1024xi1>) -> tensor<1024xf16>
+  "tile.store"(%p, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1024x!tile.ptr<f16>>, tensor<1024xf16>, tensor<1024xi1>) -> ()
+  return
+}
+
+// -----
+
+// i64, two per access: each element is two words, low first.
+// CHECK-LABEL: gpu.func @wide
+// CHECK: llvm.inline_asm "ld.global.v4.b32 {$0, $1, $2, $3}, [ $4 ];", "=r,=r,=r,=r,l"
+// CHECK: arith.extui {{.*}} : i32 to i64
+// CHECK: arith.shli
+// CHECK: arith.ori {{.*}} : i64
+// CHECK: arith.trunci {{.*}} : i64 to i32
+// CHECK: arith.shrui {{.*}} : i64
+// CHECK: "st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r"
+func.func @wide(%x: !tile.ptr<i64> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i64>) -> tensor<256x!tile.ptr<i64>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<256x!tile.ptr<i64>>, tensor<256xi32>) -> tensor<256x!tile.ptr<i64>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<256x!tile.ptr<i64>>) -> tensor<256xi64>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<256x!tile.ptr<i64>>, tensor<256xi64>) -> ()
+  return
+}
+
+// -----
+
+// A block pointer checked on both axes with nan padding: the bounds of the
+// run's first element guard the whole vector, and the padding fills every
+// word.
+// CHECK-LABEL: gpu.func @block_nan
+// CHECK: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK: %[[W:.*]] = arith.bitcast %[[NAN]] : f32 to i32
+// CHECK: llvm.inline_asm "mov.b32 $0, $4;{{.*}}@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" %[[W]], %[[W]], %[[W]], %[[W]],
+func.func @block_nan(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64, %n: i64 {tile.divisibility = 16 : i32}, %s: i64 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %bp = "tile.make_block_ptr"(%a, %m, %n, %s, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+  %v = "tile.block_load"(%bp) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "nan", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+  %op = "tile.make_block_ptr"(%out, %m, %n, %s, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+  "tile.block_store"(%op, %v) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<16x64xf32>>, tensor<16x64xf32>) -> ()
+  return
+}
