@@ -87,3 +87,22 @@ func.func @block_nan(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !t
   "tile.block_store"(%op, %v) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<16x64xf32>>, tensor<16x64xf32>) -> ()
   return
 }
+
+// -----
+
+// An argument specialized as 1 is the constant 1 in the code (the launch
+// checks it), so a unit stride costs no multiply.
+// CHECK-LABEL: gpu.func @unit_stride
+// CHECK-SAME: (%[[X:.*]]: !llvm.ptr<1>, %[[S:.*]]: i32
+// CHECK-NOT: %[[S]]
+// CHECK: gpu.return
+func.func @unit_stride(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i32 {tile.equal_to_one}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %ss = "tile.splat"(%s) : (i32) -> tensor<256xi32>
+  %o = arith.muli %r, %ss : tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<256x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %o) : (tensor<256x!tile.ptr<f32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<256x!tile.ptr<f32>>) -> tensor<256xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<256x!tile.ptr<f32>>, tensor<256xf32>) -> ()
+  return
+}

@@ -433,7 +433,7 @@ fn elem_bytes(d: DType) -> i64 {
 }
 
 /// The dictionaries of a printed `arg_attrs` array, one per argument.
-fn split_dicts(text: &str) -> Vec<String> {
+pub(crate) fn split_dicts(text: &str) -> Vec<String> {
     let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
     inner.split("},").map(|d| d.trim().to_string()).collect()
 }

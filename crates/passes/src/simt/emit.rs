@@ -374,7 +374,11 @@ impl<'m> Emitter<'m> {
             .first()
             .ok_or_else(|| PassError::at(func, "has no body"))?;
         let mut params = Vec::new();
-        for &a in &body.args {
+        let arg_attrs = func
+            .attr("arg_attrs")
+            .map(crate::axis_analysis::split_dicts)
+            .unwrap_or_default();
+        for (i, &a) in body.args.iter().enumerate() {
             let ty = self.scalar_type(a, func)?;
             if !self.tile_type(a, func)?.is_scalar() {
                 return Err(PassError::at(
@@ -385,7 +389,13 @@ impl<'m> Emitter<'m> {
             let n = self.fresh();
             let loc = self.m.values[a].loc.clone().unwrap_or_default();
             params.push(format!("{n}: {ty} {loc}"));
-            self.set(a, Lowered::Scalar(n));
+            // An argument specialized as 1 is 1 (the launch checks it), so
+            // strides of 1 fold away.
+            let one = arg_attrs
+                .get(i)
+                .is_some_and(|d| d.contains(crate::axis_analysis::EQUAL_TO_ONE_ATTR));
+            let value = if one { self.constant("1", &ty) } else { n };
+            self.set(a, Lowered::Scalar(value));
         }
         self.block(body)?;
         let threads = 32 * self.warps;
