@@ -396,6 +396,10 @@ fn constant(op: &Op, shape: &[i64]) -> AxisInfo {
         .and_then(|t| t.split('>').next())
         .unwrap_or_else(|| text.split(':').next().unwrap_or(""))
         .trim();
+    if inner.starts_with('[') || inner.starts_with('"') {
+        // Elements that differ (or hex-encoded data): nothing is known.
+        return AxisInfo::unknown(shape.len());
+    }
     let value = match inner {
         "true" => Some(1),
         "false" => Some(0),
