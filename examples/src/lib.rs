@@ -27,6 +27,7 @@
 //! ```
 
 pub mod attention_tiles;
+pub mod bench;
 pub mod gpu_check;
 pub mod masked_tile_2d;
 pub mod row_sum;

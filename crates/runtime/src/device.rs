@@ -274,6 +274,91 @@ impl Device {
         call(None, "reading the elapsed time", || start.elapsed_ms(&end))
     }
 
+    /// Queues a memset of every byte of `buf` to zero on this device's
+    /// stream and returns without waiting (`cuMemsetD8Async`): it runs
+    /// after the work issued before it, and before the work issued after.
+    pub fn zero_async<T: DeviceCopy>(&self, buf: &mut Buffer<T>) -> Result<()> {
+        self.check_owner(buf, "Device::zero_async")?;
+        if buf.len == 0 {
+            return Ok(());
+        }
+        self.bind("Device::zero_async")?;
+        let stream = self.cu_stream();
+        call(
+            None,
+            &format!("queueing a memset of {} bytes", buf.size_bytes()),
+            // SAFETY: the range is the whole of `buf`'s allocation, which
+            // `&mut` keeps alive and unshared until the call returns; the
+            // driver orders the memset before any later use of it on the
+            // stream.
+            || unsafe { result::memset_d8_async(buf.addr, 0, buf.size_bytes(), stream) },
+        )
+    }
+
+    /// Queues a device-to-device copy of `src` into `dst` (of the same
+    /// length) on this device's stream and returns without waiting
+    /// (`cuMemcpyDtoDAsync`).
+    pub fn copy_async<T: DeviceCopy>(&self, src: &Buffer<T>, dst: &mut Buffer<T>) -> Result<()> {
+        self.check_owner(src, "Device::copy_async")?;
+        self.check_owner(dst, "Device::copy_async")?;
+        if src.len != dst.len {
+            return Err(RuntimeError::LengthMismatch {
+                during: "Device::copy_async",
+                expected: dst.len,
+                given: src.len,
+            });
+        }
+        if src.len == 0 {
+            return Ok(());
+        }
+        self.bind("Device::copy_async")?;
+        let stream = self.cu_stream();
+        call(
+            None,
+            &format!("queueing a device copy of {} bytes", src.size_bytes()),
+            // SAFETY: both allocations hold `size_bytes` bytes and are
+            // distinct (`dst` is borrowed mutably, `src` shared).
+            || unsafe { result::memcpy_dtod_async(dst.addr, src.addr, src.size_bytes(), stream) },
+        )
+    }
+
+    /// Times `reps` repetitions of `timed` with CUDA events, the way
+    /// `triton.testing.do_bench` does: for each repetition it calls
+    /// `before` (untimed: flushing the L2 cache, say), records a start
+    /// event, calls `timed`, and records an end event, all without waiting;
+    /// after the last repetition it waits once and returns each
+    /// repetition's device time in milliseconds, in order. Both closures
+    /// should only queue work on this device's stream (`launch_async`,
+    /// [`zero_async`](Self::zero_async), [`copy_async`](Self::copy_async)).
+    pub fn time_each_ms(
+        &self,
+        reps: usize,
+        mut before: impl FnMut() -> Result<()>,
+        mut timed: impl FnMut() -> Result<()>,
+    ) -> Result<Vec<f32>> {
+        let ctx = &self.inner.ctx;
+        let stream = &self.inner.stream;
+        let new_event = || {
+            call(None, "creating a timing event", || {
+                ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            })
+        };
+        let events = (0..reps)
+            .map(|_| Ok((new_event()?, new_event()?)))
+            .collect::<Result<Vec<_>>>()?;
+        for (start, end) in &events {
+            before()?;
+            call(None, "recording the start event", || start.record(stream))?;
+            timed()?;
+            call(None, "recording the end event", || end.record(stream))?;
+        }
+        self.synchronize()?;
+        events
+            .iter()
+            .map(|(start, end)| call(None, "reading the elapsed time", || start.elapsed_ms(end)))
+            .collect()
+    }
+
     // ---- for the other modules of the crate ----
 
     /// Makes the context current on this thread.
@@ -386,6 +471,39 @@ mod tests {
             }
             other => panic!("expected NoDevice, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn queued_zero_copy_and_timed_repetitions() {
+        let Some(device) = crate::device_or_skip("queued_zero_copy_and_timed_repetitions") else {
+            return;
+        };
+        let src = device.upload(&[1.5f32, -2.0, 3.0]).unwrap();
+        let mut dst = device.upload(&[9.0f32; 3]).unwrap();
+        let mut flush = device.upload(&[7u8; 4096]).unwrap();
+        let times = device
+            .time_each_ms(
+                3,
+                || device.zero_async(&mut flush),
+                || device.copy_async(&src, &mut dst),
+            )
+            .unwrap();
+        assert_eq!(times.len(), 3);
+        assert!(
+            times.iter().all(|t| t.is_finite() && *t >= 0.0),
+            "{times:?}"
+        );
+        assert_eq!(device.download(&dst).unwrap(), vec![1.5, -2.0, 3.0]);
+        assert_eq!(device.download(&flush).unwrap(), vec![0u8; 4096]);
+        let mut short = device.alloc::<f32>(2).unwrap();
+        assert!(matches!(
+            device.copy_async(&src, &mut short),
+            Err(RuntimeError::LengthMismatch {
+                expected: 2,
+                given: 3,
+                ..
+            })
+        ));
     }
 
     #[test]

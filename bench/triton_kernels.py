@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""Triton 3.6 and PyTorch baselines for tile-bench.
+
+The same kernels as ours (examples/src/{vector_add,row_sum,weighted_sum,
+softmax}.rs), written line for line as the seeds write them, and their
+PyTorch equivalents. tile-bench defines the cases and the timing and passes
+them on the command line:
+
+    python3 bench/triton_kernels.py [--warmup W] [--reps R] [--flush-bytes B]
+        [--seed S] --case KERNEL SIZE BLOCK WARPS [--case ...]
+
+KERNEL is vector_add, row_sum, weighted_sum_fwd, weighted_sum_bwd or
+softmax; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK (vector_add,
+softmax), BLOCK_N (row_sum) or ROWS_TILExD_TILE (weighted sums); WARPS is
+num_warps. Inputs are random normal fp32, contiguous, from a fixed seed.
+
+Each Triton output is poisoned (NaN), computed once and compared with
+PyTorch's: the largest absolute difference over the largest magnitude of
+PyTorch's output must be at most TOLERANCE. Then both are timed as tile-bench
+times ours: `warmup` untimed calls and a synchronize, then for each of `reps`
+repetitions: zero a `flush_bytes` buffer (L2 flush), record a start event,
+call once, record an end event; one synchronize at the end; the median of
+the elapsed times.
+
+Output: one `INFO` line (versions, device), then one line per case:
+
+    RESULT <kernel> <size> triton_ms=<median> torch_ms=<median> max_err=<err> ok=<1|0>
+
+with `-` for what could not be measured (the error is printed on an `ERROR`
+line before it). Exit status: 0 when every Triton output matched, 1 when
+one did not or a case failed, 2 for bad arguments, 3 when torch or triton
+cannot be imported.
+"""
+
+import argparse
+import math
+import statistics
+import sys
+
+try:
+    import torch
+    import triton
+    import triton.language as tl
+except ImportError as error:
+    print(f"SKIP cannot import torch and triton: {error}", flush=True)
+    sys.exit(3)
+
+# Where the tensors live (the kernels also run under TRITON_INTERPRET=1 on
+# "cpu", which is how they can be checked without a GPU).
+DEVICE = "cuda"
+
+# The largest accepted max_err (fp32 throughout).
+TOLERANCE = 1e-4
+
+
+# ---- the kernels, as in the seeds ----
+
+
+@triton.jit
+def safe_kernel(x_ptr, y_ptr, out_ptr, N, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < N
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    y = tl.load(y_ptr + offs, mask=m, other=0.0)
+    z = x + y
+    tl.store(out_ptr + offs, z, mask=m)
+
+
+# Seed 002's sum_row_blocked_iterative_kernel. As in ours, M and N are
+# runtime arguments (the seed makes them constexpr) and the loads pad with
+# zeros.
+@triton.jit
+def row_sum(A_ptr, outputs_ptr, M, N, BLOCK_N: tl.constexpr, A_strides_x, A_strides_y):
+    program_id = tl.program_id(axis=0)
+    input_block_ptr = tl.make_block_ptr(
+        base=A_ptr, shape=(M, N), strides=(A_strides_x, A_strides_y),
+        offsets=(program_id, 0), block_shape=(1, BLOCK_N), order=(1, 0))
+    output_block_ptr = tl.make_block_ptr(
+        base=outputs_ptr, shape=(M, ), strides=(1, ),
+        offsets=(program_id, ), block_shape=(1, ), order=(0, ))
+    accumulator = tl.zeros((1, ), dtype=tl.float32)
+    for _ in range(0, N, BLOCK_N):
+        input_block = tl.load(input_block_ptr, boundary_check=(0, 1), padding_option="zero")
+        accumulator += tl.sum(input_block, axis=1)
+        input_block_ptr = tl.advance(input_block_ptr, (0, BLOCK_N))
+    tl.store(output_block_ptr, accumulator)
+
+
+# Seed 004 (CS336 assignment 2): the weighted sum x @ w, forward.
+@triton.jit
+def weighted_sum_fwd(
+    x_ptr, weight_ptr,
+    output_ptr,
+    x_stride_row, x_stride_dim,
+    weight_stride_dim,
+    output_stride_row,
+    ROWS, D,
+    ROWS_TILE_SIZE: tl.constexpr, D_TILE_SIZE: tl.constexpr,
+):
+    row_tile_idx = tl.program_id(0)
+    x_block_ptr = tl.make_block_ptr(
+        x_ptr,
+        shape=(ROWS, D),
+        strides=(x_stride_row, x_stride_dim),
+        offsets=(row_tile_idx * ROWS_TILE_SIZE, 0),
+        block_shape=(ROWS_TILE_SIZE, D_TILE_SIZE),
+        order=(1, 0),
+    )
+    weight_block_ptr = tl.make_block_ptr(
+        weight_ptr,
+        shape=(D, ),
+        strides=(weight_stride_dim, ),
+        offsets=(0, ),
+        block_shape=(D_TILE_SIZE, ),
+        order=(0, ),
+    )
+    output_block_ptr = tl.make_block_ptr(
+        output_ptr,
+        shape=(ROWS, ),
+        strides=(output_stride_row, ),
+        offsets=(row_tile_idx * ROWS_TILE_SIZE, ),
+        block_shape=(ROWS_TILE_SIZE, ),
+        order=(0, ),
+    )
+    output = tl.zeros((ROWS_TILE_SIZE, ), dtype=tl.float32)
+    for i in range(tl.cdiv(D, D_TILE_SIZE)):
+        row = tl.load(x_block_ptr, boundary_check=(0, 1), padding_option="zero")
+        weight = tl.load(weight_block_ptr, boundary_check=(0, ), padding_option="zero")
+        output += tl.sum(row * weight[None, :], axis=1)
+        x_block_ptr = tl.advance(x_block_ptr, (0, D_TILE_SIZE))
+        weight_block_ptr = tl.advance(weight_block_ptr, (D_TILE_SIZE, ))
+    tl.store(output_block_ptr, output, boundary_check=(0, ))
+
+
+# Seed 004: the weighted sum, backward. One row of partial weight gradients
+# per program, in a (n_programs, D) buffer.
+@triton.jit
+def weighted_sum_bwd(
+    x_ptr, weight_ptr,
+    grad_output_ptr,
+    grad_x_ptr, partial_grad_weight_ptr,
+    stride_xr, stride_xd,
+    stride_wd,
+    stride_gr,
+    stride_gxr, stride_gxd,
+    stride_gwb, stride_gwd,
+    NUM_ROWS, D,
+    ROWS_TILE_SIZE: tl.constexpr, D_TILE_SIZE: tl.constexpr,
+):
+    row_tile_idx = tl.program_id(0)
+    n_row_tiles = tl.num_programs(0)
+
+    # Inputs.
+    grad_output_block_ptr = tl.make_block_ptr(
+        grad_output_ptr,
+        shape=(NUM_ROWS, ), strides=(stride_gr, ),
+        offsets=(row_tile_idx * ROWS_TILE_SIZE, ),
+        block_shape=(ROWS_TILE_SIZE, ),
+        order=(0, ),
+    )
+    x_block_ptr = tl.make_block_ptr(
+        x_ptr,
+        shape=(NUM_ROWS, D), strides=(stride_xr, stride_xd),
+        offsets=(row_tile_idx * ROWS_TILE_SIZE, 0),
+        block_shape=(ROWS_TILE_SIZE, D_TILE_SIZE),
+        order=(1, 0),
+    )
+    weight_block_ptr = tl.make_block_ptr(
+        weight_ptr,
+        shape=(D, ), strides=(stride_wd, ),
+        offsets=(0, ), block_shape=(D_TILE_SIZE, ),
+        order=(0, ),
+    )
+    # Outputs.
+    grad_x_block_ptr = tl.make_block_ptr(
+        grad_x_ptr,
+        shape=(NUM_ROWS, D), strides=(stride_gxr, stride_gxd),
+        offsets=(row_tile_idx * ROWS_TILE_SIZE, 0),
+        block_shape=(ROWS_TILE_SIZE, D_TILE_SIZE),
+        order=(1, 0),
+    )
+    partial_grad_weight_block_ptr = tl.make_block_ptr(
+        partial_grad_weight_ptr,
+        shape=(n_row_tiles, D), strides=(stride_gwb, stride_gwd),
+        offsets=(row_tile_idx, 0),
+        block_shape=(1, D_TILE_SIZE),
+        order=(1, 0),
+    )
+
+    for i in range(tl.cdiv(D, D_TILE_SIZE)):
+        grad_output = tl.load(grad_output_block_ptr, boundary_check=(0, ), padding_option="zero")  # (ROWS_TILE_SIZE,)
+
+        # Outer product for grad_x.
+        weight = tl.load(weight_block_ptr, boundary_check=(0, ), padding_option="zero")  # (D_TILE_SIZE,)
+        grad_x_row = grad_output[:, None] * weight[None, :]
+        tl.store(grad_x_block_ptr, grad_x_row, boundary_check=(0, 1))
+
+        # Reduce as many rows as possible for the grad_weight result.
+        row = tl.load(x_block_ptr, boundary_check=(0, 1), padding_option="zero")  # (ROWS_TILE_SIZE, D_TILE_SIZE)
+        grad_weight_row = tl.sum(row * grad_output[:, None], axis=0, keep_dims=True)
+        # Never out of bounds on axis 0: one row per program.
+        tl.store(partial_grad_weight_block_ptr, grad_weight_row, boundary_check=(1, ))
+
+        x_block_ptr = tl.advance(x_block_ptr, (0, D_TILE_SIZE))
+        weight_block_ptr = tl.advance(weight_block_ptr, (D_TILE_SIZE, ))
+        partial_grad_weight_block_ptr = tl.advance(partial_grad_weight_block_ptr, (0, D_TILE_SIZE))
+        grad_x_block_ptr = tl.advance(grad_x_block_ptr, (0, D_TILE_SIZE))
+
+
+# Row softmax (seed 000's warning: masked lanes read -inf before the max).
+@triton.jit
+def softmax(x_ptr, out_ptr, stride_xr, stride_outr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n_cols
+    x = tl.load(x_ptr + row * stride_xr + offs, mask=m, other=-float('inf'))
+    z = x - tl.max(x, axis=0)
+    num = tl.exp(z)
+    den = tl.sum(num, axis=0)
+    tl.store(out_ptr + row * stride_outr + offs, num / den, mask=m)
+
+
+# ---- the cases: a Triton launch, its PyTorch equivalent, the check ----
+
+
+def rand(*shape):
+    """Random normal fp32, contiguous, from the seeded generator."""
+    return torch.randn(*shape, device=DEVICE, dtype=torch.float32)
+
+
+def poisoned(*shape):
+    """An output filled with NaN, so that an unwritten element shows."""
+    return torch.full(shape, float("nan"), device=DEVICE, dtype=torch.float32)
+
+
+def empty(*shape):
+    """An fp32 output for PyTorch."""
+    return torch.empty(*shape, device=DEVICE, dtype=torch.float32)
+
+
+def rel_err(got, want):
+    """The largest |got - want| over the largest |want|; inf on NaN."""
+    if got.shape != want.shape or bool(torch.isnan(got).any()):
+        return math.inf
+    diff = (got - want).abs().max().item()
+    scale = want.abs().max().item()
+    return diff / scale if scale > 0 else diff
+
+
+def vector_add_case(dims, block, warps):
+    (n, ), (BLOCK, ) = dims, block
+    x, y = rand(n), rand(n)
+    out, ref = poisoned(n), empty(n)
+    grid = (triton.cdiv(n, BLOCK), )
+
+    def run_triton():
+        safe_kernel[grid](x, y, out, n, BLOCK=BLOCK, num_warps=warps)
+
+    def run_torch():
+        torch.add(x, y, out=ref)
+
+    return run_triton, run_torch, lambda: rel_err(out, ref)
+
+
+def row_sum_case(dims, block, warps):
+    (m, n), (BLOCK_N, ) = dims, block
+    a = rand(m, n)
+    out, ref = poisoned(m), empty(m)
+
+    def run_triton():
+        row_sum[(m, )](a, out, m, n, BLOCK_N=BLOCK_N, A_strides_x=a.stride(0),
+                       A_strides_y=a.stride(1), num_warps=warps)
+
+    def run_torch():
+        torch.sum(a, dim=1, out=ref)
+
+    return run_triton, run_torch, lambda: rel_err(out, ref)
+
+
+def weighted_sum_fwd_case(dims, block, warps):
+    (rows, d), (ROWS_TILE, D_TILE) = dims, block
+    x, w = rand(rows, d), rand(d)
+    out, ref = poisoned(rows), empty(rows)
+    grid = (triton.cdiv(rows, ROWS_TILE), )
+
+    def run_triton():
+        weighted_sum_fwd[grid](
+            x, w, out, x.stride(0), x.stride(1), w.stride(0), out.stride(0), rows, d,
+            ROWS_TILE_SIZE=ROWS_TILE, D_TILE_SIZE=D_TILE, num_warps=warps)
+
+    def run_torch():
+        torch.mv(x, w, out=ref)  # x @ w
+
+    return run_triton, run_torch, lambda: rel_err(out, ref)
+
+
+def weighted_sum_bwd_case(dims, block, warps):
+    (rows, d), (ROWS_TILE, D_TILE) = dims, block
+    x, w, g = rand(rows, d), rand(d), rand(rows)
+    programs = triton.cdiv(rows, ROWS_TILE)
+    grad_x, partial = poisoned(rows, d), poisoned(programs, d)
+    ref_grad_x, ref_partial = empty(rows, d), empty(programs, d)
+    # PyTorch's partial grad weight: one batched (1 x ROWS_TILE) @
+    # (ROWS_TILE x d) product per program (rows padded with zeros, once,
+    # when they do not fill the last tile).
+    pad = programs * ROWS_TILE - rows
+    x_tiles = torch.nn.functional.pad(x, (0, 0, 0, pad)) if pad else x
+    g_tiles = torch.nn.functional.pad(g, (0, pad)) if pad else g
+    x_tiles = x_tiles.view(programs, ROWS_TILE, d)
+    g_tiles = g_tiles.view(programs, 1, ROWS_TILE)
+    ref_partial_3d = ref_partial.view(programs, 1, d)
+
+    def run_triton():
+        weighted_sum_bwd[(programs, )](
+            x, w, g, grad_x, partial,
+            x.stride(0), x.stride(1), w.stride(0), g.stride(0),
+            grad_x.stride(0), grad_x.stride(1), partial.stride(0), partial.stride(1),
+            rows, d, ROWS_TILE_SIZE=ROWS_TILE, D_TILE_SIZE=D_TILE, num_warps=warps)
+
+    def run_torch():
+        torch.mul(g[:, None], w[None, :], out=ref_grad_x)
+        torch.bmm(g_tiles, x_tiles, out=ref_partial_3d)
+
+    def error():
+        return max(rel_err(grad_x, ref_grad_x), rel_err(partial, ref_partial))
+
+    return run_triton, run_torch, error
+
+
+def softmax_case(dims, block, warps):
+    (rows, cols), (BLOCK, ) = dims, block
+    x = rand(rows, cols)
+    out = poisoned(rows, cols)
+    ref = []
+
+    def run_triton():
+        softmax[(rows, )](x, out, x.stride(0), out.stride(0), cols, BLOCK=BLOCK, num_warps=warps)
+
+    def run_torch():
+        ref[:] = [torch.softmax(x, dim=1)]
+
+    return run_triton, run_torch, lambda: rel_err(out, ref[0])
+
+
+CASES = {
+    "vector_add": vector_add_case,
+    "row_sum": row_sum_case,
+    "weighted_sum_fwd": weighted_sum_fwd_case,
+    "weighted_sum_bwd": weighted_sum_bwd_case,
+    "softmax": softmax_case,
+}
+
+
+# ---- timing and the driver ----
+
+
+def bench(fn, warmup, reps, flush):
+    """The median time of `fn` in ms, timed as tile-bench times ours."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for start, end in zip(starts, ends):
+        flush.zero_()
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return statistics.median([s.elapsed_time(e) for s, e in zip(starts, ends)])
+
+
+def show(value, spec):
+    return "-" if value is None else format(value, spec)
+
+
+def run_case(kernel, size, block, warps, opts, flush):
+    """Checks and times one case and prints its RESULT line; True when
+    Triton's output matched PyTorch's."""
+    torch.manual_seed(opts.seed)
+    run_triton, run_torch, error = CASES[kernel](dims(size), dims(block), int(warps))
+    torch_ms = triton_ms = err = None
+    try:
+        run_torch()
+        torch.cuda.synchronize()
+        torch_ms = bench(run_torch, opts.warmup, opts.reps, flush)
+    except Exception as e:  # noqa: BLE001 - reported, and the case goes on
+        print(f"ERROR {kernel} {size} torch: {type(e).__name__}: {e}", flush=True)
+    try:
+        run_triton()
+        torch.cuda.synchronize()
+        if torch_ms is not None:
+            err = error()
+        triton_ms = bench(run_triton, opts.warmup, opts.reps, flush)
+    except Exception as e:  # noqa: BLE001 - reported, and the case goes on
+        print(f"ERROR {kernel} {size} triton: {type(e).__name__}: {e}", flush=True)
+    ok = err is not None and math.isfinite(err) and err <= TOLERANCE
+    print(f"RESULT {kernel} {size} triton_ms={show(triton_ms, '.5f')} "
+          f"torch_ms={show(torch_ms, '.5f')} max_err={show(err, '.3e')} ok={int(ok)}",
+          flush=True)
+    return ok
+
+
+def dims(text):
+    """`1024` -> (1024,), `65536x1024` -> (65536, 1024)."""
+    return tuple(int(part) for part in text.split("x"))
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--flush-bytes", type=int, default=256 << 20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--case", nargs=4, action="append", required=True,
+                        metavar=("KERNEL", "SIZE", "BLOCK", "WARPS"))
+    opts = parser.parse_args(argv)
+    for kernel, size, block, warps in opts.case:
+        if kernel not in CASES:
+            parser.error(f"unknown kernel {kernel}: want one of {', '.join(CASES)}")
+        try:
+            dims(size), dims(block), int(warps)
+        except ValueError:
+            parser.error(f"--case {kernel} {size} {block} {warps}: SIZE and BLOCK are numbers joined by x, WARPS a number")
+    return opts
+
+
+def main(argv=None):
+    opts = parse_args(argv)
+    # PyTorch's fp32 products in full fp32, as ours and Triton's.
+    torch.backends.cuda.matmul.allow_tf32 = False
+    name = torch.cuda.get_device_name().replace(" ", "_")
+    print(f"INFO triton={triton.__version__} torch={torch.__version__} device={name}",
+          flush=True)
+    flush = torch.empty(opts.flush_bytes // 4, dtype=torch.int32, device=DEVICE)
+    failed = 0
+    for kernel, size, block, warps in opts.case:
+        try:
+            ok = run_case(kernel, size, block, warps, opts, flush)
+        except Exception as e:  # noqa: BLE001 - the case failed; the next one runs
+            print(f"ERROR {kernel} {size}: {type(e).__name__}: {e}", flush=True)
+            print(f"RESULT {kernel} {size} triton_ms=- torch_ms=- max_err=- ok=0", flush=True)
+            ok = False
+        failed += not ok
+    if failed:
+        print(f"FAIL {failed} of {len(opts.case)} cases: Triton's output did not match "
+              f"PyTorch's within {TOLERANCE:g}, or a case could not run", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

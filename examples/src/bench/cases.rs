@@ -1,0 +1,225 @@
+//! The benchmark's cases, defined once: the kernels, their sizes, block
+//! sizes and warps, the bytes each must move, and the speed each must
+//! reach against Triton. The Python baselines get the same cases on their
+//! command line ([`super::triton::script_args`]).
+
+use crate::weighted_sum;
+
+/// Bytes of one `f32`.
+const F32: u64 = 4;
+
+/// A kernel of the benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelKind {
+    /// The masked vector add, `safe_kernel`: `out = x + y`.
+    VectorAdd,
+    /// The row sum through a block pointer and `advance`.
+    RowSum,
+    /// The weighted sum `x @ w`, forward.
+    WeightedSumFwd,
+    /// The weighted sum, backward: `grad_x` and the partial weight
+    /// gradients, one row per program.
+    WeightedSumBwd,
+    /// The row softmax, one row per program.
+    Softmax,
+}
+
+impl KernelKind {
+    /// The kernel's name in the table and on the Python command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelKind::VectorAdd => "vector_add",
+            KernelKind::RowSum => "row_sum",
+            KernelKind::WeightedSumFwd => "weighted_sum_fwd",
+            KernelKind::WeightedSumBwd => "weighted_sum_bwd",
+            KernelKind::Softmax => "softmax",
+        }
+    }
+
+    /// The largest `ours / Triton` time ratio that passes.
+    pub fn target(self) -> f64 {
+        match self {
+            KernelKind::VectorAdd => 1.03,
+            KernelKind::RowSum => 1.05,
+            KernelKind::WeightedSumFwd | KernelKind::WeightedSumBwd | KernelKind::Softmax => 1.10,
+        }
+    }
+}
+
+/// One benchmark case: a kernel on one size with one configuration, all
+/// fp32 and contiguous.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The kernel.
+    pub kind: KernelKind,
+    /// `[n]` for the vector add, `[rows, cols]` for the others.
+    pub dims: Vec<usize>,
+    /// The compile-time block sizes: `[BLOCK]` (vector add, softmax),
+    /// `[BLOCK_N]` (row sum), `[ROWS_TILE, D_TILE]` (weighted sums).
+    pub block: Vec<i64>,
+    /// Warps per program.
+    pub num_warps: u32,
+}
+
+impl Case {
+    /// The size as the table and the Python side write it: `268435456`,
+    /// `65536x1024`.
+    pub fn size(&self) -> String {
+        join_x(&self.dims)
+    }
+
+    /// The block sizes as the Python command line takes them: `1024`,
+    /// `16x64`.
+    pub fn block_text(&self) -> String {
+        join_x(&self.block)
+    }
+
+    /// Rows and columns of a 2-D case; `(1, n)` for the vector add.
+    pub fn rows_cols(&self) -> (usize, usize) {
+        match self.dims[..] {
+            [n] => (1, n),
+            [rows, cols] => (rows, cols),
+            _ => (0, 0),
+        }
+    }
+
+    /// Programs of the launch grid.
+    pub fn programs(&self) -> usize {
+        let (rows, cols) = self.rows_cols();
+        match self.kind {
+            KernelKind::VectorAdd => cols.div_ceil(self.block[0] as usize),
+            KernelKind::RowSum | KernelKind::Softmax => rows,
+            KernelKind::WeightedSumFwd | KernelKind::WeightedSumBwd => {
+                rows.div_ceil(self.block[0] as usize)
+            }
+        }
+    }
+
+    /// The bytes the kernel must move: every input read once and every
+    /// output written once.
+    pub fn bytes(&self) -> u64 {
+        let (rows, cols) = self.rows_cols();
+        let (m, n) = (rows as u64, cols as u64);
+        match self.kind {
+            KernelKind::VectorAdd => 3 * n * F32,
+            KernelKind::RowSum => (m * n + m) * F32,
+            KernelKind::WeightedSumFwd => (m * n + n + m) * F32,
+            KernelKind::WeightedSumBwd => {
+                let partial = self.programs() as u64 * n;
+                // x, grad_output, weight in; grad_x, partial grad weight out.
+                (m * n + m + n + m * n + partial) * F32
+            }
+            KernelKind::Softmax => 2 * m * n * F32,
+        }
+    }
+}
+
+/// `a x b x ...`.
+fn join_x<T: ToString>(values: &[T]) -> String {
+    values
+        .iter()
+        .map(T::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+/// The cases: the full sizes, or small ones for a smoke run (`quick`).
+/// Block sizes and warps are the same in both.
+pub fn cases(quick: bool) -> Vec<Case> {
+    let vector = if quick { 1 << 20 } else { 1 << 28 };
+    let rows = if quick { 4096 } else { 65536 };
+    let softmax_rows = if quick { 256 } else { 4096 };
+    let d = 1024;
+    let tiles = vec![weighted_sum::ROWS_TILE, weighted_sum::d_tile_for(d)];
+    let case = |kind, dims: Vec<usize>, block: Vec<i64>, num_warps| Case {
+        kind,
+        dims,
+        block,
+        num_warps,
+    };
+    vec![
+        case(KernelKind::VectorAdd, vec![vector], vec![1024], 4),
+        case(KernelKind::RowSum, vec![rows, 1024], vec![1024], 4),
+        case(KernelKind::WeightedSumFwd, vec![rows, d], tiles.clone(), 4),
+        case(KernelKind::WeightedSumBwd, vec![rows, d], tiles, 4),
+        case(KernelKind::Softmax, vec![softmax_rows, 4096], vec![4096], 8),
+    ]
+}
+
+/// Elements of the device-to-device copy that measures the bandwidth to
+/// compare with: 2^28 fp32 (2^24 for a smoke run).
+pub fn copy_elems(quick: bool) -> usize {
+    if quick { 1 << 24 } else { 1 << 28 }
+}
+
+/// The bytes a copy of `elems` fp32 moves: read plus write.
+pub fn copy_bytes(elems: usize) -> u64 {
+    2 * elems as u64 * F32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(cases: &[Case], kind: KernelKind) -> &Case {
+        cases.iter().find(|c| c.kind == kind).unwrap()
+    }
+
+    #[test]
+    fn byte_counts_of_the_full_cases() {
+        let all = cases(false);
+        let mib = |c: &Case| c.bytes() as f64 / (1u64 << 20) as f64;
+        // 3 x 2^28 x 4 bytes = 3 GiB.
+        assert_eq!(find(&all, KernelKind::VectorAdd).bytes(), 3 << 30);
+        // 256 MiB of input and 256 KiB of sums.
+        assert_eq!(mib(find(&all, KernelKind::RowSum)), 256.25);
+        let fwd = find(&all, KernelKind::WeightedSumFwd);
+        assert_eq!(fwd.bytes(), (65536 * 1024 + 1024 + 65536) * 4);
+        // x and grad_x (512 MiB), grad_output, weight, and 4096 partial
+        // rows of 1024.
+        let bwd = find(&all, KernelKind::WeightedSumBwd);
+        assert_eq!(bwd.programs(), 4096);
+        assert_eq!(
+            bwd.bytes(),
+            (2 * 65536 * 1024 + 65536 + 1024 + 4096 * 1024) * 4
+        );
+        assert_eq!(mib(find(&all, KernelKind::Softmax)), 128.0);
+        assert_eq!(copy_bytes(copy_elems(false)), 2 << 30);
+    }
+
+    #[test]
+    fn sizes_and_blocks_print_as_the_python_side_reads_them() {
+        let all = cases(false);
+        let add = find(&all, KernelKind::VectorAdd);
+        assert_eq!(
+            (add.size(), add.block_text()),
+            ("268435456".into(), "1024".into())
+        );
+        assert_eq!(add.programs(), 1 << 18);
+        let fwd = find(&all, KernelKind::WeightedSumFwd);
+        assert_eq!(
+            (fwd.size(), fwd.block_text()),
+            ("65536x1024".into(), "16x64".into())
+        );
+        let softmax = find(&all, KernelKind::Softmax);
+        assert_eq!((softmax.size(), softmax.num_warps), ("4096x4096".into(), 8));
+        assert_eq!(softmax.rows_cols(), (4096, 4096));
+    }
+
+    #[test]
+    fn quick_cases_keep_the_configurations() {
+        for (full, quick) in cases(false).iter().zip(cases(true)) {
+            assert_eq!(full.kind, quick.kind);
+            assert_eq!(full.block, quick.block);
+            assert_eq!(full.num_warps, quick.num_warps);
+            assert!(quick.bytes() < full.bytes());
+        }
+    }
+
+    #[test]
+    fn targets() {
+        assert_eq!(KernelKind::VectorAdd.target(), 1.03);
+        assert_eq!(KernelKind::RowSum.target(), 1.05);
+        assert_eq!(KernelKind::WeightedSumBwd.target(), 1.10);
+    }
+}

@@ -1,0 +1,330 @@
+//! Our kernels under the benchmark: inputs, compilation specialized on the
+//! launch arguments, one checked run against a CPU reference, then the
+//! timing ([`median_ms`]); and the device-to-device copy that gives the
+//! bandwidth to compare with.
+
+use super::cases::{Case, KernelKind};
+use super::{Timing, median};
+use crate::gpu_check::reductions::compare_close;
+use crate::gpu_check::{compare, inputs, poisoned};
+use crate::{row_sum, softmax, vector_add, weighted_sum};
+use tile::{Arg, Buffer, Device, LoadedKernel, Options};
+use tile_dialect::{DType, Kernel};
+use tile_runtime::Specialization;
+
+/// The relative tolerance of sums against their f64 reference (see
+/// [`compare_close`]).
+pub const TOLERANCE: f64 = 1e-4;
+
+/// A kernel compiled, loaded and checked, ready to be timed: its launch
+/// and the buffers its arguments point into (kept alive with it).
+pub struct Prepared {
+    loaded: LoadedKernel,
+    grid: u32,
+    args: Vec<Arg>,
+    buffers: Vec<Buffer<f32>>,
+}
+
+impl Prepared {
+    /// Queues one launch without waiting.
+    pub fn launch_async(&self) -> tile_runtime::Result<()> {
+        self.loaded.launch_async(self.grid, &self.args)
+    }
+
+    /// Buffer `i`, in the order of the kernel's pointer arguments.
+    fn buffer(&self, i: usize) -> &Buffer<f32> {
+        &self.buffers[i]
+    }
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Compiles `kernel` with `num_warps` warps, specialized on `args` (as
+/// Triton specializes on its arguments), loads it, and runs it once on
+/// `grid`, waiting for it.
+fn load_and_run(
+    device: &Device,
+    kernel: &Kernel,
+    num_warps: u32,
+    grid: usize,
+    args: Vec<Arg>,
+    buffers: Vec<Buffer<f32>>,
+) -> Result<Prepared, String> {
+    let options = Options::with_warps(num_warps).specialized(Specialization::of(&args));
+    let compiled = tile::compile(kernel, &options).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let grid = u32::try_from(grid).map_err(err)?;
+    loaded.launch(grid, &args).map_err(err)?;
+    Ok(Prepared {
+        loaded,
+        grid,
+        args,
+        buffers,
+    })
+}
+
+/// Builds `case`'s inputs, compiles and runs our kernel once, and checks
+/// every output element against the CPU reference. Outputs are poisoned
+/// beforehand and followed by a guard region that must stay untouched.
+pub fn prepare(device: &Device, case: &Case) -> Result<Prepared, String> {
+    match case.kind {
+        KernelKind::VectorAdd => prepare_vector_add(device, case),
+        KernelKind::RowSum => prepare_row_sum(device, case),
+        KernelKind::WeightedSumFwd => prepare_weighted_sum_fwd(device, case),
+        KernelKind::WeightedSumBwd => prepare_weighted_sum_bwd(device, case),
+        KernelKind::Softmax => prepare_softmax(device, case),
+    }
+}
+
+fn prepare_vector_add(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (_, n) = case.rows_cols();
+    let (x, y) = (inputs(n, 1), inputs(n, 2));
+    let dx = device.upload(&x).map_err(err)?;
+    let dy = device.upload(&y).map_err(err)?;
+    let dout = device.upload(&poisoned(n)).map_err(err)?;
+    let args = vec![
+        Arg::from(&dx),
+        Arg::from(&dy),
+        Arg::from(&dout),
+        Arg::from(n as i32),
+    ];
+    let context = tile::context().map_err(err)?;
+    let kernel = vector_add::safe_kernel(&context, case.block[0] as i32).map_err(err)?;
+    let grid = case.programs();
+    let run = load_and_run(
+        device,
+        &kernel,
+        case.num_warps,
+        grid,
+        args,
+        vec![dx, dy, dout],
+    )?;
+    let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
+    compare(&device.download(run.buffer(2)).map_err(err)?, &want)?;
+    Ok(run)
+}
+
+fn prepare_row_sum(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (m, n) = case.rows_cols();
+    let a = inputs(m * n, 3);
+    let da = device.upload(&a).map_err(err)?;
+    let dout = device.upload(&poisoned(m)).map_err(err)?;
+    let args = vec![
+        Arg::from(&da),
+        Arg::from(&dout),
+        Arg::from(m as i32),
+        Arg::from(n as i32),
+        Arg::from(n as i64),
+        Arg::from(1i64),
+    ];
+    let context = tile::context().map_err(err)?;
+    let kernel = row_sum::row_sum(&context, case.block[0], DType::F32).map_err(err)?;
+    let run = load_and_run(device, &kernel, case.num_warps, m, args, vec![da, dout])?;
+    let (want, magnitude) = dot_rows(&a, m, n, |_| 1.0);
+    let got = device.download(run.buffer(1)).map_err(err)?;
+    compare_close(&got, &want, &magnitude, TOLERANCE)?;
+    Ok(run)
+}
+
+/// For each row `r` of the row-major `m x n` matrix `a`: the f64 sum of
+/// `a[r, c] * weight(c)` and the sum of the terms' magnitudes.
+fn dot_rows(a: &[f32], m: usize, n: usize, weight: impl Fn(usize) -> f64) -> (Vec<f64>, Vec<f64>) {
+    (0..m)
+        .map(|r| {
+            a[r * n..(r + 1) * n]
+                .iter()
+                .enumerate()
+                .fold((0f64, 0f64), |(s, t), (c, &x)| {
+                    let p = f64::from(x) * weight(c);
+                    (s + p, t + p.abs())
+                })
+        })
+        .unzip()
+}
+
+fn prepare_weighted_sum_fwd(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (rows, d) = case.rows_cols();
+    let (x, w) = (inputs(rows * d, 4), inputs(d, 5));
+    let dx = device.upload(&x).map_err(err)?;
+    let dw = device.upload(&w).map_err(err)?;
+    let dout = device.upload(&poisoned(rows)).map_err(err)?;
+    let args = vec![
+        Arg::from(&dx),
+        Arg::from(&dw),
+        Arg::from(&dout),
+        Arg::from(d as i64),
+        Arg::from(1i64),
+        Arg::from(1i64),
+        Arg::from(1i64),
+        Arg::from(rows as i32),
+        Arg::from(d as i32),
+    ];
+    let context = tile::context().map_err(err)?;
+    let (rows_tile, d_tile) = (case.block[0], case.block[1]);
+    let kernel =
+        weighted_sum::weighted_sum_fwd(&context, rows_tile, d_tile, DType::F32).map_err(err)?;
+    let grid = case.programs();
+    let buffers = vec![dx, dw, dout];
+    let run = load_and_run(device, &kernel, case.num_warps, grid, args, buffers)?;
+    let (want, magnitude) = dot_rows(&x, rows, d, |c| f64::from(w[c]));
+    let got = device.download(run.buffer(2)).map_err(err)?;
+    compare_close(&got, &want, &magnitude, TOLERANCE)?;
+    Ok(run)
+}
+
+fn prepare_weighted_sum_bwd(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (rows, d) = case.rows_cols();
+    let programs = case.programs();
+    let (x, w, g) = (inputs(rows * d, 6), inputs(d, 7), inputs(rows, 8));
+    let dx = device.upload(&x).map_err(err)?;
+    let dw = device.upload(&w).map_err(err)?;
+    let dg = device.upload(&g).map_err(err)?;
+    let grad_x = device.upload(&poisoned(rows * d)).map_err(err)?;
+    let partial = device.upload(&poisoned(programs * d)).map_err(err)?;
+    let mut args = vec![
+        Arg::from(&dx),
+        Arg::from(&dw),
+        Arg::from(&dg),
+        Arg::from(&grad_x),
+        Arg::from(&partial),
+    ];
+    // stride_xr, stride_xd, stride_wd, stride_gr, stride_gxr, stride_gxd,
+    // stride_gwb, stride_gwd.
+    args.extend([d, 1, 1, 1, d, 1, d, 1].map(|s| Arg::from(s as i64)));
+    args.extend([Arg::from(rows as i32), Arg::from(d as i32)]);
+    let context = tile::context().map_err(err)?;
+    let (rows_tile, d_tile) = (case.block[0], case.block[1]);
+    let kernel =
+        weighted_sum::weighted_sum_bwd(&context, rows_tile, d_tile, DType::F32).map_err(err)?;
+    let buffers = vec![dx, dw, dg, grad_x, partial];
+    let run = load_and_run(device, &kernel, case.num_warps, programs, args, buffers)?;
+
+    let want_gx: Vec<f32> = g
+        .iter()
+        .flat_map(|&gr| w.iter().map(move |&wc| gr * wc))
+        .collect();
+    compare(&device.download(run.buffer(3)).map_err(err)?, &want_gx)
+        .map_err(|e| format!("grad_x: {e}"))?;
+    let (want, magnitude) = partial_grad_weight(&x, &g, d, rows_tile as usize);
+    let got = device.download(run.buffer(4)).map_err(err)?;
+    compare_close(&got, &want, &magnitude, TOLERANCE)
+        .map_err(|e| format!("partial grad_weight: {e}"))?;
+    Ok(run)
+}
+
+/// The partial weight gradients of the backward kernel, row `p` holding
+/// `sum over the rows r of tile p of x[r, c] * g[r]`, in f64, with the sums
+/// of the terms' magnitudes.
+fn partial_grad_weight(x: &[f32], g: &[f32], d: usize, rows_tile: usize) -> (Vec<f64>, Vec<f64>) {
+    let programs = g.len().div_ceil(rows_tile);
+    let mut sums = vec![0f64; programs * d];
+    let mut magnitudes = vec![0f64; programs * d];
+    for (r, &gr) in g.iter().enumerate() {
+        let p = r / rows_tile;
+        let row = &x[r * d..(r + 1) * d];
+        for (c, &xc) in row.iter().enumerate() {
+            let term = f64::from(xc) * f64::from(gr);
+            sums[p * d + c] += term;
+            magnitudes[p * d + c] += term.abs();
+        }
+    }
+    (sums, magnitudes)
+}
+
+fn prepare_softmax(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (rows, cols) = case.rows_cols();
+    let x = inputs(rows * cols, 9);
+    let dx = device.upload(&x).map_err(err)?;
+    let dout = device.upload(&poisoned(rows * cols)).map_err(err)?;
+    // x_ptr, out_ptr, stride_xr, stride_outr, n_cols.
+    let args = vec![
+        Arg::from(&dx),
+        Arg::from(&dout),
+        Arg::from(cols as i32),
+        Arg::from(cols as i32),
+        Arg::from(cols as i32),
+    ];
+    let context = tile::context().map_err(err)?;
+    let kernel = softmax::softmax(&context, case.block[0] as i32).map_err(err)?;
+    let run = load_and_run(device, &kernel, case.num_warps, rows, args, vec![dx, dout])?;
+    let want = softmax_rows(&x, cols);
+    // Each value against itself: the tolerance is relative per element.
+    let magnitude: Vec<f64> = want.iter().map(|w| w.abs()).collect();
+    let got = device.download(run.buffer(1)).map_err(err)?;
+    compare_close(&got, &want, &magnitude, TOLERANCE)?;
+    Ok(run)
+}
+
+/// The softmax of each row of `cols` values, in f64.
+fn softmax_rows(x: &[f32], cols: usize) -> Vec<f64> {
+    x.chunks(cols)
+        .flat_map(|row| {
+            let max = row
+                .iter()
+                .fold(f64::NEG_INFINITY, |m, &v| m.max(f64::from(v)));
+            let den: f64 = row.iter().map(|&v| (f64::from(v) - max).exp()).sum();
+            row.iter().map(move |&v| (f64::from(v) - max).exp() / den)
+        })
+        .collect()
+}
+
+/// The median device time of `timed`, measured as the Python side
+/// measures it: `timing.warmup` untimed calls and a wait, then
+/// `timing.reps` repetitions of (zero `flush`, start event, `timed`, end
+/// event) queued back to back, one wait, and the median of the elapsed
+/// times (see [`Device::time_each_ms`]).
+pub fn median_ms(
+    device: &Device,
+    timing: Timing,
+    flush: &mut Buffer<u8>,
+    mut timed: impl FnMut() -> tile_runtime::Result<()>,
+) -> Result<f64, String> {
+    for _ in 0..timing.warmup {
+        timed().map_err(err)?;
+    }
+    device.synchronize().map_err(err)?;
+    let times = device
+        .time_each_ms(timing.reps, || device.zero_async(flush), timed)
+        .map_err(err)?;
+    median(&times).ok_or_else(|| "no repetitions to time".to_string())
+}
+
+/// The median time of a device-to-device copy of `elems` fp32, timed like
+/// the kernels.
+pub fn copy_ms(
+    device: &Device,
+    elems: usize,
+    timing: Timing,
+    flush: &mut Buffer<u8>,
+) -> Result<f64, String> {
+    let src = device.alloc::<f32>(elems).map_err(err)?;
+    let mut dst = device.alloc::<f32>(elems).map_err(err)?;
+    median_ms(device, timing, flush, || device.copy_async(&src, &mut dst))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_grad_weight_sums_each_tile_of_rows() {
+        // 5 rows of d = 2, tiles of 2 rows: programs 0, 1 and a ragged 2.
+        let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, -10.0];
+        let g = [1.0, -1.0, 2.0, 0.5, 3.0];
+        let (sums, magnitudes) = partial_grad_weight(&x, &g, 2, 2);
+        assert_eq!(sums, vec![-2.0, -2.0, 13.5, 16.0, 27.0, -30.0]);
+        assert_eq!(magnitudes, vec![4.0, 6.0, 13.5, 16.0, 27.0, 30.0]);
+    }
+
+    #[test]
+    fn row_dots_and_softmax_reference() {
+        let a = [1.0, -2.0, 3.0, 4.0];
+        let (sums, magnitudes) = dot_rows(&a, 2, 2, |c| if c == 0 { 2.0 } else { 1.0 });
+        assert_eq!(sums, vec![0.0, 10.0]);
+        assert_eq!(magnitudes, vec![4.0, 10.0]);
+        let s = softmax_rows(&[0.0, 0.0, 1.0, f32::NEG_INFINITY], 2);
+        assert_eq!(s, vec![0.5, 0.5, 1.0, 0.0]);
+    }
+}
