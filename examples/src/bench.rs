@@ -68,7 +68,7 @@ pub fn median(times: &[f32]) -> Option<f64> {
 }
 
 /// The usage line of `tile-bench`.
-pub const USAGE: &str = "usage: tile-bench [--quick] [--warmup N] [--reps N] \
+pub const USAGE: &str = "usage: tile-bench [--quick] [--no-specialize] [--warmup N] [--reps N] \
                          [--triton-script PATH] [--python PATH] [--out PATH]";
 
 /// The flags of `tile-bench` that take a value.
@@ -79,6 +79,9 @@ const VALUED_FLAGS: [&str; 5] = ["--warmup", "--reps", "--triton-script", "--pyt
 pub struct Cli {
     /// Small sizes and few repetitions, for a smoke run.
     pub quick: bool,
+    /// Compile our kernels without specializing them on their arguments
+    /// (`--no-specialize`): the unvectorized baseline.
+    pub no_specialize: bool,
     /// Launches to time.
     pub timing: Timing,
     /// The Triton and PyTorch baselines (`bench/triton_kernels.py`).
@@ -95,8 +98,10 @@ impl Cli {
     pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
         let args: Vec<String> = args.into_iter().collect();
         let quick = args.iter().any(|a| a == "--quick");
+        let no_specialize = args.iter().any(|a| a == "--no-specialize");
         let mut cli = Cli {
             quick,
+            no_specialize,
             timing: Timing::default_for(quick),
             triton_script: PathBuf::from("bench/triton_kernels.py"),
             python: "python3".to_string(),
@@ -104,7 +109,7 @@ impl Cli {
         };
         let mut it = args.into_iter();
         while let Some(flag) = it.next() {
-            if flag == "--quick" {
+            if flag == "--quick" || flag == "--no-specialize" {
                 continue;
             }
             if !VALUED_FLAGS.contains(&flag.as_str()) {
@@ -140,7 +145,10 @@ pub fn run(cli: &Cli, command_line: &str) -> i32 {
     };
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
-    let cases = cases::cases(cli.quick);
+    let mut cases = cases::cases(cli.quick);
+    for case in &mut cases {
+        case.specialize = !cli.no_specialize;
+    }
     let Ours { times, copy_gbps } = match run_ours(&device, cli, &cases) {
         Ok(ours) => ours,
         Err(e) => {
@@ -314,6 +322,8 @@ mod tests {
         assert_eq!(cli.triton_script, PathBuf::from("/x/t.py"));
         assert_eq!(cli.out, Some(PathBuf::from("/tmp/b.md")));
         assert_eq!(cli.python, "py");
+        assert!(!cli.no_specialize);
+        assert!(Cli::parse(args("--no-specialize")).unwrap().no_specialize);
         assert!(Cli::parse(args("--reps")).is_err());
         assert!(Cli::parse(args("--reps 0")).is_err());
         assert!(Cli::parse(args("--warmup x")).is_err());

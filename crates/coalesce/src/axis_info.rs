@@ -162,9 +162,7 @@ impl AxisInfo {
         let rank = a.rank().max(b.rank());
         let (a, b) = (&a.ranked(rank), &b.ranked(rank));
         let contiguity = (0..rank)
-            .map(|d| {
-                gcd(a.contiguity[d], b.constancy[d]).max(gcd(a.constancy[d], b.contiguity[d]))
-            })
+            .map(|d| gcd(a.contiguity[d], b.constancy[d]).max(gcd(a.constancy[d], b.contiguity[d])))
             .collect();
         AxisInfo {
             contiguity,
@@ -380,7 +378,11 @@ mod tests {
         let n = AxisInfo::splat(&AxisInfo::scalar(16), &[1024]);
         let mask = AxisInfo::compare("slt", &offs, &n);
         assert_eq!(mask.constancy, vec![16]);
-        let unaligned = AxisInfo::compare("slt", &offs, &AxisInfo::splat(&AxisInfo::scalar(1), &[1024]));
+        let unaligned = AxisInfo::compare(
+            "slt",
+            &offs,
+            &AxisInfo::splat(&AxisInfo::scalar(1), &[1024]),
+        );
         assert_eq!(unaligned.constancy, vec![1]);
         // offs <= n moves the boundary off the aligned groups.
         assert_eq!(AxisInfo::compare("sle", &offs, &n).constancy, vec![1]);
@@ -398,21 +400,34 @@ mod tests {
         assert!(holds(&strided, &values, &[64]));
         // Times 1 keeps the run.
         let one = AxisInfo::constant(1, &[64]);
-        assert_eq!(AxisInfo::mul(&AxisInfo::arange(0, 64), &one).contiguity, vec![64]);
+        assert_eq!(
+            AxisInfo::mul(&AxisInfo::arange(0, 64), &one).contiguity,
+            vec![64]
+        );
     }
 
     #[test]
     fn two_dimensional_row_major_offsets() {
         // rows[:, None] * 64 + cols[None, :] over a 16 x 64 tile.
-        let rows = AxisInfo::arange(0, 16).expand_dims(1).broadcast(&[16, 1], &[16, 64]);
-        let cols = AxisInfo::arange(0, 64).expand_dims(0).broadcast(&[1, 64], &[16, 64]);
-        let offs = AxisInfo::add(&AxisInfo::mul(&rows, &AxisInfo::constant(64, &[16, 64])), &cols);
+        let rows = AxisInfo::arange(0, 16)
+            .expand_dims(1)
+            .broadcast(&[16, 1], &[16, 64]);
+        let cols = AxisInfo::arange(0, 64)
+            .expand_dims(0)
+            .broadcast(&[1, 64], &[16, 64]);
+        let offs = AxisInfo::add(
+            &AxisInfo::mul(&rows, &AxisInfo::constant(64, &[16, 64])),
+            &cols,
+        );
         assert_eq!(offs.contiguity, vec![1, 64]);
         assert_eq!(offs.divisibility[1], 64);
         let values: Vec<i64> = (0..16 * 64).collect();
         assert!(holds(&offs, &values, &[16, 64]));
         // The transposed form runs along axis 0.
-        let t = AxisInfo::add(&rows, &AxisInfo::mul(&cols, &AxisInfo::constant(16, &[16, 64])));
+        let t = AxisInfo::add(
+            &rows,
+            &AxisInfo::mul(&cols, &AxisInfo::constant(16, &[16, 64])),
+        );
         assert_eq!(t.contiguity, vec![16, 1]);
     }
 

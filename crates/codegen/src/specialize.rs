@@ -4,10 +4,10 @@
 //! equal to 1.
 
 use melior::Context;
+use melior::ir::Module;
 use melior::ir::attribute::Attribute;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationLike, OperationMutLike};
-use melior::ir::Module;
 use tile_dialect::ops;
 use tile_runtime::{Fact, KernelSpec, ParamType, Specialization};
 

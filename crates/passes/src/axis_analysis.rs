@@ -65,9 +65,7 @@ impl Fact {
     fn join(&self, other: &Fact) -> Option<Fact> {
         match (self, other) {
             (Fact::Axis(a), Fact::Axis(b)) => Some(Fact::Axis(a.join(b))),
-            (Fact::Block(a), Fact::Block(b)) if a.order == b.order => {
-                Some(Fact::Block(a.join(b)))
-            }
+            (Fact::Block(a), Fact::Block(b)) if a.order == b.order => Some(Fact::Block(a.join(b))),
             _ => None,
         }
     }
@@ -158,7 +156,10 @@ impl AxisAnalysis {
             return None;
         }
         let e = elem_bytes(dtype);
-        let scaled = |x: i64, y: i64| x.saturating_mul(y).min(tile_coalesce::axis_info::MAX_DIVISIBILITY);
+        let scaled = |x: i64, y: i64| {
+            x.saturating_mul(y)
+                .min(tile_coalesce::axis_info::MAX_DIVISIBILITY)
+        };
         let unit = |k: usize| bp.strides[k].constant == Some(1);
         let checked = op.array_attr("boundary_check").unwrap_or_default();
         let mut contiguity = vec![1; rank];
@@ -271,7 +272,11 @@ impl AxisAnalysis {
                 }
             }
             self.block(m, body);
-            let yields = body.ops.last().map(|y| y.operands.clone()).unwrap_or_default();
+            let yields = body
+                .ops
+                .last()
+                .map(|y| y.operands.clone())
+                .unwrap_or_default();
             let next: Vec<Option<Fact>> = carried
                 .iter()
                 .zip(&yields)

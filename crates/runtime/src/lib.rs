@@ -46,8 +46,8 @@ pub mod device;
 pub mod error;
 pub mod kernel;
 pub mod launch;
-pub mod specialization;
 mod ptx;
+pub mod specialization;
 mod testing;
 
 pub use buffer::{Buffer, DeviceCopy, DevicePtr};

@@ -59,6 +59,10 @@ pub struct Case {
     pub block: Vec<i64>,
     /// Warps per program.
     pub num_warps: u32,
+    /// Whether our kernel is compiled specialized on its arguments (the
+    /// default; `tile-bench --no-specialize` measures the code that
+    /// assumes nothing: scalar accesses).
+    pub specialize: bool,
 }
 
 impl Case {
@@ -136,6 +140,7 @@ pub fn cases(quick: bool) -> Vec<Case> {
         dims,
         block,
         num_warps,
+        specialize: true,
     };
     vec![
         case(KernelKind::VectorAdd, vec![vector], vec![1024], 4),

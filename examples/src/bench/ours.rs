@@ -41,18 +41,23 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// Compiles `kernel` with `num_warps` warps, specialized on `args` (as
-/// Triton specializes on its arguments), loads it, and runs it once on
-/// `grid`, waiting for it.
+/// Compiles `kernel` with the case's warps, specialized on `args` (as
+/// Triton specializes on its arguments) unless the case says not to, loads
+/// it, and runs it once on `grid`, waiting for it.
 fn load_and_run(
     device: &Device,
     kernel: &Kernel,
-    num_warps: u32,
+    case: &Case,
     grid: usize,
     args: Vec<Arg>,
     buffers: Vec<Buffer<f32>>,
 ) -> Result<Prepared, String> {
-    let options = Options::with_warps(num_warps).specialized(Specialization::of(&args));
+    let specialization = if case.specialize {
+        Specialization::of(&args)
+    } else {
+        Specialization::none()
+    };
+    let options = Options::with_warps(case.num_warps).specialized(specialization);
     let compiled = tile::compile(kernel, &options).map_err(err)?;
     let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
     let grid = u32::try_from(grid).map_err(err)?;
@@ -93,14 +98,7 @@ fn prepare_vector_add(device: &Device, case: &Case) -> Result<Prepared, String> 
     let context = tile::context().map_err(err)?;
     let kernel = vector_add::safe_kernel(&context, case.block[0] as i32).map_err(err)?;
     let grid = case.programs();
-    let run = load_and_run(
-        device,
-        &kernel,
-        case.num_warps,
-        grid,
-        args,
-        vec![dx, dy, dout],
-    )?;
+    let run = load_and_run(device, &kernel, case, grid, args, vec![dx, dy, dout])?;
     let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
     compare(&device.download(run.buffer(2)).map_err(err)?, &want)?;
     Ok(run)
@@ -121,7 +119,7 @@ fn prepare_row_sum(device: &Device, case: &Case) -> Result<Prepared, String> {
     ];
     let context = tile::context().map_err(err)?;
     let kernel = row_sum::row_sum(&context, case.block[0], DType::F32).map_err(err)?;
-    let run = load_and_run(device, &kernel, case.num_warps, m, args, vec![da, dout])?;
+    let run = load_and_run(device, &kernel, case, m, args, vec![da, dout])?;
     let (want, magnitude) = dot_rows(&a, m, n, |_| 1.0);
     let got = device.download(run.buffer(1)).map_err(err)?;
     compare_close(&got, &want, &magnitude, TOLERANCE)?;
@@ -167,7 +165,7 @@ fn prepare_weighted_sum_fwd(device: &Device, case: &Case) -> Result<Prepared, St
         weighted_sum::weighted_sum_fwd(&context, rows_tile, d_tile, DType::F32).map_err(err)?;
     let grid = case.programs();
     let buffers = vec![dx, dw, dout];
-    let run = load_and_run(device, &kernel, case.num_warps, grid, args, buffers)?;
+    let run = load_and_run(device, &kernel, case, grid, args, buffers)?;
     let (want, magnitude) = dot_rows(&x, rows, d, |c| f64::from(w[c]));
     let got = device.download(run.buffer(2)).map_err(err)?;
     compare_close(&got, &want, &magnitude, TOLERANCE)?;
@@ -199,7 +197,7 @@ fn prepare_weighted_sum_bwd(device: &Device, case: &Case) -> Result<Prepared, St
     let kernel =
         weighted_sum::weighted_sum_bwd(&context, rows_tile, d_tile, DType::F32).map_err(err)?;
     let buffers = vec![dx, dw, dg, grad_x, partial];
-    let run = load_and_run(device, &kernel, case.num_warps, programs, args, buffers)?;
+    let run = load_and_run(device, &kernel, case, programs, args, buffers)?;
 
     let want_gx: Vec<f32> = g
         .iter()
@@ -248,7 +246,7 @@ fn prepare_softmax(device: &Device, case: &Case) -> Result<Prepared, String> {
     ];
     let context = tile::context().map_err(err)?;
     let kernel = softmax::softmax(&context, case.block[0] as i32).map_err(err)?;
-    let run = load_and_run(device, &kernel, case.num_warps, rows, args, vec![dx, dout])?;
+    let run = load_and_run(device, &kernel, case, rows, args, vec![dx, dout])?;
     let want = softmax_rows(&x, cols);
     // Each value against itself: the tolerance is relative per element.
     let magnitude: Vec<f64> = want.iter().map(|w| w.abs()).collect();

@@ -10,9 +10,9 @@
 //! products, not sums, are compared bit for bit; every output is poisoned
 //! beforehand and followed by a guard that must stay untouched.
 
+use super::Specializing;
 use super::{Outcome, Storage, compare, inputs, poisoned, verdict};
 use crate::{row_sum, softmax, weighted_sum};
-use super::Specializing;
 use tile::{Arg, Buffer, Device};
 use tile_dialect::{DType, Kernel};
 
@@ -95,7 +95,10 @@ pub fn compare_close(got: &[f32], want: &[f64], magnitude: &[f64], tol: f64) -> 
     verdict(got, want.len(), errors).map_err(|e| format!("{e} (tol {tol:e})"))
 }
 
-fn load<'a, 'c>(device: &'a Device, kernel: &'a Kernel<'c>) -> Result<Specializing<'a, 'c>, String> {
+fn load<'a, 'c>(
+    device: &'a Device,
+    kernel: &'a Kernel<'c>,
+) -> Result<Specializing<'a, 'c>, String> {
     Ok(Specializing::new(device, kernel))
 }
 
@@ -258,10 +261,7 @@ pub fn weighted_sum_bwd_case(
     // grad_weight[c] = sum over programs of partial[p, c]: the row sum of
     // the (d x programs) transpose.
     let column_sum = row_sum::row_sum(&context, 128, DType::F32).map_err(err)?;
-    let reduce = load(
-        device,
-        &column_sum,
-    )?;
+    let reduce = load(device, &column_sum)?;
     let grad_w = device.upload(&poisoned(d)).map_err(err)?;
     let args = [
         Arg::from(&partial),

@@ -163,7 +163,12 @@ fn emit_store(e: &mut Emitter, d: DType, ptr: &str, value: &str, pred: Option<&s
 
 /// The elements per access `op` asks for (`tile.vector_width`, 1 when
 /// absent), checked against the registers the thread holds contiguously.
-fn vector_width(e: &Emitter, op: &Op, tensor: crate::mirror::ValueId, d: DType) -> Result<usize, PassError> {
+fn vector_width(
+    e: &Emitter,
+    op: &Op,
+    tensor: crate::mirror::ValueId,
+    d: DType,
+) -> Result<usize, PassError> {
     let Some(width) = op.int_attr(crate::vectorize::VECTOR_WIDTH_ATTR) else {
         return Ok(1);
     };
@@ -243,7 +248,13 @@ fn pack_words(e: &mut Emitter, elems: &[String], d: DType, loc: &str) -> Vec<Str
 }
 
 /// Unpacks 32-bit words into `count` elements of type `d`.
-fn unpack_words(e: &mut Emitter, words: &[String], d: DType, count: usize, loc: &str) -> Vec<String> {
+fn unpack_words(
+    e: &mut Emitter,
+    words: &[String],
+    d: DType,
+    count: usize,
+    loc: &str,
+) -> Vec<String> {
     let width = access(d).bits;
     let mut bits = Vec::with_capacity(count);
     match width {
@@ -293,7 +304,11 @@ fn word_list(first: usize, n: usize) -> String {
 
 /// `.v2` / `.v4` for that many words.
 fn vector_suffix(n: usize) -> String {
-    if n == 1 { String::new() } else { format!(".v{n}") }
+    if n == 1 {
+        String::new()
+    } else {
+        format!(".v{n}")
+    }
 }
 
 /// Emits one vector load of `width` elements of type `d` at `ptr`, under
@@ -358,14 +373,26 @@ fn emit_vector_load(
         vec![result]
     } else {
         (0..n)
-            .map(|i| e.value(&format!("llvm.extractvalue {result}[{i}] : {result_ty}"), &loc))
+            .map(|i| {
+                e.value(
+                    &format!("llvm.extractvalue {result}[{i}] : {result_ty}"),
+                    &loc,
+                )
+            })
             .collect()
     };
     unpack_words(e, &words, d, width, &loc)
 }
 
 /// Emits one vector store of `values` (type `d`) to `ptr`, under `pred`.
-fn emit_vector_store(e: &mut Emitter, d: DType, ptr: &str, values: &[String], pred: Option<&str>, op: &Op) {
+fn emit_vector_store(
+    e: &mut Emitter,
+    d: DType,
+    ptr: &str,
+    values: &[String],
+    pred: Option<&str>,
+    op: &Op,
+) {
     let words = pack_words(e, values, d, &op.loc);
     let n = words.len();
     let q = qualifiers(op);
