@@ -79,9 +79,8 @@ pub fn kernel_spec(module: &Module, num_warps: u32) -> Result<KernelSpec, String
 
 /// The `tile.name` of each argument in a printed `arg_attrs` array.
 fn arg_names(text: &str) -> Vec<String> {
-    let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
-    inner
-        .split("},")
+    tile_passes::axis_analysis::split_dicts(text)
+        .iter()
         .map(|entry| {
             entry
                 .split_once("tile.name = \"")

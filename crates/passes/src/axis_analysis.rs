@@ -441,8 +441,10 @@ fn elem_bytes(d: DType) -> i64 {
     i64::from(d.bits().div_ceil(8).max(1))
 }
 
-/// The dictionaries of a printed `arg_attrs` array, one per argument.
-pub(crate) fn split_dicts(text: &str) -> Vec<String> {
+/// The dictionaries of a printed `arg_attrs` array, one per argument
+/// (`[{tile.name = "x"}, {}]` gives `{tile.name = "x"` and `{}`: each
+/// still holds its entries as printed).
+pub fn split_dicts(text: &str) -> Vec<String> {
     let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
     inner.split("},").map(|d| d.trim().to_string()).collect()
 }
