@@ -413,6 +413,30 @@ fn emit_vector_store(
     e.line(&text, &op.loc);
 }
 
+/// Stores registers `r .. r + width` of the stored value (`operands[1]`)
+/// at `ptr` under `pred`: one vector access, or one scalar when `width`
+/// is 1.
+fn store_run(
+    e: &mut Emitter,
+    d: DType,
+    ptr: &str,
+    r: usize,
+    width: usize,
+    pred: Option<&str>,
+    op: &Op,
+) -> Result<(), PassError> {
+    if width == 1 {
+        let v = e.reg(op.operands[1], r, op)?;
+        emit_store(e, d, ptr, &v, pred, op);
+        return Ok(());
+    }
+    let values = (r..r + width)
+        .map(|i| e.reg(op.operands[1], i, op))
+        .collect::<Result<Vec<_>, _>>()?;
+    emit_vector_store(e, d, ptr, &values, pred, op);
+    Ok(())
+}
+
 /// The literal zero of an element type.
 fn zero(d: DType) -> &'static str {
     match d {
@@ -498,15 +522,7 @@ pub fn store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
         let p = e.reg(op.operands[0], r, op)?;
         let m = mask.map(|m| e.reg(m, r, op)).transpose()?;
         let pred = and(e, m, owner.clone(), &op.loc);
-        if width > 1 {
-            let values = (r..r + width)
-                .map(|i| e.reg(op.operands[1], i, op))
-                .collect::<Result<Vec<_>, _>>()?;
-            emit_vector_store(e, d, &p, &values, pred.as_deref(), op);
-        } else {
-            let v = e.reg(op.operands[1], r, op)?;
-            emit_store(e, d, &p, &v, pred.as_deref(), op);
-        }
+        store_run(e, d, &p, r, width, pred.as_deref(), op)?;
     }
     Ok(())
 }
@@ -596,15 +612,7 @@ pub fn block_store(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
             .block_element(&bp, &dist, r, &checked, &elem, &op.loc)
             .map_err(|m| PassError::at(op, m))?;
         let pred = and(e, inside, owner.clone(), &op.loc);
-        if width > 1 {
-            let values = (r..r + width)
-                .map(|i| e.reg(op.operands[1], i, op))
-                .collect::<Result<Vec<_>, _>>()?;
-            emit_vector_store(e, d, &ptr, &values, pred.as_deref(), op);
-        } else {
-            let v = e.reg(op.operands[1], r, op)?;
-            emit_store(e, d, &ptr, &v, pred.as_deref(), op);
-        }
+        store_run(e, d, &ptr, r, width, pred.as_deref(), op)?;
     }
     Ok(())
 }
