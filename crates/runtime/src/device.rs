@@ -10,7 +10,7 @@ use cudarc::driver::{CudaContext, CudaStream, result};
 use std::fmt;
 use std::marker::PhantomData;
 use std::panic::catch_unwind;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// What the runtime says when the driver library cannot be opened.
 const NO_LIBRARY: &str = "the CUDA driver library (libcuda.so.1 or libcuda.so) could not be \
@@ -33,7 +33,14 @@ struct Inner {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     limits: DeviceLimits,
+    /// Kernels launched since the last successful wait, oldest first (at
+    /// most [`LAUNCH_HISTORY`]; repeats of the last one are not added): a
+    /// fault found by a wait names them.
+    launched: Mutex<Vec<Arc<str>>>,
 }
+
+/// How many launched kernels a fault report can name.
+const LAUNCH_HISTORY: usize = 16;
 
 /// The device limits a launch is checked against, read once when the
 /// [`Device`] is opened.
@@ -47,6 +54,18 @@ pub struct DeviceLimits {
     /// dynamic together).
     pub max_shared_mem_per_block: u32,
 }
+
+/// Driver errors that mean a kernel faulted (and the context is lost).
+const FAULTS: &[&str] = &[
+    "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "CUDA_ERROR_MISALIGNED_ADDRESS",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+    "CUDA_ERROR_INVALID_PC",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR",
+    "CUDA_ERROR_LAUNCH_FAILED",
+    "CUDA_ERROR_ASSERT",
+];
 
 /// Shared memory a block may use without opting in, in bytes.
 pub(crate) const DEFAULT_SHARED_MEM_LIMIT: u32 = 48 * 1024;
@@ -128,6 +147,7 @@ impl Device {
                 ctx,
                 stream,
                 limits,
+                launched: Mutex::new(Vec::new()),
             }),
         })
     }
@@ -204,7 +224,8 @@ impl Device {
                 || unsafe {
                     sys::cuMemcpyDtoH_v2(out.as_mut_ptr().cast(), buf.addr, bytes).result()
                 },
-            )?;
+            )
+            .map_err(|e| self.fault(e))?;
             // SAFETY: the copy initialised all `buf.len` elements, and every
             // bit pattern is a valid `T` (plain integers and floats).
             unsafe { out.set_len(buf.len) };
@@ -248,9 +269,22 @@ impl Device {
 
     /// Waits for all work issued on this device, and reports the first
     /// error of any of it.
+    /// A kernel fault comes back as [`RuntimeError::KernelFault`], naming
+    /// the kernels launched since the last wait.
     pub fn synchronize(&self) -> Result<()> {
         self.bind("Device::synchronize")?;
-        call(None, "waiting for the device", result::ctx::synchronize)
+        self.waited(call(
+            None,
+            "waiting for the device",
+            result::ctx::synchronize,
+        ))
+    }
+
+    /// Free and total device memory, in bytes (`cuMemGetInfo`).
+    pub fn memory_info(&self) -> Result<(u64, u64)> {
+        self.bind("Device::memory_info")?;
+        let (free, total) = call(None, "reading the free memory", result::mem_get_info)?;
+        Ok((free as u64, total as u64))
     }
 
     /// Times `f`, which issues work on this device's stream (launches,
@@ -361,6 +395,67 @@ impl Device {
 
     // ---- for the other modules of the crate ----
 
+    /// An identity of the device's context, the same for every handle to
+    /// it.
+    pub(crate) fn context_id(&self) -> usize {
+        self.inner.ctx.cu_ctx() as usize
+    }
+
+    /// Notes a launch of `kernel`, for fault reports.
+    pub(crate) fn note_launch(&self, kernel: &Arc<str>) {
+        let mut launched = self
+            .inner
+            .launched
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if launched.last().is_some_and(|k| Arc::ptr_eq(k, kernel)) {
+            return;
+        }
+        if launched.len() == LAUNCH_HISTORY {
+            launched.remove(0);
+        }
+        launched.push(kernel.clone());
+    }
+
+    /// The outcome of a wait: on success the launch history is cleared; a
+    /// kernel fault becomes [`RuntimeError::KernelFault`].
+    pub(crate) fn waited(&self, outcome: Result<()>) -> Result<()> {
+        match outcome {
+            Ok(()) => {
+                self.inner
+                    .launched
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
+                Ok(())
+            }
+            Err(e) => Err(self.fault(e)),
+        }
+    }
+
+    /// `e`, or a [`RuntimeError::KernelFault`] naming the kernels launched
+    /// since the last wait when `e` is a fault that loses the context.
+    pub(crate) fn fault(&self, e: RuntimeError) -> RuntimeError {
+        match e {
+            RuntimeError::Driver { code, message, .. } if FAULTS.contains(&code.as_str()) => {
+                let kernels = self
+                    .inner
+                    .launched
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect();
+                RuntimeError::KernelFault {
+                    kernels,
+                    code,
+                    message,
+                }
+            }
+            other => other,
+        }
+    }
+
     /// Makes the context current on this thread.
     pub(crate) fn bind(&self, during: &str) -> Result<()> {
         call(None, during, || self.inner.ctx.bind_to_thread())
@@ -410,7 +505,18 @@ impl Device {
                 // SAFETY: the memory is set (or copied to) before any read,
                 // and every bit pattern is a valid `T` anyway.
                 || unsafe { result::malloc_sync(bytes) },
-            )?
+            )
+            .map_err(|e| match e {
+                RuntimeError::Driver { code, .. } if code == "CUDA_ERROR_OUT_OF_MEMORY" => {
+                    let (free, total) = self.memory_info().unwrap_or((0, 0));
+                    RuntimeError::OutOfMemory {
+                        requested: bytes as u64,
+                        free,
+                        total,
+                    }
+                }
+                other => other,
+            })?
         };
         Ok(Buffer {
             device: self.clone(),

@@ -112,6 +112,68 @@ pub enum RuntimeError {
         /// What is out of range, with the numbers.
         message: String,
     },
+    /// The block a kernel was compiled for has more threads than the
+    /// device, or the compiled code's registers, allow.
+    TooManyThreads {
+        /// The kernel.
+        kernel: String,
+        /// Threads per block it needs (`num_warps * 32`).
+        threads: u32,
+        /// The most the device (or the code's register use) allows.
+        limit: u32,
+        /// Which limit: the device's, or the registers'.
+        why: String,
+    },
+    /// A kernel needs more shared memory per block than the device has.
+    TooMuchSharedMemory {
+        /// The kernel.
+        kernel: String,
+        /// Bytes per block it needs (static and dynamic).
+        bytes: u64,
+        /// The device's limit per block (with opt-in), in bytes.
+        limit: u64,
+    },
+    /// A device allocation larger than the free memory.
+    OutOfMemory {
+        /// Bytes asked for.
+        requested: u64,
+        /// Bytes free on the device when it failed.
+        free: u64,
+        /// The device's memory, in bytes.
+        total: u64,
+    },
+    /// A kernel faulted (an illegal address, a misaligned access, a trap).
+    /// The CUDA context is lost: every later call on the device fails.
+    KernelFault {
+        /// The kernels launched since the last wait, one of which faulted
+        /// (oldest first).
+        kernels: Vec<String>,
+        /// The driver's error name (`"CUDA_ERROR_ILLEGAL_ADDRESS"`).
+        code: String,
+        /// The driver's description.
+        message: String,
+    },
+    /// The compiler failed to make a variant of a kernel.
+    Compile {
+        /// The kernel.
+        kernel: String,
+        /// The compiler's error, with its stage and diagnostics.
+        message: String,
+    },
+    /// Compiled code that does not belong to the kernel it was given for.
+    BadArtifact {
+        /// The kernel.
+        kernel: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Precompiled code with no variant that fits the launch's arguments.
+    NoVariant {
+        /// The kernel.
+        kernel: String,
+        /// Which facts the arguments had, and what to do.
+        message: String,
+    },
     /// An element offset past the end of a buffer.
     OutOfBounds {
         /// The offset asked for, in elements.
@@ -169,8 +231,15 @@ impl RuntimeError {
             | RuntimeError::BadArgument { kernel, .. }
             | RuntimeError::OffsetOverflow { kernel, .. }
             | RuntimeError::Unspecialized { kernel, .. }
-            | RuntimeError::BadLaunch { kernel, .. } => Some(kernel),
-            RuntimeError::NoDevice { .. }
+            | RuntimeError::BadLaunch { kernel, .. }
+            | RuntimeError::TooManyThreads { kernel, .. }
+            | RuntimeError::TooMuchSharedMemory { kernel, .. }
+            | RuntimeError::Compile { kernel, .. }
+            | RuntimeError::BadArtifact { kernel, .. }
+            | RuntimeError::NoVariant { kernel, .. } => Some(kernel),
+            RuntimeError::KernelFault { kernels, .. } => kernels.last().map(String::as_str),
+            RuntimeError::OutOfMemory { .. }
+            | RuntimeError::NoDevice { .. }
             | RuntimeError::OutOfBounds { .. }
             | RuntimeError::LengthMismatch { .. }
             | RuntimeError::WrongDevice { .. } => None,
@@ -183,6 +252,7 @@ impl RuntimeError {
     pub fn is_context_lost(&self) -> bool {
         match self {
             RuntimeError::Driver { code, .. } => STICKY.contains(&code.as_str()),
+            RuntimeError::KernelFault { .. } => true,
             _ => false,
         }
     }
@@ -293,6 +363,66 @@ impl fmt::Display for RuntimeError {
             RuntimeError::BadLaunch { kernel, message } => {
                 write!(f, "kernel `{kernel}`: cannot launch: {message}")
             }
+            RuntimeError::TooManyThreads {
+                kernel,
+                threads,
+                limit,
+                why,
+            } => write!(
+                f,
+                "kernel `{kernel}`: cannot launch: a block of {threads} threads, but {why} \
+                 allows at most {limit}; compile it with fewer warps"
+            ),
+            RuntimeError::TooMuchSharedMemory {
+                kernel,
+                bytes,
+                limit,
+            } => write!(
+                f,
+                "kernel `{kernel}`: cannot launch: it needs {bytes} bytes of shared memory per \
+                 block, the device allows at most {limit}; use smaller tiles"
+            ),
+            RuntimeError::OutOfMemory {
+                requested,
+                free,
+                total,
+            } => write!(
+                f,
+                "out of device memory: asked for {requested} bytes ({}), {free} bytes ({}) of \
+                 {total} ({}) are free",
+                human(*requested),
+                human(*free),
+                human(*total)
+            ),
+            RuntimeError::KernelFault {
+                kernels,
+                code,
+                message,
+            } => write!(
+                f,
+                "a kernel faulted: {code} ({message}); launched since the last wait: {}; the \
+                 CUDA context is now unusable and every later call on this device will fail: \
+                 fix the kernel (run it under compute-sanitizer to find the faulting access) \
+                 and start a new process",
+                if kernels.is_empty() {
+                    "none recorded".to_string()
+                } else {
+                    kernels
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+            RuntimeError::Compile { kernel, message } => {
+                write!(f, "kernel `{kernel}`: compilation failed: {message}")
+            }
+            RuntimeError::BadArtifact { kernel, message } => {
+                write!(f, "kernel `{kernel}`: unusable compiled code: {message}")
+            }
+            RuntimeError::NoVariant { kernel, message } => {
+                write!(f, "kernel `{kernel}`: {message}")
+            }
             RuntimeError::OutOfBounds { offset, len } => write!(
                 f,
                 "element offset {offset} is past the end of a buffer of {len} element{}",
@@ -320,6 +450,22 @@ impl fmt::Display for RuntimeError {
 }
 
 impl std::error::Error for RuntimeError {}
+
+/// Bytes in binary units, for messages (`"4.0 GiB"`).
+fn human(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
 
 /// The driver's name for an error code, without calling the driver.
 pub(crate) fn code_name(err: &DriverError) -> String {

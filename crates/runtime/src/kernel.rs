@@ -42,6 +42,20 @@ impl ParamType {
         }
     }
 
+    /// The type named as [`Display`](fmt::Display) writes it (`"ptr"`,
+    /// `"i32"`, ...).
+    pub fn from_name(name: &str) -> Option<ParamType> {
+        Some(match name {
+            "ptr" => ParamType::Ptr,
+            "i32" => ParamType::I32,
+            "i64" => ParamType::I64,
+            "f32" => ParamType::F32,
+            "f16" => ParamType::F16,
+            "bf16" => ParamType::BF16,
+            _ => return None,
+        })
+    }
+
     /// The type with an article, for messages (`"a pointer"`, `"an i32"`).
     pub fn describe(self) -> &'static str {
         match self {
@@ -186,23 +200,27 @@ impl KernelSpec {
         Ok(())
     }
 
-    /// Threads per block (`num_warps * 32`), or [`RuntimeError::BadLaunch`]
-    /// when `num_warps` is 0 or the block would exceed CUDA's 1024 threads.
+    /// Threads per block (`num_warps * 32`); [`RuntimeError::BadLaunch`]
+    /// when `num_warps` is 0, [`RuntimeError::TooManyThreads`] past CUDA's
+    /// 1024 threads.
     pub fn block_threads(&self) -> Result<u32> {
         const MAX_THREADS: u32 = 1024;
-        match self.num_warps.checked_mul(32) {
-            Some(threads) if threads > 0 && threads <= MAX_THREADS => Ok(threads),
-            _ => Err(RuntimeError::BadLaunch {
+        let threads = u64::from(self.num_warps) * 32;
+        if threads == 0 {
+            return Err(RuntimeError::BadLaunch {
                 kernel: self.name.clone(),
-                message: format!(
-                    "num_warps = {} gives {} threads per block; a block needs 1 to {} warps \
-                     (at most {MAX_THREADS} threads)",
-                    self.num_warps,
-                    u64::from(self.num_warps) * 32,
-                    MAX_THREADS / 32
-                ),
-            }),
+                message: "num_warps = 0; a block needs at least 1 warp".to_string(),
+            });
         }
+        if threads > u64::from(MAX_THREADS) {
+            return Err(RuntimeError::TooManyThreads {
+                kernel: self.name.clone(),
+                threads: u32::try_from(threads).unwrap_or(u32::MAX),
+                limit: MAX_THREADS,
+                why: "CUDA".into(),
+            });
+        }
+        Ok(threads as u32)
     }
 }
 
@@ -577,18 +595,22 @@ mod tests {
         let err = spec.block_threads().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "kernel `safe_kernel`: cannot launch: num_warps = 0 gives 0 threads per block; a \
-             block needs 1 to 32 warps (at most 1024 threads)"
+            "kernel `safe_kernel`: cannot launch: num_warps = 0; a block needs at least 1 warp"
         );
         spec.num_warps = 33;
-        assert!(
-            spec.block_threads()
-                .unwrap_err()
-                .to_string()
-                .contains("num_warps = 33 gives 1056 threads")
+        assert_eq!(
+            spec.block_threads().unwrap_err().to_string(),
+            "kernel `safe_kernel`: cannot launch: a block of 1056 threads, but CUDA allows at \
+             most 1024; compile it with fewer warps"
         );
         spec.num_warps = u32::MAX;
-        assert!(spec.block_threads().is_err());
+        assert!(matches!(
+            spec.block_threads(),
+            Err(RuntimeError::TooManyThreads {
+                threads: u32::MAX,
+                ..
+            })
+        ));
     }
 
     #[test]

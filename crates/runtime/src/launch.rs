@@ -2,7 +2,7 @@
 //! against the kernel and the device, and `cuLaunchKernel`.
 
 use crate::device::{DEFAULT_SHARED_MEM_LIMIT, Device, DeviceLimits};
-use crate::error::{Result, RuntimeError, call, catch, code_message, code_name};
+use crate::error::{Result, RuntimeError, call, catch, code_message, code_name, driver_error};
 use crate::kernel::{Arg, KernelSpec};
 use crate::ptx;
 use cudarc::driver::result;
@@ -91,6 +91,8 @@ pub struct LoadedKernel {
 
 struct Inner {
     spec: KernelSpec,
+    /// `spec.name`, shared with the device's launch history.
+    name: Arc<str>,
     device: Device,
     module: sys::CUmodule,
     function: sys::CUfunction,
@@ -140,33 +142,33 @@ pub(crate) fn check_shape(
     function: Option<&FunctionLimits>,
 ) -> Result<u32> {
     let threads = spec.block_threads()?;
-    let bad = |message: String| RuntimeError::BadLaunch {
-        kernel: spec.name.clone(),
-        message,
-    };
+    let kernel = || spec.name.clone();
     if threads > device.max_threads_per_block {
-        return Err(bad(format!(
-            "num_warps = {} gives {threads} threads per block; the device allows {}",
-            spec.num_warps, device.max_threads_per_block
-        )));
+        return Err(RuntimeError::TooManyThreads {
+            kernel: kernel(),
+            threads,
+            limit: device.max_threads_per_block,
+            why: "the device".into(),
+        });
     }
     let static_bytes = function.map_or(0, |f| f.static_shared_bytes);
     let total = u64::from(spec.shared_mem_bytes) + u64::from(static_bytes);
     if total > u64::from(device.max_shared_mem_per_block) {
-        return Err(bad(format!(
-            "shared memory of {} bytes ({} dynamic + {static_bytes} static) exceeds the \
-             device limit of {} bytes per block",
-            total, spec.shared_mem_bytes, device.max_shared_mem_per_block
-        )));
+        return Err(RuntimeError::TooMuchSharedMemory {
+            kernel: kernel(),
+            bytes: total,
+            limit: u64::from(device.max_shared_mem_per_block),
+        });
     }
     if let Some(f) = function
         && threads > f.max_threads_per_block
     {
-        return Err(bad(format!(
-            "num_warps = {} gives {threads} threads per block, but the compiled kernel uses \
-             {} registers per thread, which allows at most {} threads per block",
-            spec.num_warps, f.num_regs, f.max_threads_per_block
-        )));
+        return Err(RuntimeError::TooManyThreads {
+            kernel: kernel(),
+            threads,
+            limit: f.max_threads_per_block,
+            why: format!("the compiled code's {} registers per thread", f.num_regs),
+        });
     }
     Ok(threads)
 }
@@ -190,6 +192,7 @@ impl LoadedKernel {
         // From here the module is owned by `inner` and unloaded on error.
         let mut inner = Inner {
             spec: spec.clone(),
+            name: Arc::from(kernel),
             device: device.clone(),
             module,
             function: std::ptr::null_mut(),
@@ -271,11 +274,14 @@ impl LoadedKernel {
         let kernel = self.spec().name.as_str();
         // SAFETY: the stream belongs to the current context.
         let stream = self.inner.device.cu_stream();
-        call(
+        let device = &self.inner.device;
+        device.waited(call(
             Some(kernel),
             "running the kernel (synchronize after launch)",
+            // SAFETY: the stream belongs to the device's context, which the
+            // launch made current.
             || unsafe { result::stream::synchronize(stream) },
-        )
+        ))
     }
 
     /// Like [`launch`](Self::launch) but returns once the launch is queued:
@@ -290,34 +296,58 @@ impl LoadedKernel {
         let device = &self.inner.device;
         grid.check(kernel, device.limits().max_grid)?;
         device.bind("making the context current for a launch")?;
-        let mut params: Vec<*mut c_void> = args.iter().map(Arg::as_kernel_param).collect();
+        // Up to INLINE_PARAMS pointers live on the stack: no allocation on
+        // the launch path of an ordinary kernel.
+        let mut inline = [std::ptr::null_mut::<c_void>(); INLINE_PARAMS];
+        let mut spilled = Vec::new();
+        let params: &mut [*mut c_void] = if args.len() <= INLINE_PARAMS {
+            for (slot, arg) in inline.iter_mut().zip(args) {
+                *slot = arg.as_kernel_param();
+            }
+            &mut inline[..args.len()]
+        } else {
+            spilled.extend(args.iter().map(Arg::as_kernel_param));
+            &mut spilled
+        };
         let [x, y, z] = grid.dims();
         let stream = device.cu_stream();
         let function = self.inner.function;
-        call(
-            Some(kernel),
-            &format!(
-                "launching grid {grid} x block ({}, 1, 1) with {} bytes of dynamic shared memory",
-                self.inner.threads, spec.shared_mem_bytes
-            ),
+        let threads = self.inner.threads;
+        device.note_launch(&self.inner.name);
+        // The description is only formatted when the launch fails.
+        let outcome = catch(Some(kernel), "cuLaunchKernel", || {
             // SAFETY: the function's module is loaded (owned by `inner`);
             // `params` holds one pointer per parameter, each to a value of
             // the parameter's size (checked against the spec, and the spec
             // against the PTX at load), alive until the call returns, which
             // is when the driver has copied them.
-            || unsafe {
+            unsafe {
                 result::launch_kernel(
                     function,
                     (x, y, z),
-                    (self.inner.threads, 1, 1),
+                    (threads, 1, 1),
                     spec.shared_mem_bytes,
                     stream,
-                    &mut params,
+                    params,
                 )
-            },
-        )
+            }
+        })?;
+        outcome.map_err(|e| {
+            driver_error(
+                Some(kernel),
+                &format!(
+                    "launching grid {grid} x block ({threads}, 1, 1) with {} bytes of dynamic \
+                     shared memory",
+                    spec.shared_mem_bytes
+                ),
+                e,
+            )
+        })
     }
 }
+
+/// Kernel parameters passed without a heap allocation.
+const INLINE_PARAMS: usize = 16;
 
 /// `cuModuleLoadDataEx` with an error-log buffer, so a JIT failure comes
 /// back with the assembler's messages.
@@ -446,9 +476,17 @@ mod tests {
         assert_eq!(check_shape(&spec(32, 232_448), &H100, None).unwrap(), 1024);
         let err = check_shape(&spec(4, 232_449), &H100, None).unwrap_err();
         assert_eq!(
+            err,
+            RuntimeError::TooMuchSharedMemory {
+                kernel: "k".into(),
+                bytes: 232_449,
+                limit: 232_448
+            }
+        );
+        assert_eq!(
             err.to_string(),
-            "kernel `k`: cannot launch: shared memory of 232449 bytes (232449 dynamic + 0 \
-             static) exceeds the device limit of 232448 bytes per block"
+            "kernel `k`: cannot launch: it needs 232449 bytes of shared memory per block, the \
+             device allows at most 232448; use smaller tiles"
         );
         let heavy = FunctionLimits {
             max_threads_per_block: 512,
@@ -460,25 +498,25 @@ mod tests {
             check_shape(&spec(32, 0), &H100, Some(&heavy))
                 .unwrap_err()
                 .to_string(),
-            "kernel `k`: cannot launch: num_warps = 32 gives 1024 threads per block, but the \
-             compiled kernel uses 128 registers per thread, which allows at most 512 threads \
-             per block"
+            "kernel `k`: cannot launch: a block of 1024 threads, but the compiled code's 128 \
+             registers per thread allows at most 512; compile it with fewer warps"
         );
-        assert!(
-            check_shape(&spec(4, 232_000), &H100, Some(&heavy))
-                .unwrap_err()
-                .to_string()
-                .contains("(232000 dynamic + 1024 static)")
-        );
+        assert!(matches!(
+            check_shape(&spec(4, 232_000), &H100, Some(&heavy)),
+            Err(RuntimeError::TooMuchSharedMemory { bytes: 233_024, .. })
+        ));
         let small = DeviceLimits {
             max_threads_per_block: 512,
             ..H100
         };
-        assert!(
-            check_shape(&spec(32, 0), &small, None)
-                .unwrap_err()
-                .to_string()
-                .contains("the device allows 512")
+        assert_eq!(
+            check_shape(&spec(32, 0), &small, None),
+            Err(RuntimeError::TooManyThreads {
+                kernel: "k".into(),
+                threads: 1024,
+                limit: 512,
+                why: "the device".into()
+            })
         );
         assert!(check_shape(&spec(0, 0), &H100, None).is_err());
     }

@@ -41,19 +41,35 @@
 //! [`RuntimeError::NoDevice`]. Tests that need a GPU start with
 //! [`device_or_skip`].
 
+pub mod artifact;
+pub mod autotune;
 pub mod buffer;
+pub mod cache_key;
 pub mod device;
+pub mod disk_cache;
 pub mod error;
+pub mod events;
 pub mod kernel;
+pub mod kernel_cache;
 pub mod launch;
+pub mod launcher;
+pub mod precompiled;
 mod ptx;
 pub mod specialization;
 mod testing;
 
+pub use artifact::{Artifact, ArtifactError};
+pub use autotune::{Autotuner, Config, Tuning};
 pub use buffer::{Buffer, DeviceCopy, DevicePtr};
+pub use cache_key::{CacheKey, KeyBuilder};
 pub use device::{Device, DeviceLimits};
+pub use disk_cache::{CACHE_DIR_VAR, DiskCache, Lookup, NO_CACHE_VAR};
 pub use error::{Result, RuntimeError};
+pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};
 pub use kernel::{Arg, KernelSpec, MAX_I32_OFFSET_ELEMS, ParamType};
+pub use kernel_cache::KernelCache;
 pub use launch::{Grid, LoadedKernel};
+pub use launcher::{Launcher, VariantSource};
+pub use precompiled::Precompiled;
 pub use specialization::{Fact, Specialization};
 pub use testing::{REQUIRE_GPU_VAR, device_or_skip};

@@ -1,0 +1,324 @@
+//! Autotuning: a kernel built in several configurations (block sizes,
+//! warps), timed on the GPU the first time a key is launched, the fastest
+//! kept for that key in memory and on disk.
+//!
+//! The key is the caller's (typically the problem sizes): launches with
+//! the same key reuse the choice. The choice on disk is filed under the
+//! kernel, the key, the device's name, the launch's argument facts and
+//! every configuration's code (its cache key), so a new compiler, a new
+//! kernel body or another GPU tunes again.
+//!
+//! Timing runs each configuration several times on the launch's own
+//! arguments, so the kernel must give the same result when run again on
+//! them (true of kernels that do not read what they write).
+
+use crate::cache_key::KeyBuilder;
+use crate::device::Device;
+use crate::disk_cache::DiskCache;
+use crate::error::{Result, RuntimeError};
+use crate::kernel::Arg;
+use crate::kernel_cache::KernelCache;
+use crate::launch::Grid;
+use crate::launcher::{Launcher, VariantSource};
+use crate::specialization::Specialization;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+/// One configuration: named integer parameters (block sizes) and warps.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// The parameters, in the order given.
+    pub values: Vec<(String, i64)>,
+    /// Warps per program.
+    pub num_warps: u32,
+}
+
+impl Config {
+    /// A configuration with `num_warps` warps and no parameters yet.
+    pub fn new(num_warps: u32) -> Config {
+        Config {
+            values: Vec::new(),
+            num_warps,
+        }
+    }
+
+    /// This configuration with `name = value` added.
+    pub fn with(mut self, name: &str, value: i64) -> Config {
+        self.values.push((name.to_string(), value));
+        self
+    }
+
+    /// The value of parameter `name`, if set.
+    pub fn get(&self, name: &str) -> Option<i64> {
+        self.values.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+}
+
+impl fmt::Display for Config {
+    /// `BLOCK=1024 warps=4`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.values {
+            write!(f, "{name}={value} ")?;
+        }
+        write!(f, "warps={}", self.num_warps)
+    }
+}
+
+/// The outcome of tuning one key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuning {
+    /// The caller's key.
+    pub key: String,
+    /// Median time of each configuration, in milliseconds, in the
+    /// tuner's order (empty when the choice was read from disk).
+    pub times_ms: Vec<f64>,
+    /// Index of the chosen configuration.
+    pub chosen: usize,
+    /// True when the choice came from the disk cache.
+    pub from_disk: bool,
+}
+
+/// A kernel in several configurations, tuned per key on first launch.
+pub struct Autotuner<S: VariantSource> {
+    name: String,
+    configs: Vec<(Config, Launcher<S>)>,
+    disk: Option<DiskCache>,
+    warmup: usize,
+    reps: usize,
+    choices: RwLock<HashMap<String, usize>>,
+    tunings: Mutex<Vec<Tuning>>,
+    tuning: Mutex<()>,
+}
+
+impl<S: VariantSource> Autotuner<S> {
+    /// A tuner over `configs` (each with the source of its kernel), using
+    /// the process's cache for code and choices.
+    pub fn new(name: &str, configs: Vec<(Config, S)>) -> Result<Autotuner<S>> {
+        Self::with_cache(name, configs, KernelCache::global())
+    }
+
+    /// A tuner whose code and choices go to `cache` (choices to its disk
+    /// directory, when it has one).
+    pub fn with_cache(
+        name: &str,
+        configs: Vec<(Config, S)>,
+        cache: Arc<KernelCache>,
+    ) -> Result<Autotuner<S>> {
+        if configs.is_empty() {
+            return Err(RuntimeError::BadLaunch {
+                kernel: name.to_string(),
+                message: "an autotuner needs at least one configuration".into(),
+            });
+        }
+        Ok(Autotuner {
+            name: name.to_string(),
+            disk: cache.disk().cloned(),
+            configs: configs
+                .into_iter()
+                .map(|(c, s)| (c, Launcher::with_cache(s, cache.clone())))
+                .collect(),
+            warmup: 3,
+            reps: 25,
+            choices: RwLock::new(HashMap::new()),
+            tunings: Mutex::new(Vec::new()),
+            tuning: Mutex::new(()),
+        })
+    }
+
+    /// Times each configuration `reps` times after `warmup` launches
+    /// (default 3 and 25).
+    pub fn with_reps(mut self, warmup: usize, reps: usize) -> Autotuner<S> {
+        self.warmup = warmup;
+        self.reps = reps.max(1);
+        self
+    }
+
+    /// The configurations, in order.
+    pub fn configs(&self) -> impl Iterator<Item = &Config> {
+        self.configs.iter().map(|(c, _)| c)
+    }
+
+    /// The launcher of configuration `index`.
+    pub fn launcher(&self, index: usize) -> &Launcher<S> {
+        &self.configs[index].1
+    }
+
+    /// Every tuning done (or read from disk) so far.
+    pub fn tunings(&self) -> Vec<Tuning> {
+        self.tunings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Launches the best configuration for `key` without waiting, tuning
+    /// first if `key` has no choice yet. `grid` gives each
+    /// configuration's grid.
+    pub fn launch(
+        &self,
+        device: &Device,
+        key: &str,
+        grid: impl Fn(&Config) -> Grid,
+        args: &[Arg],
+    ) -> Result<()> {
+        let best = self.choose(device, key, &grid, args)?;
+        let (config, launcher) = &self.configs[best];
+        launcher.launch_async(device, grid(config), args)
+    }
+
+    /// The index of the best configuration for `key`: remembered, read
+    /// from disk, or found now by timing every configuration on `args`.
+    pub fn choose(
+        &self,
+        device: &Device,
+        key: &str,
+        grid: impl Fn(&Config) -> Grid,
+        args: &[Arg],
+    ) -> Result<usize> {
+        if let Some(&i) = self
+            .choices
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+        {
+            return Ok(i);
+        }
+        let _one_at_a_time = self.tuning.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(&i) = self
+            .choices
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+        {
+            return Ok(i);
+        }
+        let record = self.record_name(device, key, args)?;
+        let tuning = match self.read_choice(&record) {
+            Some(chosen) => Tuning {
+                key: key.to_string(),
+                times_ms: vec![],
+                chosen,
+                from_disk: true,
+            },
+            None => {
+                let times_ms = self.time_all(device, &grid, args)?;
+                let chosen = (0..times_ms.len())
+                    .min_by(|&a, &b| times_ms[a].total_cmp(&times_ms[b]))
+                    .unwrap_or(0);
+                self.write_choice(&record, chosen, &times_ms);
+                Tuning {
+                    key: key.to_string(),
+                    times_ms,
+                    chosen,
+                    from_disk: false,
+                }
+            }
+        };
+        log::info!(
+            target: "tile::autotune",
+            "`{}` key {key:?}: {} ({})",
+            self.name,
+            self.configs[tuning.chosen].0,
+            if tuning.from_disk { "from the disk cache" } else { "timed now" }
+        );
+        let chosen = tuning.chosen;
+        self.tunings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(tuning);
+        self.choices
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key.to_string(), chosen);
+        Ok(chosen)
+    }
+
+    /// The median time of each configuration on `args`, in milliseconds.
+    fn time_all(
+        &self,
+        device: &Device,
+        grid: &impl Fn(&Config) -> Grid,
+        args: &[Arg],
+    ) -> Result<Vec<f64>> {
+        let mut medians = Vec::with_capacity(self.configs.len());
+        for (config, launcher) in &self.configs {
+            let kernel = launcher.variant(device, args)?;
+            let grid = grid(config);
+            for _ in 0..self.warmup {
+                kernel.launch_async(grid, args)?;
+            }
+            let mut times =
+                device.time_each_ms(self.reps, || Ok(()), || kernel.launch_async(grid, args))?;
+            times.sort_by(f32::total_cmp);
+            medians.push(f64::from(times[times.len() / 2]));
+        }
+        Ok(medians)
+    }
+
+    /// The file name of the choice for `key` with these arguments on this
+    /// device.
+    fn record_name(&self, device: &Device, key: &str, args: &[Arg]) -> Result<String> {
+        let specialization = Specialization::of(args);
+        let facts: Vec<String> = specialization
+            .facts
+            .iter()
+            .map(|f| format!("{f:?}"))
+            .collect();
+        let mut b = KeyBuilder::new("tile-autotune")
+            .field("kernel", &self.name)
+            .field("key", key)
+            .field("device", device.name()?)
+            .field("facts", facts.join(","));
+        for (config, launcher) in &self.configs {
+            let code = launcher
+                .source()
+                .cache_key(&specialization)
+                .map_or_else(|| "-".to_string(), |k| k.hex());
+            b = b.field("config", config.to_string()).field("code", code);
+        }
+        Ok(format!("{}.tune", b.finish().hex()))
+    }
+
+    /// The choice stored on disk, if there is a valid one.
+    fn read_choice(&self, record: &str) -> Option<usize> {
+        let text = std::fs::read_to_string(self.disk.as_ref()?.dir().join(record)).ok()?;
+        let mut lines = text.lines();
+        if lines.next()? != "tile-tune 1" {
+            return None;
+        }
+        let (index, name) = lines.next()?.strip_prefix("choice ")?.split_once(' ')?;
+        let index: usize = index.parse().ok()?;
+        let (config, _) = self.configs.get(index)?;
+        (config.to_string() == name).then_some(index)
+    }
+
+    fn write_choice(&self, record: &str, chosen: usize, times_ms: &[f64]) {
+        let Some(disk) = &self.disk else { return };
+        let mut text = format!("tile-tune 1\nchoice {chosen} {}\n", self.configs[chosen].0);
+        for ((config, _), ms) in self.configs.iter().zip(times_ms) {
+            text.push_str(&format!("time {ms:.6} {config}\n"));
+        }
+        if let Err(e) = disk.write_atomic(record, text.as_bytes()) {
+            log::warn!(
+                target: "tile::autotune",
+                "could not store the choice for `{}` in {}: {e}",
+                self.name,
+                disk.dir().display()
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configs_print_and_look_up() {
+        let c = Config::new(4).with("BLOCK", 1024).with("ROWS", 2);
+        assert_eq!(c.to_string(), "BLOCK=1024 ROWS=2 warps=4");
+        assert_eq!(c.get("ROWS"), Some(2));
+        assert_eq!(c.get("COLS"), None);
+    }
+}

@@ -1,0 +1,227 @@
+//! The compiled-kernel cache: in memory for the process, on disk across
+//! processes.
+//!
+//! Lookups go memory, then disk, then compile; a compiled kernel is kept
+//! in both. Two threads that miss on the same key at once compile it once:
+//! the second waits for the first. A disk entry that cannot be used is
+//! recompiled and overwritten; a failed disk write is logged and otherwise
+//! ignored (the kernel still runs).
+
+use crate::artifact::Artifact;
+use crate::cache_key::CacheKey;
+use crate::disk_cache::{DiskCache, Lookup};
+use crate::error::Result;
+use crate::events::{CompileCause, Origin};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// One key's place in the memory cache; its lock is held while the key is
+/// being compiled, so other threads wait instead of compiling it again.
+type Slot = Arc<Mutex<Option<Arc<Artifact>>>>;
+
+/// Compiled kernels by [`CacheKey`], in memory and (optionally) on disk.
+#[derive(Debug)]
+pub struct KernelCache {
+    disk: Option<DiskCache>,
+    memory: Mutex<HashMap<CacheKey, Slot>>,
+}
+
+impl KernelCache {
+    /// A cache with an empty memory and the given disk directory (none:
+    /// memory only).
+    pub fn new(disk: Option<DiskCache>) -> KernelCache {
+        KernelCache {
+            disk,
+            memory: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The process's cache, with the disk cache the environment asks for
+    /// ([`DiskCache::from_env`]), read when it is first used.
+    pub fn global() -> Arc<KernelCache> {
+        static GLOBAL: OnceLock<Arc<KernelCache>> = OnceLock::new();
+        GLOBAL
+            .get_or_init(|| Arc::new(KernelCache::new(DiskCache::from_env())))
+            .clone()
+    }
+
+    /// The disk cache, if on.
+    pub fn disk(&self) -> Option<&DiskCache> {
+        self.disk.as_ref()
+    }
+
+    /// Forgets every kernel held in memory (the disk is left alone).
+    pub fn clear_memory(&self) {
+        self.memory
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
+    /// The kernel for `key`: from memory, else from disk, else from
+    /// `compile` (then kept in both). With `fresh` (a reason) the caches
+    /// are not read, only written.
+    pub fn get_or_compile(
+        &self,
+        key: &CacheKey,
+        fresh: Option<String>,
+        compile: impl FnOnce() -> Result<Artifact>,
+    ) -> Result<(Arc<Artifact>, Origin)> {
+        let slot: Slot = self
+            .memory
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(*key)
+            .or_default()
+            .clone();
+        let mut held = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let cause = match fresh {
+            Some(why) => CompileCause::Fresh(why),
+            None => {
+                if let Some(artifact) = held.as_ref() {
+                    return Ok((artifact.clone(), Origin::Memory));
+                }
+                match self.disk.as_ref().map(|d| (d, d.load(key))) {
+                    Some((disk, Lookup::Hit(artifact))) => {
+                        let artifact = Arc::new(artifact);
+                        *held = Some(artifact.clone());
+                        return Ok((artifact, Origin::Disk(disk.path_of(key))));
+                    }
+                    Some((_, Lookup::Miss)) => CompileCause::NotCached,
+                    Some((_, Lookup::Corrupt { path, reason })) => {
+                        log::warn!(
+                            target: "tile::cache",
+                            "cache entry {} is unusable ({reason}); recompiling",
+                            path.display()
+                        );
+                        CompileCause::Corrupt { path, reason }
+                    }
+                    None => CompileCause::NoDiskCache,
+                }
+            }
+        };
+        let artifact = Arc::new(compile()?);
+        if let Some(disk) = &self.disk
+            && let Err(e) = disk.store(key, &artifact)
+        {
+            log::warn!(
+                target: "tile::cache",
+                "could not write {}: {e}; the kernel runs, uncached",
+                disk.path_of(key).display()
+            );
+        }
+        *held = Some(artifact.clone());
+        Ok((artifact, Origin::Compiled(cause)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{KernelSpec, KeyBuilder, RuntimeError};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn artifact(ptx: &str) -> Artifact {
+        Artifact {
+            spec: KernelSpec {
+                name: "k".into(),
+                params: vec![],
+                num_warps: 1,
+                shared_mem_bytes: 0,
+                i32_offset_elem_bytes: vec![],
+                specialization: Default::default(),
+            },
+            ptx: ptx.into(),
+        }
+    }
+
+    fn scratch(name: &str) -> DiskCache {
+        let dir =
+            std::env::temp_dir().join(format!("tile-kernel-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        DiskCache::at(dir)
+    }
+
+    #[test]
+    fn memory_then_disk_then_compile() {
+        let disk = scratch("order");
+        let key = KeyBuilder::new("t").field("a", "1").finish();
+        let cache = KernelCache::new(Some(disk.clone()));
+        let (a, origin) = cache
+            .get_or_compile(&key, None, || Ok(artifact("one")))
+            .unwrap();
+        assert_eq!(origin, Origin::Compiled(CompileCause::NotCached));
+        assert_eq!(a.ptx, "one");
+        let (_, origin) = cache
+            .get_or_compile(&key, None, || panic!("must not compile"))
+            .unwrap();
+        assert_eq!(origin, Origin::Memory);
+        // A new process: memory empty, disk warm.
+        let cache = KernelCache::new(Some(disk.clone()));
+        let (b, origin) = cache
+            .get_or_compile(&key, None, || panic!("must not compile"))
+            .unwrap();
+        assert_eq!(origin, Origin::Disk(disk.path_of(&key)));
+        assert_eq!(b.ptx, "one");
+        // Fresh compiles skip both but still write.
+        let (c, origin) = cache
+            .get_or_compile(&key, Some("dumps".into()), || Ok(artifact("two")))
+            .unwrap();
+        assert_eq!(
+            origin,
+            Origin::Compiled(CompileCause::Fresh("dumps".into()))
+        );
+        assert_eq!(c.ptx, "two");
+        assert_eq!(disk.load(&key), Lookup::Hit(artifact("two")));
+        std::fs::remove_dir_all(disk.dir()).unwrap();
+    }
+
+    #[test]
+    fn a_corrupt_entry_is_recompiled_and_repaired() {
+        let disk = scratch("repair");
+        let key = KeyBuilder::new("t").field("a", "2").finish();
+        disk.store(&key, &artifact("good")).unwrap();
+        std::fs::write(disk.path_of(&key), b"key 00\ngarbage").unwrap();
+        let cache = KernelCache::new(Some(disk.clone()));
+        let (a, origin) = cache
+            .get_or_compile(&key, None, || Ok(artifact("good")))
+            .unwrap();
+        assert!(matches!(
+            origin,
+            Origin::Compiled(CompileCause::Corrupt { .. })
+        ));
+        assert_eq!(a.ptx, "good");
+        assert_eq!(disk.load(&key), Lookup::Hit(artifact("good")));
+        std::fs::remove_dir_all(disk.dir()).unwrap();
+    }
+
+    #[test]
+    fn errors_are_not_cached_and_concurrent_misses_compile_once() {
+        let cache = KernelCache::new(None);
+        let key = KeyBuilder::new("t").field("a", "3").finish();
+        let err = RuntimeError::Compile {
+            kernel: "k".into(),
+            message: "boom".into(),
+        };
+        assert_eq!(
+            cache.get_or_compile(&key, None, || Err(err.clone())),
+            Err(err)
+        );
+        let compiles = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    let (a, _) = cache
+                        .get_or_compile(&key, None, || {
+                            compiles.fetch_add(1, Ordering::SeqCst);
+                            std::thread::sleep(std::time::Duration::from_millis(20));
+                            Ok(artifact("once"))
+                        })
+                        .unwrap();
+                    assert_eq!(a.ptx, "once");
+                });
+            }
+        });
+        assert_eq!(compiles.load(Ordering::SeqCst), 1);
+    }
+}

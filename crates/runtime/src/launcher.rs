@@ -1,0 +1,273 @@
+//! A kernel that picks its compiled variant per launch.
+//!
+//! A [`Launcher`] takes its code from a [`VariantSource`]: the JIT
+//! compiler (`tile::jit`) or code compiled ahead of time
+//! ([`Precompiled`](crate::Precompiled)). Each launch computes the facts of
+//! its arguments ([`Specialization::of`]: 16-byte aligned pointers,
+//! integers divisible by 16 or equal to 1) and runs the variant for them,
+//! getting it first if the kernel has none yet: from the
+//! [`KernelCache`], else from the source. Each new variant is reported as a
+//! [`CompileEvent`] that says why it was needed.
+//!
+//! The launch of a kernel that already has the variant does no more than
+//! compute the facts, find the variant under a read lock, check the
+//! arguments and call `cuLaunchKernel`.
+
+use crate::artifact::Artifact;
+use crate::cache_key::CacheKey;
+use crate::device::Device;
+use crate::error::{Result, RuntimeError};
+use crate::events::{CompileEvent, Origin, VariantReason, changes};
+use crate::kernel::{Arg, KernelSpec, ParamType};
+use crate::kernel_cache::KernelCache;
+use crate::launch::{Grid, LoadedKernel};
+use crate::specialization::Specialization;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Instant;
+
+/// Where a [`Launcher`] gets the code of a variant.
+pub trait VariantSource: Send + Sync {
+    /// The kernel's name.
+    fn name(&self) -> &str;
+
+    /// The kernel's parameters, in order; launches are checked against
+    /// them before any variant is made.
+    fn params(&self) -> &[(String, ParamType)];
+
+    /// The cache key of the variant for `specialization`, or `None` when
+    /// the variants must not be cached (code that is already compiled).
+    fn cache_key(&self, specialization: &Specialization) -> Option<CacheKey>;
+
+    /// Why the next variant must be compiled afresh even when a cache has
+    /// it (IR dumps were asked for, say), or `None`.
+    fn fresh_reason(&self) -> Option<String> {
+        None
+    }
+
+    /// The code of the variant for `specialization`. A source may return
+    /// code that assumes less than asked (precompiled code does), never
+    /// more.
+    fn produce(&self, specialization: &Specialization) -> Result<Artifact>;
+}
+
+/// A loaded variant: which device context, which facts.
+struct Loaded {
+    context: usize,
+    specialization: Specialization,
+    kernel: LoadedKernel,
+}
+
+/// A kernel with a variant per set of argument facts, loaded per device.
+/// `Send` and `Sync`: threads may launch (and compile) through one
+/// launcher at once.
+pub struct Launcher<S: VariantSource> {
+    source: S,
+    signature: KernelSpec,
+    cache: Arc<KernelCache>,
+    artifacts: Mutex<Vec<(Specialization, Arc<Artifact>)>>,
+    loaded: RwLock<Vec<Loaded>>,
+    events: Mutex<Vec<CompileEvent>>,
+}
+
+impl<S: VariantSource> Launcher<S> {
+    /// A launcher over `source` using the process's cache
+    /// ([`KernelCache::global`]).
+    pub fn new(source: S) -> Launcher<S> {
+        Self::with_cache(source, KernelCache::global())
+    }
+
+    /// A launcher over `source` using `cache`.
+    pub fn with_cache(source: S, cache: Arc<KernelCache>) -> Launcher<S> {
+        let signature = KernelSpec {
+            name: source.name().to_string(),
+            params: source.params().to_vec(),
+            num_warps: 1,
+            shared_mem_bytes: 0,
+            i32_offset_elem_bytes: vec![],
+            specialization: Specialization::none(),
+        };
+        Launcher {
+            source,
+            signature,
+            cache,
+            artifacts: Mutex::new(Vec::new()),
+            loaded: RwLock::new(Vec::new()),
+            events: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The source of the variants.
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// The kernel's name.
+    pub fn name(&self) -> &str {
+        &self.signature.name
+    }
+
+    /// The code for launching with `args`, made now if need be; needs no
+    /// device. Checks the arguments' count and types first.
+    pub fn prepare(&self, args: &[Arg]) -> Result<Arc<Artifact>> {
+        self.signature.check_args(args)?;
+        self.artifact_for(&Specialization::of(args))
+    }
+
+    /// Launches on `grid` and waits for the kernel to finish.
+    pub fn launch(&self, device: &Device, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
+        let grid = grid.into();
+        self.with_variant(device, args, |k| k.launch(grid, args))
+    }
+
+    /// Launches on `grid` without waiting (see
+    /// [`LoadedKernel::launch_async`]).
+    pub fn launch_async(&self, device: &Device, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
+        let grid = grid.into();
+        self.with_variant(device, args, |k| k.launch_async(grid, args))
+    }
+
+    /// The loaded variant for `args` on `device` (loading it if need be).
+    pub fn variant(&self, device: &Device, args: &[Arg]) -> Result<LoadedKernel> {
+        self.with_variant(device, args, |k| Ok(k.clone()))
+    }
+
+    /// Every variant made so far, in order: compiled or taken from a
+    /// cache, with the reason.
+    pub fn events(&self) -> Vec<CompileEvent> {
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// How many variants were compiled (not taken from a cache).
+    pub fn compiles(&self) -> usize {
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|e| e.compiled())
+            .count()
+    }
+
+    fn with_variant<T>(
+        &self,
+        device: &Device,
+        args: &[Arg],
+        run: impl FnOnce(&LoadedKernel) -> Result<T>,
+    ) -> Result<T> {
+        let specialization = Specialization::of(args);
+        let context = device.context_id();
+        {
+            let loaded = self.loaded.read().unwrap_or_else(PoisonError::into_inner);
+            if let Some(v) = loaded
+                .iter()
+                .find(|v| v.context == context && v.specialization == specialization)
+            {
+                return run(&v.kernel);
+            }
+        }
+        self.signature.check_args(args)?;
+        let artifact = self.artifact_for(&specialization)?;
+        let mut loaded = self.loaded.write().unwrap_or_else(PoisonError::into_inner);
+        let index = match loaded
+            .iter()
+            .position(|v| v.context == context && v.specialization == specialization)
+        {
+            Some(i) => i,
+            None => {
+                let kernel = device.load(&artifact.ptx, &artifact.spec)?;
+                loaded.push(Loaded {
+                    context,
+                    specialization,
+                    kernel,
+                });
+                loaded.len() - 1
+            }
+        };
+        let kernel = loaded[index].kernel.clone();
+        drop(loaded);
+        run(&kernel)
+    }
+
+    /// The code of the variant for `specialization`, made (and reported)
+    /// if this launcher has none yet. Variants are made one at a time per
+    /// launcher.
+    fn artifact_for(&self, specialization: &Specialization) -> Result<Arc<Artifact>> {
+        let mut artifacts = self
+            .artifacts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, a)) = artifacts.iter().find(|(s, _)| s == specialization) {
+            return Ok(a.clone());
+        }
+        let names: Vec<String> = self.signature.params.iter().map(|p| p.0.clone()).collect();
+        let reason = match artifacts
+            .iter()
+            .rev()
+            .map(|(s, _)| changes(s, specialization, &names))
+            .min_by_key(Vec::len)
+        {
+            None => VariantReason::First,
+            Some(changes) => VariantReason::Specialization(changes),
+        };
+        let started = Instant::now();
+        let key = self.source.cache_key(specialization);
+        let (artifact, origin) = match &key {
+            Some(key) => self
+                .cache
+                .get_or_compile(key, self.source.fresh_reason(), || {
+                    self.source.produce(specialization)
+                })?,
+            None => (
+                Arc::new(self.source.produce(specialization)?),
+                Origin::Precompiled,
+            ),
+        };
+        self.check_produced(&artifact, specialization)?;
+        let event = CompileEvent {
+            kernel: self.signature.name.clone(),
+            specialization: specialization.clone(),
+            reason,
+            origin,
+            key,
+            elapsed: started.elapsed(),
+        };
+        if event.compiled() {
+            log::info!(target: "tile::compile", "{event}");
+        } else {
+            log::debug!(target: "tile::compile", "{event}");
+        }
+        self.events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(event);
+        artifacts.push((specialization.clone(), artifact.clone()));
+        Ok(artifact)
+    }
+
+    /// Refuses code for another kernel, or code that assumes a fact the
+    /// launch's arguments do not have.
+    fn check_produced(&self, artifact: &Artifact, wanted: &Specialization) -> Result<()> {
+        let spec = &artifact.spec;
+        let bad = |message: String| RuntimeError::BadArtifact {
+            kernel: self.signature.name.clone(),
+            message,
+        };
+        if spec.name != self.signature.name || spec.params != self.signature.params {
+            return Err(bad(format!(
+                "the code is for `{}` with parameters {:?}, not for this kernel's {:?}",
+                spec.name, spec.params, self.signature.params
+            )));
+        }
+        for (i, fact) in spec.specialization.facts.iter().enumerate() {
+            if *fact != crate::Fact::None && *fact != wanted.fact(i) {
+                return Err(bad(format!(
+                    "the code assumes argument {i} is {fact}, the launch's is {}",
+                    wanted.fact(i)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
