@@ -21,6 +21,10 @@
 //! assert!(kernel.to_string().contains("tile.store"));
 //! ```
 
+pub mod aot;
+pub mod jit;
+
+pub use jit::{COMPILER_VERSION, Jit, TileCompiler, autotuner, jit};
 pub use melior;
 pub use tile_codegen::{CompileError, Compiled, Dump, Fact, Options, STAGES, Specialization};
 pub use tile_dialect::{
@@ -29,8 +33,9 @@ pub use tile_dialect::{
 };
 pub use tile_passes::{parse_module, register_all};
 pub use tile_runtime::{
-    Arg, Buffer, Device, DevicePtr, Grid, KernelSpec, LoadedKernel, ParamType, RuntimeError,
-    device_or_skip,
+    Arg, Artifact, Autotuner, Buffer, CacheKey, CompileEvent, Config, Device, DevicePtr, DiskCache,
+    Grid, KernelCache, KernelSpec, Launcher, LoadedKernel, Origin, ParamType, Precompiled,
+    RuntimeError, Tuning, VariantSource, device_or_skip,
 };
 
 /// Compiles `kernel` to PTX (the kernel itself is left as built). The

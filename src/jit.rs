@@ -1,0 +1,249 @@
+//! Just-in-time kernels: the compiler as a [`VariantSource`], so that a
+//! [`Launcher`] compiles each kernel for the facts of its launch
+//! arguments, through the kernel cache.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tile::{Arg, DType, Device, Kernel, Options};
+//! let context = tile::context()?;
+//! let kernel = Kernel::build(&context, "add_one", |k| {
+//!     let x = k.arg_ptr("x", DType::F32);
+//!     let n = k.arg("n", DType::I32);
+//!     let offs = k.program_id(0) * 256 + k.arange(0, 256);
+//!     let m = offs.lt(n);
+//!     let v = k.load(x + offs).mask(m).other(0.0).build();
+//!     k.store(x + offs, v + 1.0).mask(m).build();
+//! })?;
+//! let add_one = tile::jit(&kernel, Options::default())?;
+//! let device = Device::new(0)?;
+//! let x = device.upload(&vec![1.0f32; 1000])?;
+//! add_one.launch(&device, 4, &[Arg::from(&x), Arg::I32(1000)])?;
+//! // One line per variant: compiled or cached, and why it was needed.
+//! for event in add_one.events() {
+//!     println!("{event}");
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The kernel's IR is kept as text, so a [`Jit`] is `Send` and `Sync` and
+//! compiles on whichever thread launches first, in a context of that
+//! thread's own.
+
+use crate::{CompileError, Kernel, Options};
+use melior::Context;
+use std::cell::RefCell;
+use tile_runtime::{
+    Artifact, Autotuner, CacheKey, Config, Fact, KernelCache, KeyBuilder, Launcher, ParamType,
+    RuntimeError, Specialization, VariantSource,
+};
+
+/// The compiler's identity in cache keys: the crate version, a
+/// fingerprint of the compiler's sources and `Cargo.lock` (see the build
+/// script), and the LLVM/MLIR major version.
+pub const COMPILER_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("TILE_COMPILER_FINGERPRINT"),
+    " mlir-22"
+);
+
+/// A kernel compiled on demand, one variant per set of argument facts.
+pub type Jit = Launcher<TileCompiler>;
+
+/// A kernel ready to be compiled: its IR (as text, with source locations)
+/// and the options. The [`VariantSource`] of a [`Jit`].
+#[derive(Clone, Debug)]
+pub struct TileCompiler {
+    name: String,
+    params: Vec<(String, ParamType)>,
+    ir: String,
+    options: Options,
+}
+
+impl TileCompiler {
+    /// Takes the kernel's IR and `options` (whose `specialization` is
+    /// ignored: each launch brings its own).
+    pub fn new(kernel: &Kernel, options: Options) -> Result<TileCompiler, CompileError> {
+        let spec = tile_codegen::kernel_spec(kernel.module(), options.num_warps.max(1)).map_err(
+            |message| CompileError {
+                kernel: kernel.name().to_string(),
+                stage: "tile",
+                message,
+                diagnostics: vec![],
+            },
+        )?;
+        Ok(TileCompiler {
+            name: kernel.name().to_string(),
+            params: spec.params,
+            ir: kernel.to_mlir_with_locations(),
+            options: Options {
+                specialization: Specialization::none(),
+                ..options
+            },
+        })
+    }
+
+    /// The options (without a specialization).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The kernel's IR, with locations, as compiled.
+    pub fn ir(&self) -> &str {
+        &self.ir
+    }
+
+    /// The cache key a compiler of version `compiler` gives the variant
+    /// for `specialization` ([`VariantSource::cache_key`] uses
+    /// [`COMPILER_VERSION`]): a hash of everything the PTX depends on: the
+    /// compiler, the IR (with source locations, which the PTX's line table
+    /// holds), warps, target, optimisation level and the argument facts
+    /// (one per parameter, so "nothing assumed" has one key however it is
+    /// spelled). Dumps do not change the code, so not the key.
+    pub fn cache_key_for_compiler(
+        &self,
+        compiler: &str,
+        specialization: &Specialization,
+    ) -> CacheKey {
+        let o = &self.options;
+        let facts: String = (0..self.params.len())
+            .map(|i| match specialization.fact(i) {
+                Fact::None => '-',
+                Fact::DivisibleBy16 => 'd',
+                Fact::EqualToOne => '1',
+            })
+            .collect();
+        KeyBuilder::new("tile-kernel")
+            .field("compiler", compiler)
+            .field("ir", &self.ir)
+            .field("num_warps", o.num_warps.to_string())
+            .field("chip", &o.chip)
+            .field("features", &o.features)
+            .field("opt_level", o.opt_level.to_string())
+            .field("facts", facts)
+            .finish()
+    }
+
+    /// Compiles the variant for `specialization` now, without any cache.
+    pub fn compile(&self, specialization: &Specialization) -> Result<Artifact, CompileError> {
+        let options = self.options.clone().specialized(specialization.clone());
+        let compiled = with_context(|context| {
+            tile_codegen::compile_text(context, &self.ir, &self.name, &options)
+        })?;
+        Ok(Artifact {
+            spec: compiled.spec,
+            ptx: compiled.ptx,
+        })
+    }
+}
+
+impl VariantSource for TileCompiler {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn params(&self) -> &[(String, ParamType)] {
+        &self.params
+    }
+
+    /// Everything the PTX depends on: the compiler, the IR (with source
+    /// locations, which the PTX's line table holds), warps, target,
+    /// optimisation level and the argument facts (one per parameter, so
+    /// "nothing assumed" has one key however it is spelled).
+    fn cache_key(&self, specialization: &Specialization) -> Option<CacheKey> {
+        Some(self.cache_key_for_compiler(COMPILER_VERSION, specialization))
+    }
+
+    fn fresh_reason(&self) -> Option<String> {
+        let dump = self.options.dump.as_ref().filter(|d| d.wants(&self.name))?;
+        Some(format!(
+            "IR dumps requested into {}",
+            dump.kernel_dir(&self.name).display()
+        ))
+    }
+
+    fn produce(&self, specialization: &Specialization) -> tile_runtime::Result<Artifact> {
+        self.compile(specialization)
+            .map_err(|e| RuntimeError::Compile {
+                kernel: self.name.clone(),
+                message: e.to_string(),
+            })
+    }
+}
+
+/// A [`Jit`] of `kernel` with `options`, using the process's kernel
+/// cache (on disk as [`DiskCache::from_env`](tile_runtime::DiskCache::from_env)
+/// says).
+pub fn jit(kernel: &Kernel, options: Options) -> Result<Jit, CompileError> {
+    Ok(Launcher::new(TileCompiler::new(kernel, options)?))
+}
+
+/// An [`Autotuner`] over `configs`: `build` makes the kernel of each
+/// configuration (its block sizes from [`Config::get`]), compiled with
+/// `options` and the configuration's warps.
+pub fn autotuner(
+    name: &str,
+    configs: Vec<Config>,
+    options: Options,
+    build: impl for<'c> Fn(&'c Context, &Config) -> crate::Result<Kernel<'c>>,
+) -> Result<Autotuner<TileCompiler>, CompileError> {
+    autotuner_with_cache(name, configs, options, KernelCache::global(), build)
+}
+
+/// [`autotuner`] with its own cache.
+pub fn autotuner_with_cache(
+    name: &str,
+    configs: Vec<Config>,
+    options: Options,
+    cache: std::sync::Arc<KernelCache>,
+    build: impl for<'c> Fn(&'c Context, &Config) -> crate::Result<Kernel<'c>>,
+) -> Result<Autotuner<TileCompiler>, CompileError> {
+    let mut sources = Vec::with_capacity(configs.len());
+    for config in configs {
+        let source = with_context(|context| {
+            let kernel = build(context, &config).map_err(|e| CompileError {
+                kernel: name.to_string(),
+                stage: "build",
+                message: format!("configuration {config}: {e}"),
+                diagnostics: vec![],
+            })?;
+            TileCompiler::new(
+                &kernel,
+                Options {
+                    num_warps: config.num_warps,
+                    ..options.clone()
+                },
+            )
+        })?;
+        sources.push((config, source));
+    }
+    Autotuner::with_cache(name, sources, cache).map_err(|e| CompileError {
+        kernel: name.to_string(),
+        stage: "autotune",
+        message: e.to_string(),
+        diagnostics: vec![],
+    })
+}
+
+thread_local! {
+    /// This thread's compilation context, made on first use.
+    static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` in this thread's compilation context.
+fn with_context<T>(f: impl FnOnce(&Context) -> Result<T, CompileError>) -> Result<T, CompileError> {
+    CONTEXT.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let context = crate::context().map_err(|e| CompileError {
+                kernel: "?".into(),
+                stage: "context",
+                message: e.to_string(),
+                diagnostics: vec![],
+            })?;
+            *slot = Some(context);
+        }
+        f(slot.as_ref().expect("set above"))
+    })
+}
