@@ -130,8 +130,11 @@ pub enum RuntimeError {
         kernel: String,
         /// Bytes per block it needs (static and dynamic).
         bytes: u64,
-        /// The device's limit per block (with opt-in), in bytes.
+        /// The limit, in bytes.
         limit: u64,
+        /// Which memory and whose limit: static shared memory (48 KiB per
+        /// block), or all shared memory on this device (with opt-in).
+        what: String,
     },
     /// A device allocation larger than the free memory.
     OutOfMemory {
@@ -377,10 +380,11 @@ impl fmt::Display for RuntimeError {
                 kernel,
                 bytes,
                 limit,
+                what,
             } => write!(
                 f,
-                "kernel `{kernel}`: cannot launch: it needs {bytes} bytes of shared memory per \
-                 block, the device allows at most {limit}; use smaller tiles"
+                "kernel `{kernel}`: cannot launch: it needs {bytes} bytes of {what} per block, at \
+                 most {limit} are allowed; use smaller tiles"
             ),
             RuntimeError::OutOfMemory {
                 requested,

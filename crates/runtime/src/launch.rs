@@ -158,6 +158,7 @@ pub(crate) fn check_shape(
             kernel: kernel(),
             bytes: total,
             limit: u64::from(device.max_shared_mem_per_block),
+            what: "shared memory (static and dynamic) on this device".into(),
         });
     }
     if let Some(f) = function
@@ -179,6 +180,15 @@ impl LoadedKernel {
     pub(crate) fn load(device: &Device, ptx: &str, spec: &KernelSpec) -> Result<LoadedKernel> {
         let kernel = spec.name.as_str();
         check_shape(spec, &device.limits(), None)?;
+        let static_shared = ptx::static_shared_bytes(ptx);
+        if static_shared > u64::from(DEFAULT_SHARED_MEM_LIMIT) {
+            return Err(RuntimeError::TooMuchSharedMemory {
+                kernel: kernel.to_string(),
+                bytes: static_shared,
+                limit: u64::from(DEFAULT_SHARED_MEM_LIMIT),
+                what: "static shared memory (the PTX's `.shared` arrays)".into(),
+            });
+        }
         ptx::check_spec(ptx, spec)?;
         let image = CString::new(ptx).map_err(|e| RuntimeError::BadPtx {
             kernel: kernel.to_string(),
@@ -480,13 +490,14 @@ mod tests {
             RuntimeError::TooMuchSharedMemory {
                 kernel: "k".into(),
                 bytes: 232_449,
-                limit: 232_448
+                limit: 232_448,
+                what: "shared memory (static and dynamic) on this device".into(),
             }
         );
         assert_eq!(
             err.to_string(),
-            "kernel `k`: cannot launch: it needs 232449 bytes of shared memory per block, the \
-             device allows at most 232448; use smaller tiles"
+            "kernel `k`: cannot launch: it needs 232449 bytes of shared memory (static and \
+             dynamic) on this device per block, at most 232448 are allowed; use smaller tiles"
         );
         let heavy = FunctionLimits {
             max_threads_per_block: 512,

@@ -72,4 +72,4 @@ pub use launch::{Grid, LoadedKernel};
 pub use launcher::{Launcher, VariantSource};
 pub use precompiled::Precompiled;
 pub use specialization::{Fact, Specialization};
-pub use testing::{REQUIRE_GPU_VAR, device_or_skip};
+pub use testing::{REQUIRE_GPU_VAR, device_or_skip, pattern_f32};

@@ -90,6 +90,25 @@ pub(crate) fn check_spec(ptx: &str, spec: &KernelSpec) -> Result<()> {
     Ok(())
 }
 
+/// Bytes of statically sized shared memory the module declares
+/// (`.shared .align 16 .b8 name[4096];`): the sum of every `.shared`
+/// array with a size. `extern` (dynamic) arrays count nothing.
+pub(crate) fn static_shared_bytes(ptx: &str) -> u64 {
+    strip_comments(ptx)
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with(".shared") && !l.contains(".extern"))
+        .filter_map(|l| {
+            let elem = [(".b8", 1), (".b16", 2), (".b32", 4), (".b64", 8)]
+                .iter()
+                .find(|(t, _)| l.split_whitespace().any(|w| w == *t))
+                .map_or(1, |(_, b)| *b);
+            let count: u64 = l[l.find('[')? + 1..l.find(']')?].trim().parse().ok()?;
+            Some(count * elem)
+        })
+        .sum()
+}
+
 /// The message for an entry the driver did not find.
 pub(crate) fn missing_entry_message(ptx: &str, name: &str) -> String {
     let names: Vec<String> = entries(ptx).into_iter().map(|e| e.name).collect();
@@ -190,6 +209,16 @@ fn is_ident(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn static_shared_memory_is_summed() {
+        let ptx = ".version 8.0\n.shared .align 16 .b8 __tile_shared[262144];\n\
+                   .shared .align 4 .b32 other[10]; // 40 bytes\n\
+                   .extern .shared .align 16 .b8 dynamic[];\n\
+                   st.shared.v4.b32 [%rd1], {%r1, %r2, %r3, %r4};\n";
+        assert_eq!(static_shared_bytes(ptx), 262_184);
+        assert_eq!(static_shared_bytes(".version 8.0\n"), 0);
+    }
     use crate::kernel::ParamType;
 
     const PTX: &str = r#"

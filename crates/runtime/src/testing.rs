@@ -54,9 +54,40 @@ fn gpu_required() -> bool {
     std::env::var(REQUIRE_GPU_VAR).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
+/// `len` deterministic, varied f32 values for a test input (`seed` picks
+/// the sequence): multiples of 1/8 in [-64, 64), exactly representable, so
+/// sums of two are exact too. Programs that compare results across
+/// processes (the JIT against ahead-of-time code) make the same inputs
+/// with it.
+pub fn pattern_f32(len: usize, seed: u32) -> Vec<f32> {
+    let mut state = u64::from(seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 54) as i32 - 512) as f32 / 8.0
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn patterns_are_deterministic_exact_and_varied() {
+        let a = pattern_f32(1000, 1);
+        assert_eq!(a, pattern_f32(1000, 1));
+        assert_ne!(a, pattern_f32(1000, 2));
+        assert!(
+            a.iter()
+                .all(|v| (-64.0..64.0).contains(v) && (v * 8.0).fract() == 0.0)
+        );
+        let distinct: std::collections::BTreeSet<i32> =
+            a.iter().map(|v| (v * 8.0) as i32).collect();
+        assert!(distinct.len() > 500, "{}", distinct.len());
+    }
 
     #[test]
     fn skip_line_names_the_test() {

@@ -8,6 +8,17 @@
 //! `tile-gpu-check [--quick]`: `--quick` drops the largest sizes (for
 //! runs under compute-sanitizer): 2^24-element vectors, 65536-row
 //! reductions and the cases over more than 2^31 elements.
+//!
+//! The runtime's own checks and benchmarks are subcommands:
+//!
+//! - `tile-gpu-check launch-bench [--samples N]`: host time per launch of a
+//!   cached 4-argument kernel (median, p99, mean), as a table.
+//! - `tile-gpu-check autotune [--cache-dir DIR]`: the autotuner over row-sum
+//!   configurations, its choice re-timed against every configuration.
+//! - `tile-gpu-check aot-compare FILE`: the vector add through the JIT,
+//!   compared bit for bit with what `tile-aot-example --out FILE` wrote.
+//! - `tile-gpu-check fault`: a kernel that faults must come back as a
+//!   `KernelFault` naming it (the context is lost afterwards).
 
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
@@ -240,11 +251,67 @@ fn paddings(device: &Device, report: &mut Report) {
     }
 }
 
+/// The value after `flag` in the arguments, if any.
+fn flag_value(args: &[String], flag: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+/// Runs a subcommand; `None` when the arguments name none.
+fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
+    use tile_examples::gpu_check::runtime;
+    let name = args.first()?.as_str();
+    Some(match name {
+        "launch-bench" => {
+            let samples = flag_value(args, "--samples")
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(20_000);
+            runtime::launch_bench(device, samples).map(|rows| {
+                println!("\nhost time per launch, microseconds (target: median <= 3 us)\n");
+                println!("| path | launches | median | p99 | mean | target |");
+                println!("|---|---|---|---|---|---|");
+                for r in rows {
+                    println!("{r}");
+                }
+            })
+        }
+        "autotune" => {
+            let dir = flag_value(args, "--cache-dir")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| std::env::temp_dir().join("tile-autotune-demo"));
+            runtime::autotune_demo(device, &dir).map(|lines| {
+                println!();
+                for l in lines {
+                    println!("{l}");
+                }
+            })
+        }
+        "aot-compare" => match args.get(1) {
+            Some(file) => runtime::aot_compare(device, std::path::Path::new(file)),
+            None => Err("usage: tile-gpu-check aot-compare FILE".into()),
+        },
+        "fault" => runtime::fault_case(device),
+        _ => return None,
+    })
+}
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
     let Some(device) = device_or_skip("tile-gpu-check") else {
         return;
     };
+    if let Some(outcome) = subcommand(&args, &device) {
+        match outcome {
+            Ok(()) => println!("PASS {}", args[0]),
+            Err(e) => {
+                println!("FAIL {}: {e}", args[0]);
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
     let started = Instant::now();
@@ -316,6 +383,24 @@ fn main() {
     }
     reductions(&device, quick, &mut report);
     paddings(&device, &mut report);
+    {
+        use tile_examples::gpu_check::runtime;
+        report.record(
+            "runtime",
+            "1000 launches varying n: 1 compile; n % 16 == 0: a 2nd naming `n`".into(),
+            runtime::recompile_case(&device),
+        );
+        report.record(
+            "runtime",
+            "8 threads x 20 launches through 2 shared JIT kernels".into(),
+            runtime::threads_case(&device),
+        );
+        report.record(
+            "runtime",
+            "OOM, 64 warps, 64 KiB static shared memory: typed errors, device still usable".into(),
+            runtime::resource_errors_case(&device),
+        );
+    }
 
     let failed: Vec<_> = report.rows.iter().filter(|r| !r.2).collect();
     println!();

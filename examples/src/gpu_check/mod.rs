@@ -4,6 +4,7 @@
 pub mod offsets;
 pub mod padding;
 pub mod reductions;
+pub mod runtime;
 pub mod specializing;
 
 pub use specializing::Specializing;

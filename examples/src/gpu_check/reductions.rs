@@ -95,10 +95,7 @@ pub fn compare_close(got: &[f32], want: &[f64], magnitude: &[f64], tol: f64) -> 
     verdict(got, want.len(), errors).map_err(|e| format!("{e} (tol {tol:e})"))
 }
 
-fn load<'a, 'c>(
-    device: &'a Device,
-    kernel: &'a Kernel<'c>,
-) -> Result<Specializing<'a, 'c>, String> {
+fn load<'a, 'c>(device: &'a Device, kernel: &'a Kernel<'c>) -> Result<Specializing<'a>, String> {
     Ok(Specializing::new(device, kernel))
 }
 

@@ -1,48 +1,41 @@
-//! A kernel compiled for the facts of each launch's arguments.
+//! A kernel compiled for the facts of each launch's arguments, through the
+//! product's JIT path ([`tile::jit`]: a variant per
+//! [`Specialization`](tile::Specialization), the kernel cache, compile
+//! events).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use tile::{Arg, Device, Grid, LoadedKernel, Options, Specialization};
+use tile::{Arg, Device, Grid, Jit, Options};
 use tile_dialect::Kernel;
 
-/// A kernel that is compiled on the first launch with each set of argument
-/// facts ([`Specialization::of`]: 16-byte aligned pointers, integers
-/// divisible by 16 or equal to 1) and loaded once per set, the way Triton
-/// specializes. The GPU check runs its kernels through it so that the
-/// vectorized code runs wherever the arguments allow it, and the scalar
-/// code wherever they do not.
-pub struct Specializing<'a, 'c> {
+/// A kernel on one device that is compiled on the first launch with each
+/// set of argument facts (16-byte aligned pointers, integers divisible by
+/// 16 or equal to 1), the way Triton specializes. The GPU check runs its
+/// kernels through it so that the vectorized code runs wherever the
+/// arguments allow it, and the scalar code wherever they do not.
+pub struct Specializing<'a> {
     device: &'a Device,
-    kernel: &'a Kernel<'c>,
-    variants: RefCell<HashMap<Specialization, LoadedKernel>>,
+    jit: Result<Jit, String>,
 }
 
-impl<'a, 'c> Specializing<'a, 'c> {
+impl<'a> Specializing<'a> {
     /// No variant compiled yet.
-    pub fn new(device: &'a Device, kernel: &'a Kernel<'c>) -> Self {
+    pub fn new(device: &'a Device, kernel: &Kernel<'_>) -> Self {
+        let options = Options::default();
         Specializing {
             device,
-            kernel,
-            variants: RefCell::new(HashMap::new()),
+            jit: tile::jit(kernel, options).map_err(|e| e.to_string()),
         }
     }
 
-    /// Launches on `grid` with `args`, compiling and loading the variant
-    /// for their facts first if need be.
+    /// Launches on `grid` with `args` and waits, compiling and loading the
+    /// variant for their facts first if need be.
     pub fn launch(&self, grid: impl Into<Grid>, args: &[Arg]) -> Result<(), String> {
-        let specialization = Specialization::of(args);
-        let mut variants = self.variants.borrow_mut();
-        if !variants.contains_key(&specialization) {
-            let options = Options::default().specialized(specialization.clone());
-            let compiled = tile::compile(self.kernel, &options).map_err(|e| e.to_string())?;
-            let loaded = self
-                .device
-                .load(&compiled.ptx, &compiled.spec)
-                .map_err(|e| e.to_string())?;
-            variants.insert(specialization.clone(), loaded);
-        }
-        variants[&specialization]
-            .launch(grid, args)
+        let jit = self.jit.as_ref().map_err(Clone::clone)?;
+        jit.launch(self.device, grid, args)
             .map_err(|e| e.to_string())
+    }
+
+    /// The JIT kernel.
+    pub fn jit(&self) -> Result<&Jit, String> {
+        self.jit.as_ref().map_err(Clone::clone)
     }
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The GPU run for issue 6 (runtime), on the GPU machine, from the repository
+# root, with .gpu/tile-gpu-check.xz and .gpu/tile-aot-example carried over
+# (bash scripts/gpu-pack.sh; strip -o .gpu/tile-aot-example
+# target/release/tile-aot-example). Writes every log under $OUT and prints a
+# short summary last.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+xz -dc .gpu/tile-gpu-check.xz > /tmp/tile-gpu-check && chmod +x /tmp/tile-gpu-check
+cp .gpu/tile-aot-example /tmp/tile-aot-example && chmod +x /tmp/tile-aot-example
+export TILE_REQUIRE_GPU=1 TILE_CACHE_DIR=/tmp/tile-cache
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/device.txt"
+run() { local name=$1; shift; "$@" > "$OUT/$name.log" 2>&1; echo "$name exit=$?" >> "$OUT/summary.txt"; }
+run check /tmp/tile-gpu-check
+run check-warm-cache /tmp/tile-gpu-check --quick
+run launch-bench /tmp/tile-gpu-check launch-bench
+python3 bench/triton_launch.py > "$OUT/triton-launch.log" 2>&1; echo "triton-launch exit=$?" >> "$OUT/summary.txt"
+run autotune /tmp/tile-gpu-check autotune --cache-dir /tmp/tile-tune
+run aot-example /tmp/tile-aot-example --out /tmp/aot.bin
+run aot-compare /tmp/tile-gpu-check aot-compare /tmp/aot.bin
+run memcheck compute-sanitizer --tool memcheck /tmp/tile-gpu-check --quick
+run fault /tmp/tile-gpu-check fault
+ls /tmp/tile-cache | wc -l > "$OUT/cache-entries.txt"
+cat "$OUT/summary.txt"
+echo "--- device"; cat "$OUT/device.txt"
+echo "--- check"; tail -22 "$OUT/check.log"
+echo "--- launch"; tail -3 "$OUT/launch-bench.log"; cat "$OUT/triton-launch.log" | tail -2
+echo "--- autotune"; tail -10 "$OUT/autotune.log"
+echo "--- aot"; tail -8 "$OUT/aot-example.log"; tail -6 "$OUT/aot-compare.log"
+echo "--- memcheck"; tail -3 "$OUT/memcheck.log"
+echo "--- fault"; tail -4 "$OUT/fault.log"
