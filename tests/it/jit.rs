@@ -482,3 +482,46 @@ fn threads_compile_at_once_and_each_key_once() {
         assert_eq!(l.events().len(), 1);
     }
 }
+
+#[test]
+fn ahead_of_time_variants_are_the_jits_and_picked_per_launch() {
+    let dir = scratch("aot");
+    std::fs::create_dir_all(&dir).unwrap();
+    let context = tile::context().unwrap();
+    let kernel = vector_add::safe_kernel(&context, 1024).unwrap();
+    let aligned = Specialization {
+        facts: vec![Fact::DivisibleBy16; 4],
+    };
+    let paths = tile::aot::write_variants(
+        &kernel,
+        &no_dumps(),
+        &[Specialization::none(), aligned.clone()],
+        &dir,
+    )
+    .unwrap();
+    assert_eq!(
+        paths,
+        [
+            dir.join("safe_kernel.0.tile"),
+            dir.join("safe_kernel.1.tile")
+        ]
+    );
+    let bytes: Vec<Vec<u8>> = paths.iter().map(|p| std::fs::read(p).unwrap()).collect();
+    let slices: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    let aot = tile::Launcher::new(tile::Precompiled::from_bytes(&slices).unwrap());
+    let jit = TileCompiler::new(&kernel, no_dumps()).unwrap();
+    // Aligned pointers and n % 16 == 0: the aligned variant, the JIT's PTX.
+    let fast = aot.prepare(&args(0x1000, 4096)).unwrap();
+    assert_eq!(*fast, jit.compile(&aligned).unwrap());
+    // n not a multiple of 16: the generic variant.
+    let generic = aot.prepare(&args(0x1000, 4097)).unwrap();
+    assert_eq!(*generic, jit.compile(&Specialization::none()).unwrap());
+    assert!(aot.events().iter().all(|e| e.origin == Origin::Precompiled));
+    assert_eq!(aot.compiles(), 0);
+    // A damaged variant is refused, not loaded.
+    let mut damaged = bytes[0].clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    assert!(tile::Precompiled::from_bytes(&[&damaged]).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -97,6 +97,13 @@ impl Specialization {
         }
     }
 
+    /// True when this is exactly `Specialization::of(args)`, computed
+    /// without allocating.
+    pub fn is_of(&self, args: &[Arg]) -> bool {
+        self.facts.len() == args.len()
+            && self.facts.iter().zip(args).all(|(f, a)| *f == Fact::of(a))
+    }
+
     /// The fact about argument `index` ([`Fact::None`] past the end).
     pub fn fact(&self, index: usize) -> Fact {
         self.facts.get(index).copied().unwrap_or_default()
@@ -142,6 +149,16 @@ mod tests {
         assert!(Fact::EqualToOne.holds_for(&Arg::I64(1)));
         assert!(!Fact::EqualToOne.holds_for(&Arg::I64(2)));
         assert!(!Fact::DivisibleBy16.holds_for(&ptr(0x1008)));
+    }
+
+    #[test]
+    fn is_of_matches_of() {
+        let args = [ptr(0x100), Arg::I32(1), Arg::I32(7)];
+        assert!(Specialization::of(&args).is_of(&args));
+        assert!(!Specialization::of(&args).is_of(&args[..2]));
+        assert!(!Specialization::of(&args).is_of(&[ptr(0x104), Arg::I32(1), Arg::I32(7)]));
+        assert!(!Specialization::none().is_of(&args));
+        assert!(Specialization::none().is_of(&[]));
     }
 
     #[test]
