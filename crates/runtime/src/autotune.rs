@@ -176,21 +176,13 @@ impl<S: VariantSource> Autotuner<S> {
         grid: impl Fn(&Config) -> Grid,
         args: &[Arg],
     ) -> Result<usize> {
-        if let Some(&i) = self
-            .choices
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(key)
-        {
+        if let Some(i) = self.remembered(key) {
             return Ok(i);
         }
+        // One tuning at a time; another thread may have tuned `key` while
+        // this one waited.
         let _one_at_a_time = self.tuning.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(&i) = self
-            .choices
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(key)
-        {
+        if let Some(i) = self.remembered(key) {
             return Ok(i);
         }
         let record = self.record_name(device, key, args)?;
@@ -232,6 +224,15 @@ impl<S: VariantSource> Autotuner<S> {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key.to_string(), chosen);
         Ok(chosen)
+    }
+
+    /// The choice for `key` made earlier in this process.
+    fn remembered(&self, key: &str) -> Option<usize> {
+        self.choices
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+            .copied()
     }
 
     /// The median time of each configuration on `args`, in milliseconds.
