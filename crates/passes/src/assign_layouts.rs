@@ -14,7 +14,7 @@
 use crate::axis_analysis::AxisAnalysis;
 use crate::layout_conversions;
 use crate::mirror::{Block, Mirror, Op, ValueId};
-use crate::rewrite::{PassError, run_mirror_pass};
+use crate::rewrite::{PassError, run_mirror_edit};
 use melior::ir::OperationRef;
 use melior::ir::r#type::TypeId;
 use melior::pass::{ExternalPass, Pass, create_external};
@@ -36,10 +36,7 @@ pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 pub fn create() -> Pass {
     create_external(
         |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            run_mirror_pass(&op, &pass, FLAG, |mut m| {
-                assign_layouts(&mut m)?;
-                Ok(m.print())
-            });
+            run_mirror_edit(&op, &pass, FLAG, assign_layouts);
         },
         TypeId::create(&PASS_ID),
         "TileAssignLayouts",

@@ -6,8 +6,10 @@
 //! attributes stay in MLIR's own printed syntax, so nothing is lost on the
 //! way through; locations are kept on every op and block argument.
 
+use melior::ir::attribute::AttributeLike;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
+use melior::ir::r#type::TypeLike;
 use melior::ir::{BlockRef, OperationRef, RegionLike, ValueLike};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -306,22 +308,51 @@ fn print_attrs(out: &mut String, attrs: &[(String, String)]) {
     let _ = write!(out, "{{{}}}", items.join(", "));
 }
 
+/// Reads a module into a [`Mirror`]. Types, attributes and locations are
+/// uniqued by MLIR, so each distinct one is printed once and its text
+/// reused (printing goes through MLIR's printer, which is far slower than
+/// a lookup).
 #[derive(Default)]
 struct Reader {
     values: Vec<ValueData>,
     ids: HashMap<usize, ValueId>,
+    types: HashMap<usize, String>,
+    attrs: HashMap<usize, String>,
+    locs: HashMap<usize, String>,
 }
 
 impl Reader {
+    fn type_text(&mut self, ty: melior::ir::Type) -> String {
+        let key = ty.to_raw().ptr as usize;
+        self.types
+            .entry(key)
+            .or_insert_with(|| ty.to_string())
+            .clone()
+    }
+
+    fn attr_text(&mut self, attr: melior::ir::Attribute) -> String {
+        let key = attr.to_raw().ptr as usize;
+        self.attrs
+            .entry(key)
+            .or_insert_with(|| attr.to_string())
+            .clone()
+    }
+
+    fn loc_text(&mut self, loc: melior::ir::Location) -> String {
+        let key = loc.to_raw().ptr as usize;
+        self.locs
+            .entry(key)
+            .or_insert_with(|| loc.to_string())
+            .clone()
+    }
+
     fn value(&mut self, v: melior::ir::Value, loc: Option<String>) -> ValueId {
         let key = v.to_raw().ptr as usize;
         if let Some(&id) = self.ids.get(&key) {
             return id;
         }
-        self.values.push(ValueData {
-            ty: v.r#type().to_string(),
-            loc,
-        });
+        let ty = self.type_text(v.r#type());
+        self.values.push(ValueData { ty, loc });
         let id = self.values.len() - 1;
         self.ids.insert(key, id);
         id
@@ -340,7 +371,8 @@ impl Reader {
                 melior::ir::Location::from_raw(mlir_sys::mlirValueGetLocation(arg.to_raw()))
             };
             let value: melior::ir::Value = arg.into();
-            out.args.push(self.value(value, Some(arg_loc.to_string())));
+            let arg_loc = self.loc_text(arg_loc);
+            out.args.push(self.value(value, Some(arg_loc)));
         }
         let mut next = block.first_operation();
         while let Some(op) = next {
@@ -352,7 +384,7 @@ impl Reader {
 
     fn op(&mut self, op: &OperationRef) -> Result<Op, MirrorError> {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-        let loc = op.location().to_string();
+        let loc = self.loc_text(op.location());
         let operands = op
             .operands()
             .map(|v| {
@@ -370,7 +402,7 @@ impl Reader {
             .map(|(n, a)| {
                 (
                     n.as_string_ref().as_str().unwrap_or("").to_string(),
-                    a.to_string(),
+                    self.attr_text(a),
                 )
             })
             .collect();

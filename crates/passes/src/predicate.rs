@@ -10,7 +10,7 @@
 //! Unmasked accesses and masks computed at run time are left alone.
 
 use crate::mirror::{Block, Mirror, Op, ValueId};
-use crate::rewrite::{PassError, run_mirror_pass};
+use crate::rewrite::{PassError, run_mirror_edit};
 use melior::ir::OperationRef;
 use melior::ir::r#type::TypeId;
 use melior::pass::{ExternalPass, Pass, create_external};
@@ -28,10 +28,7 @@ pub const FLAG: &str = "tile-predicate";
 pub fn create() -> Pass {
     create_external(
         |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            run_mirror_pass(&op, &pass, FLAG, |mut m| {
-                predicate(&mut m)?;
-                Ok(m.print())
-            });
+            run_mirror_edit(&op, &pass, FLAG, predicate);
         },
         TypeId::create(&PASS_ID),
         "TilePredicate",

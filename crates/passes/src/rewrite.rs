@@ -50,13 +50,45 @@ pub fn run_mirror_pass(
     flag: &str,
     transform: impl FnOnce(Mirror) -> Result<String, PassError>,
 ) {
+    run(module, pass, flag, |m| transform(m).map(Some));
+}
+
+/// The body of an external pass that edits the module's [`Mirror`] in
+/// place (`edit`). The module is replaced only when the edit changed the
+/// mirror's text: a pass with nothing to do costs a read and two prints of
+/// the mirror, not an MLIR parse and verification of the whole module.
+pub fn run_mirror_edit(
+    module: &OperationRef,
+    pass: &ExternalPass,
+    flag: &str,
+    edit: impl FnOnce(&mut Mirror) -> Result<(), PassError>,
+) {
+    run(module, pass, flag, |mut m| {
+        let before = m.print();
+        edit(&mut m)?;
+        let after = m.print();
+        Ok((after != before).then_some(after))
+    });
+}
+
+/// Reads the module, transforms it (`None`: nothing changed) and puts the
+/// result in the module's place; failures become diagnostics.
+fn run(
+    module: &OperationRef,
+    pass: &ExternalPass,
+    flag: &str,
+    transform: impl FnOnce(Mirror) -> Result<Option<String>, PassError>,
+) {
     let outcome = Mirror::read(module)
         .map_err(|e| PassError {
             location: None,
             message: format!("'{}' op at {}: {}", e.op, e.loc, e.message),
         })
         .and_then(transform)
-        .and_then(|text| replace_module(module, &text, flag));
+        .and_then(|text| match text {
+            Some(text) => replace_module(module, &text, flag),
+            None => Ok(()),
+        });
     if let Err(e) = outcome {
         // SAFETY: the module op is live for the duration of the pass.
         let fallback = unsafe { mlirOperationGetLocation(module.to_raw()) };
@@ -129,4 +161,50 @@ fn replace_module(module: &OperationRef, text: &str, flag: &str) -> Result<(), P
         mlirOperationDestroy(parsed);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::block::BlockLike;
+    use melior::ir::operation::OperationLike;
+    use melior::pass::PassManager;
+
+    /// The raw pointer of the module's first op.
+    fn first_op(module: &melior::ir::Module) -> *mut std::ffi::c_void {
+        module.body().first_operation().unwrap().to_raw().ptr
+    }
+
+    #[test]
+    fn an_edit_that_changes_nothing_leaves_the_module_in_place() {
+        let context = melior::Context::new();
+        crate::register_all(&context).unwrap();
+        let text = r#"func.func @k(%p: tensor<128x!tile.ptr<f32>>) -> tensor<128xf32> attributes {tile.kernel} {
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  return %v : tensor<128xf32>
+}"#;
+        let mut module = crate::parse_module(&context, text, "t.mlir").unwrap();
+        let before = first_op(&module);
+        // Unmasked: tile-predicate has nothing to do, and the kernel stays.
+        let pm = PassManager::new(&context);
+        pm.add_pass(crate::predicate::create());
+        pm.run(&mut module).unwrap();
+        assert_eq!(first_op(&module), before);
+        // Masked without `other`: the kernel is replaced by the edited one.
+        let masked = text
+            .replace(
+                "%p: tensor<128x!tile.ptr<f32>>)",
+                "%p: tensor<128x!tile.ptr<f32>>, %m: tensor<128xi1>)",
+            )
+            .replace("\"tile.load\"(%p)", "\"tile.load\"(%p, %m)")
+            .replace("array<i32: 1, 0, 0>", "array<i32: 1, 1, 0>")
+            .replace(
+                "(tensor<128x!tile.ptr<f32>>) ->",
+                "(tensor<128x!tile.ptr<f32>>, tensor<128xi1>) ->",
+            );
+        let mut module = crate::parse_module(&context, &masked, "t.mlir").unwrap();
+        let before = first_op(&module);
+        pm.run(&mut module).unwrap();
+        assert_ne!(first_op(&module), before);
+        assert!(crate::print_module(&module, false).contains("array<i32: 1, 1, 1>"));
+    }
 }

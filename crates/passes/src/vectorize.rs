@@ -17,7 +17,7 @@
 
 use crate::axis_analysis::AxisAnalysis;
 use crate::mirror::{Mirror, ValueId};
-use crate::rewrite::{PassError, run_mirror_pass};
+use crate::rewrite::{PassError, run_mirror_edit};
 use melior::ir::OperationRef;
 use melior::ir::r#type::TypeId;
 use melior::pass::{ExternalPass, Pass, create_external};
@@ -38,10 +38,7 @@ pub const VECTOR_WIDTH_ATTR: &str = "tile.vector_width";
 pub fn create() -> Pass {
     create_external(
         |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            run_mirror_pass(&op, &pass, FLAG, |mut m| {
-                vectorize(&mut m)?;
-                Ok(m.print())
-            });
+            run_mirror_edit(&op, &pass, FLAG, vectorize);
         },
         TypeId::create(&PASS_ID),
         "TileVectorize",
