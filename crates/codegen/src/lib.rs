@@ -14,13 +14,30 @@
 //! | 05 | `simt` | `tile-to-simt` (gpu dialect) |
 //! | 06 | `nvvm` | target attached, `gpu`/`arith`/`scf` to `nvvm` and `llvm` |
 //! | 07 | `llvm` | line-table debug info on the LLVM functions |
-//! | 08 | `ptx` | `gpu-module-to-binary{format=isa}` |
+//! | 08 | `ptx` | LLVM IR, `-O3`, NVPTX: what `gpu-module-to-binary{format=isa}` does, run natively (below) |
 //!
 //! With [`Options::dump`] (or the variables `TILE_DUMP_DIR` and
 //! `TILE_DUMP_FILTER`, see [`Dump::from_env`]) every stage is written to a
 //! numbered file.
+//!
+//! **The `ptx` stage** goes through LLVM's C API instead of the upstream
+//! pass, for speed, with byte-identical PTX ([`ptx_both_ways`] checks it):
+//! the target machine is made once per thread, and from `-O1` up the
+//! addresses are split and CSE'd (`separate-const-offset-from-gep`,
+//! `early-cse`) before the NVPTX backend, whose straight-line strength
+//! reduction otherwise spends time quadratic in the accesses per thread
+//! comparing copies of the same address (3-5 ms of a vector add).
+//!
+//! **Timings.** [`Compiled::timings`] holds each stage's time,
+//! [`Compiled::ptx_steps`] the `ptx` stage's three steps (`translate`,
+//! `optimize`, `codegen`) and [`Compiled::total`] the whole compilation;
+//! [`Compiled::timing_report`] makes a table of them, which every
+//! compilation prints to standard error when `TILE_TIMINGS=1`
+//! ([`TIMINGS_VAR`]). Compile latency is measured by the `tile-compile-bench`
+//! program (`examples/`).
 
 mod dump;
+mod nvptx;
 mod offsets;
 mod options;
 mod pipeline;
@@ -29,7 +46,9 @@ mod specialize;
 
 pub use dump::Dump;
 pub use options::Options;
-pub use pipeline::{CompileError, Compiled, STAGES, compile, compile_copy, compile_text};
+pub use pipeline::{
+    CompileError, Compiled, STAGES, TIMINGS_VAR, compile, compile_copy, compile_text, ptx_both_ways,
+};
 pub use spec::kernel_spec;
 pub use specialize::{DIVISIBILITY_ATTR, EQUAL_TO_ONE_ATTR};
 pub use tile_runtime::{Fact, Specialization};

@@ -1,5 +1,5 @@
 //! The stages from tile IR to PTX, run one at a time so each can be
-//! dumped and each failure names its stage.
+//! dumped, timed, and each failure names its stage.
 
 use crate::dump::Dump;
 use crate::options::Options;
@@ -8,16 +8,22 @@ use melior::Context;
 use melior::ir::Module;
 use melior::pass::PassManager;
 use melior::utility::parse_pass_pipeline;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::time::{Duration, Instant};
 use tile_dialect::Diagnostic;
 use tile_dialect::diagnostics::DiagnosticCapture;
 use tile_runtime::KernelSpec;
 
+/// The variable that, set to `1`, makes every compilation print its
+/// [`Compiled::timing_report`] to standard error.
+pub const TIMINGS_VAR: &str = "TILE_TIMINGS";
+
 /// The stages after the input, in order: name and pass pipeline (on
 /// `builtin.module`). `{chip}`, `{features}` and `{opt}` are filled from
 /// the [`Options`]; a pipeline naming one of our passes (`tile-*`) runs
-/// that pass alone.
+/// that pass alone. The last stage, `ptx`, is run natively through LLVM's
+/// C API (see `nvptx.rs`: the same PTX as the upstream pass named here,
+/// without the cost of its defaults); `tile-opt` runs the pass itself.
 pub const STAGES: &[(&str, &str)] = &[
     ("simplified", "canonicalize,cse"),
     ("layouts", "tile-assign-layouts"),
@@ -46,8 +52,38 @@ pub struct Compiled {
     pub ptx: String,
     /// Name, parameters, warps and shared memory, for the runtime.
     pub spec: KernelSpec,
-    /// Time spent in each stage.
+    /// Time spent in each stage of [`STAGES`], in order.
     pub timings: Vec<(&'static str, Duration)>,
+    /// The steps of the `ptx` stage: `translate` (LLVM dialect to LLVM
+    /// IR), `optimize` (LLVM's `default<O{n}>`), `codegen` (NVPTX).
+    pub ptx_steps: Vec<(&'static str, Duration)>,
+    /// The whole compilation, from tile IR to checked PTX: the stages plus
+    /// reading the kernel's parameters, specializing, dumping and checking.
+    pub total: Duration,
+}
+
+impl Compiled {
+    /// Where the compilation's time went, as a Markdown table: one row per
+    /// stage (the `ptx` stage's steps below it), the rest of the
+    /// work (`other`), and the total, in milliseconds. Printed to standard
+    /// error after every compilation when `TILE_TIMINGS=1`.
+    pub fn timing_report(&self) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let mut out = format!("| {} | ms |\n| --- | ---: |\n", self.name);
+        for (stage, d) in &self.timings {
+            let _ = writeln!(out, "| {stage} | {:.2} |", ms(*d));
+            if *stage == "ptx" {
+                for (step, d) in &self.ptx_steps {
+                    let _ = writeln!(out, "| ptx: {step} | {:.2} |", ms(*d));
+                }
+            }
+        }
+        let staged: Duration = self.timings.iter().map(|(_, d)| *d).sum();
+        let other = self.total.saturating_sub(staged);
+        let _ = writeln!(out, "| other | {:.2} |", ms(other));
+        let _ = writeln!(out, "| **total** | **{:.2}** |", ms(self.total));
+        out
+    }
 }
 
 /// A compilation that failed: the kernel, the stage, and why.
@@ -80,11 +116,27 @@ impl fmt::Display for CompileError {
 impl std::error::Error for CompileError {}
 
 /// Compiles the kernel in `module` (tile IR, verified) to PTX. The module
-/// is transformed in place, stage by stage.
+/// is transformed in place, stage by stage; at the end it holds the
+/// `gpu.binary` with the PTX.
 pub fn compile(
     context: &Context,
     module: &mut Module,
     options: &Options,
+) -> Result<Compiled, CompileError> {
+    let started = Instant::now();
+    let mut compiled = run(context, module, options, started)?;
+    compiled.total = started.elapsed();
+    if std::env::var_os(TIMINGS_VAR).is_some_and(|v| v == "1") {
+        eprint!("{}", compiled.timing_report());
+    }
+    Ok(compiled)
+}
+
+fn run(
+    context: &Context,
+    module: &mut Module,
+    options: &Options,
+    started: Instant,
 ) -> Result<Compiled, CompileError> {
     let error = |kernel: &str, stage: &'static str, message: String| CompileError {
         kernel: kernel.to_string(),
@@ -112,30 +164,34 @@ pub fn compile(
     if let Some(d) = dump {
         write(d, &name, 0, "tile", "mlir", &print(module))?;
     }
-    let mut timings = Vec::new();
+    let mut timings = Vec::with_capacity(STAGES.len());
+    let mut ptx = None;
     for (i, (stage, pipeline)) in STAGES.iter().enumerate() {
-        let pipeline = pipeline
-            .replace("{chip}", &options.chip)
-            .replace("{features}", &options.features)
-            .replace("{opt}", &options.opt_level.to_string());
-        let started = Instant::now();
-        run_stage(context, module, &pipeline).map_err(|(message, diagnostics)| CompileError {
+        let stage_started = Instant::now();
+        let failed = |(message, diagnostics)| CompileError {
             kernel: name.clone(),
             stage,
             message,
             diagnostics,
-        })?;
-        timings.push((*stage, started.elapsed()));
+        };
+        if *stage == "ptx" {
+            let capture = DiagnosticCapture::new(context);
+            let result = crate::nvptx::serialize(context, module, options);
+            let diagnostics = capture.finish();
+            ptx = Some(result.map_err(|m| failed((m, diagnostics)))?);
+        } else {
+            run_stage(context, module, &fill(pipeline, options)).map_err(failed)?;
+        }
+        timings.push((*stage, stage_started.elapsed()));
         if let Some(d) = dump {
             write(d, &name, i + 1, stage, "mlir", &print(module))?;
         }
     }
-    let ptx = extract_ptx(&print(module))
-        .ok_or_else(|| error(&name, "ptx", "no PTX assembly in the gpu.binary".into()))?;
+    let ptx = ptx.ok_or_else(|| error(&name, "ptx", "no ptx stage ran".into()))?;
     if let Some(d) = dump {
-        write(d, &name, STAGES.len() + 1, "kernel", "ptx", &ptx)?;
+        write(d, &name, STAGES.len() + 1, "kernel", "ptx", &ptx.text)?;
     }
-    let external = external_functions(&ptx);
+    let external = external_functions(&ptx.text);
     if !external.is_empty() {
         return Err(error(
             &name,
@@ -148,10 +204,91 @@ pub fn compile(
     }
     Ok(Compiled {
         name,
-        ptx,
+        ptx: ptx.text,
         spec,
         timings,
+        ptx_steps: ptx.steps,
+        total: started.elapsed(),
     })
+}
+
+/// The PTX of the kernel in `module` (tile IR, verified) made twice from
+/// the same `llvm` stage: by the native `ptx` stage that [`compile`] runs,
+/// and by the upstream pass that [`STAGES`] names for it
+/// (`gpu-module-to-binary{format=isa}`). The two are meant to be
+/// byte-identical; this is how tests and `tile-compile-bench
+/// --check-upstream` check it. `module` is left as it is.
+pub fn ptx_both_ways(
+    context: &Context,
+    module: &Module,
+    options: &Options,
+) -> Result<(String, String), CompileError> {
+    let stop = STAGES.len() - 1;
+    let options = Options {
+        dump: None,
+        ..options.clone()
+    };
+    let mut native = copy(module)?;
+    let spec = kernel_spec(&native, options.num_warps).map_err(|m| CompileError {
+        kernel: "?".into(),
+        stage: "tile",
+        message: m,
+        diagnostics: vec![],
+    })?;
+    let failed = |stage: &'static str| {
+        let kernel = spec.name.clone();
+        move |(message, diagnostics)| CompileError {
+            kernel,
+            stage,
+            message,
+            diagnostics,
+        }
+    };
+    crate::specialize::apply(context, &mut native, &spec, &options.specialization)
+        .map_err(|m| failed("tile")((m, vec![])))?;
+    set_num_warps(context, &mut native, options.num_warps);
+    for (stage, pipeline) in &STAGES[..stop] {
+        run_stage(context, &mut native, &fill(pipeline, &options)).map_err(failed(stage))?;
+    }
+    let mut upstream = copy(&native)?;
+    let ours = crate::nvptx::serialize(context, &mut native, &options)
+        .map_err(|m| failed("ptx")((m, vec![])))?
+        .text;
+    run_stage(context, &mut upstream, STAGES[stop].1).map_err(failed("ptx"))?;
+    let theirs = binary_assembly(&upstream)
+        .ok_or_else(|| failed("ptx")(("upstream left no PTX in a gpu.binary".into(), vec![])))?;
+    Ok((ours, theirs))
+}
+
+/// The assembly of the first object of the module's `gpu.binary`.
+fn binary_assembly(module: &Module) -> Option<String> {
+    use melior::ir::attribute::{ArrayAttribute, AttributeLike};
+    use melior::ir::block::BlockLike;
+    use melior::ir::operation::OperationLike;
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op.name().as_string_ref().as_str() == Ok("gpu.binary") {
+            let object = ArrayAttribute::try_from(op.attribute("objects").ok()?)
+                .ok()?
+                .element(0)
+                .ok()?;
+            // SAFETY: a live gpu.object attribute; the string is copied
+            // before the module can go away.
+            let text = unsafe { mlir_sys::mlirGPUObjectAttrGetObject(object.to_raw()) };
+            let text = unsafe { melior::StringRef::from_raw(text) };
+            return text.as_str().ok().map(str::to_string);
+        }
+        next = op.next_in_block();
+    }
+    None
+}
+
+/// A stage's pipeline with the options filled in.
+fn fill(pipeline: &str, options: &Options) -> String {
+    pipeline
+        .replace("{chip}", &options.chip)
+        .replace("{features}", &options.features)
+        .replace("{opt}", &options.opt_level.to_string())
 }
 
 /// The functions `ptx` declares `.extern` (each would fail to link when the
@@ -173,19 +310,23 @@ pub fn compile_copy(
     module: &Module,
     options: &Options,
 ) -> Result<Compiled, CompileError> {
+    compile(context, &mut copy(module)?, options)
+}
+
+/// A copy of `module`.
+fn copy<'c>(module: &Module<'c>) -> Result<Module<'c>, CompileError> {
     // SAFETY: cloning a live op gives a new op we own.
     let copy = unsafe {
         melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(
             module.as_operation().to_raw(),
         ))
     };
-    let mut copy = Module::from_operation(copy).ok_or_else(|| CompileError {
+    Module::from_operation(copy).ok_or_else(|| CompileError {
         kernel: "?".into(),
         stage: "tile",
         message: "not a module".into(),
         diagnostics: vec![],
-    })?;
-    compile(context, &mut copy, options)
+    })
 }
 
 /// Parses `text` (tile IR) and compiles it; `source_name` names it in
@@ -267,37 +408,6 @@ fn run_stage(
 
 fn print(module: &Module) -> String {
     tile_passes::print_module(module, true)
-}
-
-/// The PTX held, hex-escaped, in the `assembly` of a printed `gpu.binary`.
-fn extract_ptx(printed: &str) -> Option<String> {
-    let start = printed.find("assembly = \"")? + "assembly = \"".len();
-    let bytes = &printed.as_bytes()[start..];
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => return String::from_utf8(out).ok(),
-            b'\\'
-                if i + 2 < bytes.len()
-                    && bytes[i + 1].is_ascii_hexdigit()
-                    && bytes[i + 2].is_ascii_hexdigit() =>
-            {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            }
-            b'\\' if i + 1 < bytes.len() => {
-                out.push(bytes[i + 1]);
-                i += 2;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]
