@@ -28,6 +28,7 @@
 
 pub mod attention_tiles;
 pub mod bench;
+pub mod compile_bench;
 pub mod gpu_check;
 pub mod masked_tile_2d;
 pub mod row_sum;
