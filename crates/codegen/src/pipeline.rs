@@ -382,6 +382,11 @@ fn set_num_warps(context: &Context, module: &mut Module, warps: u32) {
         .set_attribute(tile_passes::assign_layouts::NUM_WARPS_ATTR, attr.into());
 }
 
+/// Runs one stage's pipeline on `module`, with MLIR's verifier after each
+/// upstream pass. A stage that is one of our passes runs without it: our
+/// passes hand their output to MLIR's parser, which verifies the new module
+/// as a whole, or leave the module untouched, so verifying again would
+/// only repeat that work.
 fn run_stage(
     context: &Context,
     module: &mut Module,
@@ -389,8 +394,9 @@ fn run_stage(
 ) -> Result<(), (String, Vec<Diagnostic>)> {
     let capture = DiagnosticCapture::new(context);
     let pm = PassManager::new(context);
-    pm.enable_verifier(true);
-    match tile_passes::find_pass(pipeline) {
+    let ours = tile_passes::find_pass(pipeline);
+    pm.enable_verifier(ours.is_none());
+    match ours {
         Some(pass) => pm.add_pass((pass.create)()),
         None => parse_pass_pipeline(
             pm.as_operation_pass_manager(),

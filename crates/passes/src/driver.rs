@@ -12,7 +12,9 @@
 //! any upstream pass (`--canonicalize`, `--cse`, `--convert-scf-to-cf`, ...).
 //! Errors print as `file:line:col: error: message`; any failure exits 1.
 
-use crate::{TilePass, find_pass, parse_module, register_all, tile_passes};
+use crate::{
+    TilePass, find_pass, parse_module, register_all, register_upstream_passes, tile_passes,
+};
 use melior::Context;
 use melior::ir::Module;
 use melior::pass::PassManager;
@@ -142,6 +144,7 @@ fn run_inner(
     let (name, text) = read_input(options.input.as_deref())?;
     let context = Context::new();
     register_all(&context).map_err(|e| e.to_string())?;
+    register_upstream_passes();
     // Validate upstream pass names before doing any work.
     for step in &options.steps {
         build_pass_manager(&context, step)?;

@@ -18,7 +18,9 @@ pub mod vectorize;
 pub mod verify;
 
 pub use parse::parse_module;
-pub use registry::{TilePass, find_pass, register_all, tile_passes};
+pub use registry::{
+    PIPELINE_PASSES, TilePass, find_pass, register_all, register_upstream_passes, tile_passes,
+};
 
 /// Prints `module` as MLIR text ending in a newline, with its locations
 /// when `debug_info` is set (the form `tile-opt --mlir-print-debuginfo`

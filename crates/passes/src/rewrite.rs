@@ -166,7 +166,6 @@ fn replace_module(module: &OperationRef, text: &str, flag: &str) -> Result<(), P
 #[cfg(test)]
 mod tests {
     use melior::ir::block::BlockLike;
-    use melior::ir::operation::OperationLike;
     use melior::pass::PassManager;
 
     /// The raw pointer of the module's first op.
