@@ -43,7 +43,7 @@ pub const USAGE: &str = "usage: tile-compile-bench [--reps N] [--out FILE] [--ch
     --out FILE        also write the results as Markdown to FILE\n  \
     --check-upstream  first check that the PTX of every example (default and\n                    \
     specialized for aligned arguments, -O0 to -O3) is byte-identical to\n                    \
-    upstream gpu-module-to-binary's";
+    upstream gpu-module-to-binary's, and with our passes staged or fused";
 
 /// The command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -359,13 +359,15 @@ pub fn table(rows: &[Row]) -> String {
 }
 
 /// Compiles every example with and without aligned-argument
-/// specialization at `-O0` to `-O3`, through the native `ptx` stage and
-/// through upstream `gpu-module-to-binary`, and returns how many PTX
-/// texts were compared, or the first that differ.
+/// specialization at `-O0` to `-O3`: through the native `ptx` stage and
+/// through upstream `gpu-module-to-binary`, and with our passes run one by
+/// one (as when dumping) and on one mirror (as otherwise). Returns how many
+/// kernels compiled the same all four ways, or the first that did not.
 pub fn check_upstream() -> Result<usize, String> {
     use tile::{Fact, Specialization};
     use tile_dialect::{Elem, TileType};
     let context = tile::context().map_err(|e| e.to_string())?;
+    let dumps = std::env::temp_dir().join(format!("tile-compile-bench-{}", std::process::id()));
     let mut compared = 0;
     for example in crate::ALL {
         let kernel = (example.build)(&context).map_err(|e| e.to_string())?;
@@ -400,9 +402,24 @@ pub fn check_upstream() -> Result<usize, String> {
                         example.name, specialization.facts
                     ));
                 }
+                // Dumping runs our passes one by one instead of on one
+                // mirror: the PTX must not change.
+                let staged = Options {
+                    dump: Some(tile::Dump::to(&dumps)),
+                    ..options.clone()
+                };
+                let staged = tile::compile(&kernel, &staged).map_err(|e| e.to_string())?;
+                let fused = tile::compile(&kernel, &options).map_err(|e| e.to_string())?;
+                if staged.ptx != fused.ptx || fused.ptx != ours {
+                    return Err(format!(
+                        "{} at -O{opt_level} ({:?}): staged and fused passes give different PTX",
+                        example.name, specialization.facts
+                    ));
+                }
                 compared += 1;
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dumps);
     Ok(compared)
 }

@@ -20,6 +20,11 @@
 //! `TILE_DUMP_FILTER`, see [`Dump::from_env`]) every stage is written to a
 //! numbered file.
 //!
+//! Without dumps, stages 02 to 05 (our four passes) run on one Rust mirror
+//! of the module, which MLIR parses once, at the end
+//! (`tile_passes::fused`); with dumps they run one by one so that each can
+//! be printed. The PTX is the same either way.
+//!
 //! **The `ptx` stage** goes through LLVM's C API instead of the upstream
 //! pass, for speed, with byte-identical PTX ([`ptx_both_ways`] checks it):
 //! the target machine is made once per thread, and from `-O1` up the

@@ -510,4 +510,29 @@ mod tests {
         }
         assert!(report.contains("| ptx: codegen |") && report.contains("| **total** |"));
     }
+
+    #[test]
+    fn fused_and_staged_passes_give_the_same_ptx() {
+        let context = tile_dialect::new_context().unwrap();
+        tile_passes::register_all(&context).unwrap();
+        let dir = std::env::temp_dir().join(format!("tile-fused-{}", std::process::id()));
+        type Body = fn(&KernelBuilder<'_>);
+        let kernels: [(&str, Body); 2] = [("vector_add", vector_add), ("row_sum", row_sum)];
+        for (name, body) in kernels {
+            let kernel = Kernel::build(&context, name, body).unwrap();
+            let fused = Options {
+                dump: None,
+                ..Options::default()
+            };
+            let staged = Options {
+                dump: Some(crate::Dump::to(&dir)),
+                ..Options::default()
+            };
+            let a = compile_copy(&context, kernel.module(), &fused).unwrap();
+            let b = compile_copy(&context, kernel.module(), &staged).unwrap();
+            assert!(a.ptx == b.ptx, "{name}: fused and staged PTX differ");
+            assert!(dir.join(name).join("05-simt.mlir").exists());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

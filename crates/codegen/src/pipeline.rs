@@ -170,6 +170,9 @@ fn run(
     }
     let mut timings = Vec::with_capacity(STAGES.len());
     let mut ptx = None;
+    // Without dumps, our four passes run on one mirror (see
+    // `tile_passes::fused`); with dumps, one by one, so each is printed.
+    let fused = dump.is_none();
     for (i, (stage, pipeline)) in STAGES.iter().enumerate() {
         let stage_started = Instant::now();
         let failed = |(message, diagnostics)| CompileError {
@@ -178,6 +181,12 @@ fn run(
             message,
             diagnostics,
         };
+        if fused && tile_passes::fused::STAGES.contains(stage) {
+            if *stage == tile_passes::fused::STAGES[0] {
+                run_fused(context, module, &name, &mut timings)?;
+            }
+            continue;
+        }
         if *stage == "ptx" {
             let capture = DiagnosticCapture::new(context);
             let result = crate::nvptx::serialize(context, module, options);
@@ -390,6 +399,35 @@ fn set_num_warps(context: &Context, module: &mut Module, warps: u32) {
     module
         .as_operation_mut()
         .set_attribute(tile_passes::assign_layouts::NUM_WARPS_ATTR, attr.into());
+}
+
+/// Runs the stages `tile_passes::fused::STAGES` (our four passes) on one
+/// mirror of `module`, recording each one's time.
+fn run_fused(
+    context: &Context,
+    module: &mut Module,
+    name: &str,
+    timings: &mut Vec<(&'static str, Duration)>,
+) -> Result<(), CompileError> {
+    let capture = DiagnosticCapture::new(context);
+    let mut started = Instant::now();
+    let result = tile_passes::fused::layouts_to_simt(&module.as_operation(), &mut |stage| {
+        timings.push((stage, started.elapsed()));
+        started = Instant::now();
+    });
+    let diagnostics = capture.finish();
+    result.map_err(|stage| {
+        let pipeline = STAGES
+            .iter()
+            .find(|(s, _)| *s == stage)
+            .map_or(stage, |s| s.1);
+        CompileError {
+            kernel: name.to_string(),
+            stage,
+            message: format!("{pipeline} failed"),
+            diagnostics,
+        }
+    })
 }
 
 /// Runs one stage's pipeline on `module` and verifies the result once,

@@ -7,6 +7,7 @@
 pub mod assign_layouts;
 pub mod axis_analysis;
 pub mod driver;
+pub mod fused;
 pub mod layout_conversions;
 pub mod mirror;
 mod parse;

@@ -106,7 +106,11 @@ pub fn emit_error(location: MlirLocation, message: &str) {
 
 /// Replaces the body and attributes of `module` with those of the module
 /// in `text`.
-fn replace_module(module: &OperationRef, text: &str, flag: &str) -> Result<(), PassError> {
+pub(crate) fn replace_module(
+    module: &OperationRef,
+    text: &str,
+    flag: &str,
+) -> Result<(), PassError> {
     let context = module.context();
     let source = format!("<{flag} output>");
     // SAFETY: the strings outlive the call; MLIR copies what it keeps.

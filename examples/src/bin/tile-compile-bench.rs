@@ -33,7 +33,9 @@ fn main() {
     };
     if cli.check_upstream {
         match check_upstream() {
-            Ok(n) => println!("native ptx stage: {n} PTX texts byte-identical to upstream's\n"),
+            Ok(n) => {
+                println!("{n} kernels: the same PTX natively and upstream, staged and fused\n")
+            }
             Err(e) => {
                 eprintln!("tile-compile-bench: {e}");
                 std::process::exit(1);
