@@ -145,7 +145,10 @@ fn find_gpu_module<'c, 'a>(module: &'a Module<'c>) -> Result<OperationRef<'c, 'a
 }
 
 fn to_ptx(gpu_module: OperationRef, options: &Options) -> Result<Ptx, String> {
-    let level = options.opt_level.min(3);
+    let level = options.opt_level;
+    if level > 3 {
+        return Err(format!("invalid optimization level {level}: 0 to 3"));
+    }
     with_machine(options, |machine| {
         let mut steps = Vec::with_capacity(3);
         let started = Instant::now();
@@ -305,7 +308,7 @@ fn with_machine<T>(
     let key = (
         options.chip.clone(),
         options.features.clone(),
-        options.opt_level.min(3),
+        options.opt_level,
     );
     let machine = MACHINES.with(|machines| {
         let mut machines = machines.borrow_mut();
