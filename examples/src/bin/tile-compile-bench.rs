@@ -54,8 +54,9 @@ fn main() {
     println!("{stages}\n{table}");
     if let Some(path) = &cli.out {
         let report = format!(
-            "# Compile latency\n\nCommand: `{command}` ({} repetitions each; target {} ms a cold \
-             compile).\n\n{table}{stages}",
+            "# Compile latency\n\n- Machine: {}\n- Command: `{command}` ({} repetitions \
+             each; target {} ms a cold compile)\n\n{table}{stages}",
+            tile_examples::compile_bench::machine_line(),
             cli.reps,
             tile_examples::compile_bench::TARGET_MS
         );
