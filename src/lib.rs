@@ -48,8 +48,11 @@ pub fn compile(kernel: &Kernel, options: &Options) -> std::result::Result<Compil
     tile_codegen::compile_copy(context, kernel.module(), options)
 }
 
-/// A new MLIR context that knows every dialect and pass (see
-/// [`register_all`]).
+/// A new MLIR context for building and compiling kernels: every upstream
+/// dialect registered (the ones compilation uses loaded), the tile dialect,
+/// our passes and the upstream passes the pipeline runs (see
+/// [`register_all`]; `tile_passes::register_upstream_passes` adds the
+/// rest).
 pub fn context() -> Result<melior::Context> {
     let context = melior::Context::new();
     register_all(&context)?;
