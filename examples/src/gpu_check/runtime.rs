@@ -6,7 +6,7 @@
 use super::{compare, poisoned};
 use std::sync::Arc;
 use std::time::Instant;
-use tile::{Arg, Config, Device, DevicePtr, Jit, KernelCache, Options, RuntimeError};
+use tile::{Arg, Buffer, Config, Device, DevicePtr, Jit, KernelCache, Options, RuntimeError};
 use tile_dialect::DType;
 use tile_runtime::{CacheKey, DiskCache, Fact, Specialization, pattern_f32};
 
@@ -14,6 +14,12 @@ type Outcome = Result<(), String>;
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
+}
+
+/// The vector add's arguments: `x`, `y`, `out` and `n`.
+fn add_args(x: &Buffer<f32>, y: &Buffer<f32>, out: &Buffer<f32>, n: usize) -> [Arg; 4] {
+    let n = i32::try_from(n).expect("the check's sizes fit in i32");
+    [x.into(), y.into(), out.into(), Arg::I32(n)]
 }
 
 /// The vector add with `block` elements per program, as a [`Jit`].
@@ -37,12 +43,7 @@ pub fn recompile_case(device: &Device) -> Outcome {
     let out = device.upload(&poisoned(cap)).map_err(err)?;
     for i in 0..1000 {
         let n: usize = 16 * i + 3;
-        let args = [
-            (&dx).into(),
-            (&dy).into(),
-            (&out).into(),
-            Arg::I32(n as i32),
-        ];
+        let args = add_args(&dx, &dy, &out, n);
         add.launch_async(device, n.div_ceil(256) as u32, &args)
             .map_err(err)?;
     }
@@ -55,7 +56,7 @@ pub fn recompile_case(device: &Device) -> Outcome {
         return Err(format!("variants for 1000 launches: {:?}", add.events()));
     }
     let n = 4096;
-    let args = [(&dx).into(), (&dy).into(), (&out).into(), Arg::I32(n)];
+    let args = add_args(&dx, &dy, &out, n as usize);
     add.launch(device, 16, &args).map_err(err)?;
     let events = add.events();
     let last = events.last().map(ToString::to_string).unwrap_or_default();
@@ -95,12 +96,7 @@ pub fn threads_case(device: &Device) -> Outcome {
                         } else {
                             (&kernels[1], 512)
                         };
-                        let args = [
-                            (&dx).into(),
-                            (&dy).into(),
-                            (&out).into(),
-                            Arg::I32(n as i32),
-                        ];
+                        let args = add_args(&dx, &dy, &out, n);
                         k.launch(device, n.div_ceil(block) as u32, &args)
                             .map_err(err)?;
                         let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a + b).collect();
@@ -128,12 +124,8 @@ pub fn resource_errors_case(device: &Device) -> Outcome {
         let add = vector_add_jit(128)?;
         let x = device.upload(&[1.0f32, 2.0, 3.0]).map_err(err)?;
         let out = device.upload(&poisoned(3)).map_err(err)?;
-        add.launch(
-            device,
-            1,
-            &[(&x).into(), (&x).into(), (&out).into(), Arg::I32(3)],
-        )
-        .map_err(|e| format!("after {what}: {e}"))?;
+        add.launch(device, 1, &add_args(&x, &x, &out, 3))
+            .map_err(|e| format!("after {what}: {e}"))?;
         compare(&device.download(&out).map_err(err)?, &[2.0, 4.0, 6.0])
     };
     // 4 TiB.
@@ -269,7 +261,7 @@ pub fn launch_bench(device: &Device, samples: usize) -> Result<Vec<String>, Stri
     let n = 4096;
     let x = device.upload(&pattern_f32(n, 1)).map_err(err)?;
     let out = device.upload(&poisoned(n)).map_err(err)?;
-    let args = [(&x).into(), (&x).into(), (&out).into(), Arg::I32(n as i32)];
+    let args = add_args(&x, &x, &out, n);
     add.launch(device, 4, &args).map_err(err)?;
     let variant = add.variant(device, &args).map_err(err)?;
     // Warm up both paths.
@@ -491,12 +483,7 @@ pub fn aot_compare(device: &Device, aot_output: &std::path::Path) -> Outcome {
             device.upload(&y).map_err(err)?,
         );
         let out = device.upload(&vec![f32::NAN; n]).map_err(err)?;
-        let args = [
-            (&dx).into(),
-            (&dy).into(),
-            (&out).into(),
-            Arg::I32(n as i32),
-        ];
+        let args = add_args(&dx, &dy, &out, n);
         add.launch(device, n.div_ceil(1024) as u32, &args)
             .map_err(err)?;
         bytes.extend(
