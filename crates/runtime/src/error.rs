@@ -177,6 +177,17 @@ pub enum RuntimeError {
         /// Which facts the arguments had, and what to do.
         message: String,
     },
+    /// A kernel run by the CPU interpreter faulted (an unmasked access out
+    /// of bounds, say); names the op and its source line.
+    Interpreter(crate::host::InterpretError),
+    /// The operation needs a GPU, and the device is the CPU interpreter
+    /// (loading PTX, say), or the kernel has no IR the interpreter can run.
+    NotInterpretable {
+        /// The kernel involved, if any.
+        kernel: Option<String>,
+        /// What was asked for, and why it cannot be done.
+        message: String,
+    },
     /// An element offset past the end of a buffer.
     OutOfBounds {
         /// The offset asked for, in elements.
@@ -241,6 +252,8 @@ impl RuntimeError {
             | RuntimeError::BadArtifact { kernel, .. }
             | RuntimeError::NoVariant { kernel, .. } => Some(kernel),
             RuntimeError::KernelFault { kernels, .. } => kernels.last().map(String::as_str),
+            RuntimeError::Interpreter(e) => Some(&e.kernel),
+            RuntimeError::NotInterpretable { kernel, .. } => kernel.as_deref(),
             RuntimeError::OutOfMemory { .. }
             | RuntimeError::NoDevice { .. }
             | RuntimeError::OutOfBounds { .. }
@@ -427,6 +440,15 @@ impl fmt::Display for RuntimeError {
             RuntimeError::NoVariant { kernel, message } => {
                 write!(f, "kernel `{kernel}`: {message}")
             }
+            RuntimeError::Interpreter(e) => write!(f, "{e}"),
+            RuntimeError::NotInterpretable {
+                kernel: Some(kernel),
+                message,
+            } => write!(f, "kernel `{kernel}`: {message}"),
+            RuntimeError::NotInterpretable {
+                kernel: None,
+                message,
+            } => f.write_str(message),
             RuntimeError::OutOfBounds { offset, len } => write!(
                 f,
                 "element offset {offset} is past the end of a buffer of {len} element{}",
