@@ -179,7 +179,7 @@ pub enum RuntimeError {
     },
     /// A kernel run by the CPU interpreter faulted (an unmasked access out
     /// of bounds, say); names the op and its source line.
-    Interpreter(crate::host::InterpretError),
+    Interpreter(Box<crate::host::InterpretError>),
     /// The operation needs a GPU, and the device is the CPU interpreter
     /// (loading PTX, say), or the kernel has no IR the interpreter can run.
     NotInterpretable {

@@ -1,0 +1,139 @@
+//! `tile.reduce`: sum, max and min along one axis.
+//!
+//! Float sums are pairwise (a balanced tree, as the GPU's in-thread trees
+//! and shuffle butterflies are), rounding each addition to the element
+//! type; f16 and bf16 are accumulated in f32 and rounded once, as on the
+//! GPU. The GPU's grouping depends on the layout, so float sums agree with
+//! it within a bound, not bit for bit. Integer sums wrap. Float max and min
+//! ignore NaN operands (`maxnum`/`minnum`, Triton's default); integer ones
+//! are signed.
+
+use crate::exec::maxnum;
+use crate::float;
+use crate::program::ReduceKind;
+use crate::value::{Elems, Tensor, signed, wrap};
+use tile_dialect::DType;
+
+/// Reduces `src` along `axis` into a tensor of `shape` (the result type's,
+/// with or without the kept axis) and type `d`.
+pub fn reduce(src: &Tensor, kind: ReduceKind, axis: usize, shape: Vec<usize>, d: DType) -> Tensor {
+    let outer: usize = src.shape[..axis].iter().product();
+    let len = src.shape[axis];
+    let inner: usize = src.shape[axis + 1..].iter().product();
+    let column = |o: usize, i: usize| (0..len).map(move |k| (o * len + k) * inner + i);
+    let mut picks = Vec::with_capacity(outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            picks.push(column(o, i));
+        }
+    }
+    let elems = match &src.elems {
+        Elems::Float(v) => Elems::Float(
+            picks
+                .into_iter()
+                .map(|c| reduce_floats(c.map(|j| v[j]).collect(), kind, d))
+                .collect(),
+        ),
+        Elems::Int(v) => Elems::Int(
+            picks
+                .into_iter()
+                .map(|c| reduce_ints(c.map(|j| signed(v[j], src.dtype)), kind, d))
+                .collect(),
+        ),
+        Elems::Ptr(_) => unreachable!("the verifier refuses reductions of pointers"),
+    };
+    Tensor {
+        shape,
+        dtype: d,
+        elems,
+    }
+}
+
+fn reduce_floats(mut v: Vec<f64>, kind: ReduceKind, d: DType) -> f64 {
+    match kind {
+        ReduceKind::Sum => {
+            // f16/bf16 accumulate in f32 and round once at the end.
+            let acc = if d == DType::F64 {
+                DType::F64
+            } else {
+                DType::F32
+            };
+            while v.len() > 1 {
+                let half = v.len().div_ceil(2);
+                for i in 0..v.len() / 2 {
+                    v[i] = float::round(v[2 * i] + v[2 * i + 1], acc);
+                }
+                if v.len() % 2 == 1 {
+                    v[half - 1] = v[v.len() - 1];
+                }
+                v.truncate(half);
+            }
+            float::round(v.first().copied().unwrap_or(0.0), d)
+        }
+        ReduceKind::Max => v.into_iter().fold(f64::NAN, maxnum),
+        ReduceKind::Min => -v.into_iter().fold(f64::NAN, |a, x| maxnum(a, -x)),
+    }
+}
+
+fn reduce_ints(v: impl Iterator<Item = i64>, kind: ReduceKind, d: DType) -> i64 {
+    let r = match kind {
+        ReduceKind::Sum => v.fold(0i64, i64::wrapping_add),
+        ReduceKind::Max => v.max().unwrap_or(i64::MIN),
+        ReduceKind::Min => v.min().unwrap_or(i64::MAX),
+    };
+    wrap(r, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_rows_and_columns() {
+        let t = Tensor::floats(vec![2, 3], DType::F32, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let rows = reduce(&t, ReduceKind::Sum, 1, vec![2], DType::F32);
+        assert_eq!(rows.as_floats().unwrap(), &[6.0, 15.0]);
+        let cols = reduce(&t, ReduceKind::Sum, 0, vec![1, 3], DType::F32);
+        assert_eq!(cols.as_floats().unwrap(), &[5.0, 7.0, 9.0]);
+        let max = reduce(&t, ReduceKind::Max, 1, vec![2], DType::F32);
+        assert_eq!(max.as_floats().unwrap(), &[3.0, 6.0]);
+        let min = reduce(&t, ReduceKind::Min, 0, vec![3], DType::F32);
+        assert_eq!(min.as_floats().unwrap(), &[1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn float_sums_are_pairwise_and_rounded_per_step() {
+        // Sequentially 1 + 2^-24 + 2^-24 + ... stays 1; pairwise the small
+        // terms meet first and survive.
+        let mut v = vec![1.0];
+        v.extend(std::iter::repeat_n(2f64.powi(-24), 3));
+        assert_eq!(
+            reduce_floats(v, ReduceKind::Sum, DType::F32),
+            1.0 + 2f64.powi(-23)
+        );
+    }
+
+    #[test]
+    fn max_ignores_nan_and_integer_sums_wrap() {
+        assert_eq!(
+            reduce_floats(vec![f64::NAN, 1.0, -2.0], ReduceKind::Max, DType::F32),
+            1.0
+        );
+        assert_eq!(
+            reduce_floats(vec![f64::NAN, 1.0, -2.0], ReduceKind::Min, DType::F32),
+            -2.0
+        );
+        assert_eq!(
+            reduce_ints(
+                [i32::MAX as i64, 1].into_iter(),
+                ReduceKind::Sum,
+                DType::I32
+            ),
+            i32::MIN as i64
+        );
+        assert_eq!(
+            reduce_ints([-3, 2].into_iter(), ReduceKind::Max, DType::I32),
+            2
+        );
+    }
+}
