@@ -11,6 +11,10 @@
 //! Timing runs each configuration several times on the launch's own
 //! arguments, so the kernel must give the same result when run again on
 //! them (true of kernels that do not read what they write).
+//!
+//! The CPU interpreter times nothing (its times would say nothing of a
+//! GPU's): there every key runs the first configuration, and no choice is
+//! remembered or stored.
 
 use crate::cache_key::KeyBuilder;
 use crate::device::Device;
@@ -169,6 +173,7 @@ impl<S: VariantSource> Autotuner<S> {
 
     /// The index of the best configuration for `key`: remembered, read
     /// from disk, or found now by timing every configuration on `args`.
+    /// On the interpreter always 0, untimed (see the [module](self) docs).
     pub fn choose(
         &self,
         device: &Device,
@@ -176,6 +181,9 @@ impl<S: VariantSource> Autotuner<S> {
         grid: impl Fn(&Config) -> Grid,
         args: &[Arg],
     ) -> Result<usize> {
+        if device.is_interpreter() {
+            return Ok(0);
+        }
         if let Some(i) = self.remembered(key) {
             return Ok(i);
         }

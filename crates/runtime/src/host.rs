@@ -64,10 +64,33 @@ impl HostMemory {
         if bytes == 0 {
             return 0;
         }
+        self.insert(vec![0; bytes])
+    }
+
+    /// Like [`alloc`](Self::alloc), but `None` where the host cannot give
+    /// the bytes (instead of aborting the process).
+    pub fn try_alloc(&mut self, bytes: usize) -> Option<u64> {
+        if bytes == 0 {
+            return Some(0);
+        }
+        let layout = std::alloc::Layout::array::<u8>(bytes).ok()?;
+        // SAFETY: `layout` has a nonzero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return None;
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the
+        // layout of `bytes` bytes, all of them initialised (zeroed).
+        let zeroed = unsafe { Vec::from_raw_parts(ptr, bytes, bytes) };
+        Some(self.insert(zeroed))
+    }
+
+    /// Files `bytes` (not empty) at the next free address.
+    fn insert(&mut self, bytes: Vec<u8>) -> u64 {
         let base = self.next.max(FIRST_ADDRESS);
-        let end = base + bytes as u64 + GAP;
+        let end = base + bytes.len() as u64 + GAP;
         self.next = end.div_ceil(ALIGN) * ALIGN;
-        self.allocations.insert(base, vec![0; bytes]);
+        self.allocations.insert(base, bytes);
         base
     }
 
@@ -292,6 +315,17 @@ mod tests {
         assert_eq!(m.allocation(a), None);
         let c = m.alloc(10);
         assert!(c > b, "a freed address is not handed out again");
+    }
+
+    #[test]
+    fn try_alloc_zeroes_and_refuses_what_the_host_cannot_give() {
+        let mut m = HostMemory::new();
+        let a = m.try_alloc(100).unwrap();
+        assert_eq!(a % ALIGN, 0);
+        assert_eq!(m.bytes(a).unwrap(), &[0u8; 100][..]);
+        assert_eq!(m.try_alloc(0), Some(0));
+        assert_eq!(m.try_alloc(usize::MAX), None);
+        assert_eq!(m.allocated_bytes(), 100);
     }
 
     #[test]

@@ -12,17 +12,22 @@
 //! The launch of a kernel that already has the variant does no more than
 //! compute the facts, find the variant under a read lock, check the
 //! arguments and call `cuLaunchKernel`.
+//!
+//! On the CPU interpreter ([`Device::interpreter`]) a launch makes no
+//! variant: it checks the arguments and the grid, and runs the source's
+//! [`HostKernel`] (made once per launcher) on the device's host memory.
 
 use crate::artifact::Artifact;
 use crate::cache_key::CacheKey;
 use crate::device::Device;
 use crate::error::{Result, RuntimeError};
 use crate::events::{CompileEvent, Origin, VariantReason, changes};
+use crate::host::HostKernel;
 use crate::kernel::{Arg, KernelSpec, ParamType};
 use crate::kernel_cache::KernelCache;
 use crate::launch::{Grid, LoadedKernel};
 use crate::specialization::Specialization;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 use std::time::Instant;
 
 /// Where a [`Launcher`] gets the code of a variant.
@@ -48,6 +53,22 @@ pub trait VariantSource: Send + Sync {
     /// code that assumes less than asked (precompiled code does), never
     /// more.
     fn produce(&self, specialization: &Specialization) -> Result<Artifact>;
+
+    /// The kernel as the CPU interpreter runs it, for launches on
+    /// [`Device::interpreter`]. A [`Launcher`] asks once and keeps it (it
+    /// asks again after an error).
+    ///
+    /// By default [`RuntimeError::NotInterpretable`]: code compiled ahead
+    /// of time has no IR to interpret.
+    fn host_kernel(&self) -> Result<Arc<dyn HostKernel>> {
+        Err(RuntimeError::NotInterpretable {
+            kernel: Some(self.name().to_string()),
+            message: "this kernel's code is compiled (PTX) and has no tile IR for the CPU \
+                      interpreter to run; launch it on a GPU, or build it with tile::jit to \
+                      interpret it"
+                .to_string(),
+        })
+    }
 }
 
 /// A loaded variant: which device context, which facts.
@@ -67,6 +88,10 @@ pub struct Launcher<S: VariantSource> {
     artifacts: Mutex<Vec<(Specialization, Arc<Artifact>)>>,
     loaded: RwLock<Vec<Loaded>>,
     events: Mutex<Vec<CompileEvent>>,
+    /// The kernel for the interpreter, once asked for.
+    host: OnceLock<Arc<dyn HostKernel>>,
+    /// Held while the host kernel is made, so that it is made once.
+    making_host: Mutex<()>,
 }
 
 impl<S: VariantSource> Launcher<S> {
@@ -93,6 +118,8 @@ impl<S: VariantSource> Launcher<S> {
             artifacts: Mutex::new(Vec::new()),
             loaded: RwLock::new(Vec::new()),
             events: Mutex::new(Vec::new()),
+            host: OnceLock::new(),
+            making_host: Mutex::new(()),
         }
     }
 
@@ -114,20 +141,41 @@ impl<S: VariantSource> Launcher<S> {
     }
 
     /// Launches on `grid` and waits for the kernel to finish.
+    ///
+    /// On the interpreter, runs the source's [`HostKernel`] (see
+    /// [`VariantSource::host_kernel`]) after checking the arguments' count
+    /// and types and the grid; a fault comes back as
+    /// [`RuntimeError::Interpreter`].
     pub fn launch(&self, device: &Device, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
         let grid = grid.into();
+        if device.is_interpreter() {
+            return self.interpret(device, grid, args);
+        }
         self.with_variant(device, args, |k| k.launch(grid, args))
     }
 
     /// Launches on `grid` without waiting (see
-    /// [`LoadedKernel::launch_async`]).
+    /// [`LoadedKernel::launch_async`]). On the interpreter it is
+    /// [`launch`](Self::launch): the kernel has run when it returns.
     pub fn launch_async(&self, device: &Device, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
         let grid = grid.into();
+        if device.is_interpreter() {
+            return self.interpret(device, grid, args);
+        }
         self.with_variant(device, args, |k| k.launch_async(grid, args))
     }
 
     /// The loaded variant for `args` on `device` (loading it if need be).
+    /// The interpreter has none: [`RuntimeError::NotInterpretable`].
     pub fn variant(&self, device: &Device, args: &[Arg]) -> Result<LoadedKernel> {
+        if device.is_interpreter() {
+            return Err(RuntimeError::NotInterpretable {
+                kernel: Some(self.signature.name.clone()),
+                message: "the CPU interpreter loads no compiled variants: launch the kernel \
+                          through its Launcher, which runs its IR"
+                    .to_string(),
+            });
+        }
         self.with_variant(device, args, |k| Ok(k.clone()))
     }
 
@@ -148,6 +196,31 @@ impl<S: VariantSource> Launcher<S> {
             .iter()
             .filter(|e| e.compiled())
             .count()
+    }
+
+    /// Runs the kernel on the interpreter `device`.
+    fn interpret(&self, device: &Device, grid: Grid, args: &[Arg]) -> Result<()> {
+        self.signature.check_args(args)?;
+        grid.check(&self.signature.name, device.limits().max_grid)?;
+        let kernel = self.host_kernel()?;
+        device.with_host_memory(|memory| kernel.run(memory, grid.dims(), args))?
+    }
+
+    /// The source's host kernel, made on first use (one at a time: it is
+    /// made once; after an error the next launch tries again).
+    fn host_kernel(&self) -> Result<&Arc<dyn HostKernel>> {
+        if let Some(kernel) = self.host.get() {
+            return Ok(kernel);
+        }
+        let _one_at_a_time = self
+            .making_host
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(kernel) = self.host.get() {
+            return Ok(kernel);
+        }
+        let kernel = self.source.host_kernel()?;
+        Ok(self.host.get_or_init(|| kernel))
     }
 
     fn with_variant<T>(
@@ -271,5 +344,288 @@ impl<S: VariantSource> Launcher<S> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::{HostMemory, InterpretError, InterpretFault};
+    use crate::precompiled::Precompiled;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Writes `x + 100 * y + 10000 * z` of each program to element
+    /// `x + gx * (y + gy * z)` of `out`, `n` elements long.
+    struct ProgramIds {
+        runs: Arc<AtomicUsize>,
+    }
+
+    impl HostKernel for ProgramIds {
+        fn name(&self) -> &str {
+            "program_ids"
+        }
+
+        fn run(&self, memory: &mut HostMemory, grid: [u32; 3], args: &[Arg]) -> Result<()> {
+            self.runs.fetch_add(1, Ordering::SeqCst);
+            let [Arg::Ptr { ptr, .. }, Arg::I32(n)] = args else {
+                panic!("the launcher checked the arguments: {args:?}");
+            };
+            let [gx, gy, gz] = grid;
+            for index in 0..gx * gy * gz {
+                if i64::from(index) >= i64::from(*n) {
+                    continue;
+                }
+                let program = [index % gx, index / gx % gy, index / (gx * gy)];
+                let [x, y, z] = program;
+                let value = (x + 100 * y + 10_000 * z) as i32;
+                store(memory, ptr.0, u64::from(index), value, program)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Stores `value` at element `index` of the i32s at `base`, or faults
+    /// as the interpreter does.
+    fn store(
+        memory: &mut HostMemory,
+        base: u64,
+        index: u64,
+        value: i32,
+        program: [u32; 3],
+    ) -> Result<()> {
+        let address = base + 4 * index;
+        let allocation = memory.allocation(base);
+        let Some(to) = memory.range_mut(address, 4) else {
+            let error = InterpretError {
+                kernel: "program_ids".into(),
+                op: "tile.store".into(),
+                location: "test".into(),
+                program,
+                fault: InterpretFault::OutOfBounds {
+                    write: true,
+                    index: vec![0],
+                    address,
+                    bytes: 4,
+                    pointer: "out".into(),
+                    allocation,
+                },
+            };
+            return Err(RuntimeError::Interpreter(Box::new(error)));
+        };
+        to.copy_from_slice(&value.to_ne_bytes());
+        Ok(())
+    }
+
+    /// A source of [`ProgramIds`] that counts the host kernels it makes,
+    /// failing the first ask when told to.
+    struct Source {
+        asked: AtomicUsize,
+        fail_first: bool,
+        runs: Arc<AtomicUsize>,
+    }
+
+    impl Source {
+        fn new(fail_first: bool) -> Source {
+            Source {
+                asked: AtomicUsize::new(0),
+                fail_first,
+                runs: Arc::new(AtomicUsize::new(0)),
+            }
+        }
+
+        fn asked(&self) -> usize {
+            self.asked.load(Ordering::SeqCst)
+        }
+
+        fn runs(&self) -> usize {
+            self.runs.load(Ordering::SeqCst)
+        }
+    }
+
+    impl VariantSource for Source {
+        fn name(&self) -> &str {
+            "program_ids"
+        }
+
+        fn params(&self) -> &[(String, ParamType)] {
+            static PARAMS: OnceLock<Vec<(String, ParamType)>> = OnceLock::new();
+            PARAMS
+                .get_or_init(|| vec![("out".into(), ParamType::Ptr), ("n".into(), ParamType::I32)])
+        }
+
+        fn cache_key(&self, _: &Specialization) -> Option<CacheKey> {
+            None
+        }
+
+        fn produce(&self, _: &Specialization) -> Result<Artifact> {
+            panic!("an interpreter launch asked for PTX");
+        }
+
+        fn host_kernel(&self) -> Result<Arc<dyn HostKernel>> {
+            if self.asked.fetch_add(1, Ordering::SeqCst) == 0 && self.fail_first {
+                return Err(RuntimeError::NotInterpretable {
+                    kernel: Some("program_ids".into()),
+                    message: "not this time".into(),
+                });
+            }
+            Ok(Arc::new(ProgramIds {
+                runs: self.runs.clone(),
+            }))
+        }
+    }
+
+    fn launcher(fail_first: bool) -> Launcher<Source> {
+        Launcher::with_cache(Source::new(fail_first), Arc::new(KernelCache::new(None)))
+    }
+
+    #[test]
+    fn launches_on_the_interpreter_run_the_host_kernel() {
+        let device = Device::interpreter();
+        let launcher = launcher(false);
+        let out = device.alloc::<i32>(12).unwrap();
+        launcher
+            .launch(&device, (3, 2, 2), &[Arg::from(&out), Arg::I32(12)])
+            .unwrap();
+        assert_eq!(
+            device.download(&out).unwrap(),
+            vec![
+                0, 1, 2, 100, 101, 102, 10_000, 10_001, 10_002, 10_100, 10_101, 10_102
+            ]
+        );
+        // `launch_async` has run the kernel when it returns.
+        let out = device.alloc::<i32>(4).unwrap();
+        launcher
+            .launch_async(&device, 4, &[Arg::from(&out), Arg::I32(3)])
+            .unwrap();
+        assert_eq!(launcher.source().runs(), 2);
+        assert_eq!(device.download(&out).unwrap(), vec![0, 1, 2, 0]);
+        // The host kernel was made once, and no PTX variant at all.
+        assert_eq!(launcher.source().asked(), 1);
+        assert!(launcher.events().is_empty());
+        assert_eq!(launcher.compiles(), 0);
+        assert!(matches!(
+            launcher.variant(&device, &[Arg::from(&out), Arg::I32(3)]),
+            Err(RuntimeError::NotInterpretable { kernel: Some(k), .. }) if k == "program_ids"
+        ));
+    }
+
+    #[test]
+    fn interpreter_launches_are_checked_before_they_run() {
+        let device = Device::interpreter();
+        let launcher = launcher(false);
+        let out = device.alloc::<i32>(4).unwrap();
+        assert!(matches!(
+            launcher.launch(&device, 1, &[Arg::from(&out)]),
+            Err(RuntimeError::ArgCount { given: 1, .. })
+        ));
+        assert!(matches!(
+            launcher.launch(&device, 1, &[Arg::from(&out), Arg::F32(4.0)]),
+            Err(RuntimeError::BadArgument {
+                index: 1,
+                expected: ParamType::I32,
+                given: ParamType::F32,
+                ..
+            })
+        ));
+        let args = [Arg::from(&out), Arg::I32(4)];
+        for grid in [
+            Grid::from(0),
+            Grid::from((1, 70_000)),
+            Grid::from((1, 1, 0)),
+        ] {
+            assert!(
+                matches!(
+                    launcher.launch_async(&device, grid, &args),
+                    Err(RuntimeError::BadLaunch { .. })
+                ),
+                "{grid}"
+            );
+        }
+        assert_eq!(launcher.source().asked(), 0);
+        assert_eq!(launcher.source().runs(), 0);
+        // A fault of the kernel comes back as it made it.
+        let err = launcher
+            .launch(&device, 8, &[Arg::from(&out), Arg::I32(8)])
+            .unwrap_err();
+        match err {
+            RuntimeError::Interpreter(e) => {
+                assert_eq!(e.program, [4, 0, 0]);
+                assert_eq!(e.kernel, "program_ids");
+            }
+            other => panic!("expected an interpreter fault, got {other:?}"),
+        }
+        assert_eq!(device.download(&out).unwrap(), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_host_kernel_that_could_not_be_made_is_asked_for_again() {
+        let device = Device::interpreter();
+        let launcher = launcher(true);
+        let out = device.alloc::<i32>(2).unwrap();
+        let args = [Arg::from(&out), Arg::I32(2)];
+        assert!(matches!(
+            launcher.launch(&device, 2, &args),
+            Err(RuntimeError::NotInterpretable { .. })
+        ));
+        launcher.launch(&device, 2, &args).unwrap();
+        launcher.launch(&device, 2, &args).unwrap();
+        assert_eq!(launcher.source().asked(), 2);
+        assert_eq!(launcher.source().runs(), 2);
+        assert_eq!(device.download(&out).unwrap(), vec![0, 1]);
+    }
+
+    #[test]
+    fn precompiled_code_is_not_interpretable() {
+        let artifact = Artifact {
+            spec: KernelSpec {
+                name: "k".into(),
+                params: vec![("x".into(), ParamType::Ptr)],
+                num_warps: 4,
+                shared_mem_bytes: 0,
+                i32_offset_elem_bytes: vec![],
+                specialization: Specialization::none(),
+            },
+            ptx: String::new(),
+        };
+        let launcher = Launcher::with_cache(
+            Precompiled::new(vec![artifact]).unwrap(),
+            Arc::new(KernelCache::new(None)),
+        );
+        let device = Device::interpreter();
+        let x = device.alloc::<f32>(1).unwrap();
+        match launcher.launch(&device, 1, &[Arg::from(&x)]) {
+            Err(RuntimeError::NotInterpretable {
+                kernel: Some(kernel),
+                message,
+            }) => {
+                assert_eq!(kernel, "k");
+                assert!(message.contains("tile::jit"), "{message}");
+            }
+            other => panic!("expected NotInterpretable, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_autotuner_runs_the_first_configuration_untimed() {
+        use crate::autotune::{Autotuner, Config};
+        let device = Device::interpreter();
+        let tuner = Autotuner::with_cache(
+            "ids",
+            vec![
+                (Config::new(4).with("BLOCK", 1), Source::new(false)),
+                (Config::new(4).with("BLOCK", 2), Source::new(false)),
+            ],
+            Arc::new(KernelCache::new(None)),
+        )
+        .unwrap();
+        let out = device.alloc::<i32>(3).unwrap();
+        let args = [Arg::from(&out), Arg::I32(3)];
+        let grid = |c: &Config| Grid::from(3 / c.get("BLOCK").unwrap() as u32);
+        assert_eq!(tuner.choose(&device, "n=3", grid, &args).unwrap(), 0);
+        tuner.launch(&device, "n=3", grid, &args).unwrap();
+        assert_eq!(device.download(&out).unwrap(), vec![0, 1, 2]);
+        assert_eq!(tuner.launcher(0).source().runs(), 1);
+        assert_eq!(tuner.launcher(1).source().runs(), 0);
+        assert!(tuner.tunings().is_empty());
     }
 }

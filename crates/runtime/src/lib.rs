@@ -1,4 +1,5 @@
-//! Loading and launching compiled kernels through the CUDA driver.
+//! Loading and launching compiled kernels through the CUDA driver, or
+//! running them on the CPU interpreter.
 //!
 //! The runtime takes PTX text and a [`KernelSpec`] (entry name, parameters,
 //! warps, shared memory), JIT-loads it on a [`Device`] and launches it with
@@ -29,17 +30,29 @@
 //! # }
 //! ```
 //!
+//! A [`Device`] is a CUDA GPU or the CPU interpreter
+//! ([`Device::interpreter`]; or [`Device::new`]`(0)` when the environment
+//! variable `TILE_INTERPRET` ([`INTERPRET_VAR`]) is `1`). The interpreter
+//! keeps its buffers in [`HostMemory`] at device-like addresses, so
+//! buffers, pointers and arguments work unchanged; a [`Launcher`] runs a
+//! kernel on it as the [`HostKernel`] its [`VariantSource`] gives
+//! (`tile::jit` kernels interpret their tile IR). It cannot load PTX, so
+//! code compiled ahead of time ([`Precompiled`]) runs on GPUs only.
+//!
 //! Modules: [`device`] holds [`Device`] (context, stream, limits, memory
 //! operations); [`buffer`] holds [`Buffer`], [`DevicePtr`] and
 //! [`DeviceCopy`]; [`kernel`] holds [`KernelSpec`], [`ParamType`], [`Arg`]
 //! and their check (types, and buffers past the reach of 32-bit offsets:
 //! [`MAX_I32_OFFSET_ELEMS`]); [`launch`] holds [`LoadedKernel`] and [`Grid`];
+//! [`launcher`] holds [`Launcher`] and [`VariantSource`]; [`host`] holds
+//! [`HostMemory`] and [`HostKernel`], what the interpreter runs against;
 //! [`error`] holds [`RuntimeError`].
 //!
 //! The driver library (`libcuda.so.1`) is opened at run time: without it
-//! [`Device::count`] is 0 and [`Device::new`] returns
-//! [`RuntimeError::NoDevice`]. Tests that need a GPU start with
-//! [`device_or_skip`].
+//! (and without `TILE_INTERPRET`) [`Device::count`] is 0 and
+//! [`Device::new`] returns [`RuntimeError::NoDevice`]. Tests that need a
+//! GPU start with [`device_or_skip`], which hands out the interpreter when
+//! `TILE_INTERPRET` is on.
 
 pub mod artifact;
 pub mod autotune;
@@ -63,7 +76,7 @@ pub use artifact::{Artifact, ArtifactError};
 pub use autotune::{Autotuner, Config, Tuning};
 pub use buffer::{Buffer, DeviceCopy, DevicePtr};
 pub use cache_key::{CacheKey, KeyBuilder};
-pub use device::{Device, DeviceLimits};
+pub use device::{Device, DeviceLimits, INTERPRET_VAR};
 pub use disk_cache::{CACHE_DIR_VAR, DiskCache, Lookup, NO_CACHE_VAR};
 pub use error::{Result, RuntimeError};
 pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};

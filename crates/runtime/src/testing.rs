@@ -1,6 +1,6 @@
-//! A guard for tests that need a GPU.
+//! A guard for tests that need a GPU (or the CPU interpreter).
 
-use crate::device::Device;
+use crate::device::{Device, INTERPRET_VAR};
 
 /// Environment variable that turns a missing GPU into a test failure: set
 /// it (to anything but `0` or the empty string) on a machine that must run
@@ -10,10 +10,15 @@ pub const REQUIRE_GPU_VAR: &str = "TILE_REQUIRE_GPU";
 /// For tests that need a GPU: device 0, or `None` after printing
 /// `skipped: no CUDA device` (with the test's name) to stdout and stderr.
 ///
+/// While [`INTERPRET_VAR`] is on, device 0 is the CPU interpreter: it is
+/// returned after printing `interpreted: on the tile CPU interpreter`
+/// (with the test's name) the same way.
+///
 /// `cargo test` captures a passing test's output; run it with
-/// `-- --nocapture` to see the skip lines. If a device is visible but
-/// cannot be opened, or [`REQUIRE_GPU_VAR`] is set and there is no device,
-/// this panics: the test fails instead of skipping.
+/// `-- --nocapture` to see these lines. If a device is visible but
+/// cannot be opened, or [`REQUIRE_GPU_VAR`] is set and there is no device
+/// (or device 0 is the interpreter), this panics: the test fails instead
+/// of skipping.
 ///
 /// ```
 /// # fn main() -> Result<(), tile_runtime::RuntimeError> {
@@ -40,6 +45,18 @@ pub fn device_or_skip(test_name: &str) -> Option<Device> {
         return None;
     }
     match Device::new(0) {
+        Ok(device) if device.is_interpreter() => {
+            if gpu_required() {
+                panic!(
+                    "{test_name}: {REQUIRE_GPU_VAR} is set but {INTERPRET_VAR} makes device 0 \
+                     the CPU interpreter; unset one of them"
+                );
+            }
+            let line = interpreter_line(test_name);
+            println!("{line}");
+            eprintln!("{line}");
+            Some(device)
+        }
         Ok(device) => Some(device),
         Err(e) => panic!("{test_name}: a CUDA device is visible but cannot be opened: {e}"),
     }
@@ -48,6 +65,21 @@ pub fn device_or_skip(test_name: &str) -> Option<Device> {
 /// The line printed for a skipped test.
 fn skip_line(test_name: &str) -> String {
     format!("skipped: no CUDA device ({test_name})")
+}
+
+/// The line printed for a test run on the interpreter.
+fn interpreter_line(test_name: &str) -> String {
+    format!("interpreted: on the tile CPU interpreter, {INTERPRET_VAR} is on ({test_name})")
+}
+
+/// Held by the crate's tests that read [`INTERPRET_VAR`] (through
+/// [`Device::new`], [`Device::count`] or [`device_or_skip`]) or set it, so
+/// that a test that sets it does not change it under another.
+#[cfg(test)]
+pub(crate) fn env_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn gpu_required() -> bool {
@@ -90,17 +122,29 @@ mod tests {
     }
 
     #[test]
-    fn skip_line_names_the_test() {
+    fn skip_and_interpreter_lines_name_the_test() {
         assert_eq!(
             skip_line("round_trip"),
             "skipped: no CUDA device (round_trip)"
         );
+        assert_eq!(
+            interpreter_line("round_trip"),
+            "interpreted: on the tile CPU interpreter, TILE_INTERPRET is on (round_trip)"
+        );
     }
 
-    /// Without a driver (CI) the guard skips; with one it hands out device 0.
+    /// Without a driver (CI) the guard skips; with one it hands out device 0;
+    /// with the interpreter on, the interpreter.
     #[test]
     fn device_or_skip_matches_device_count() {
+        let _env = env_lock();
         let got = device_or_skip("device_or_skip_matches_device_count");
         assert_eq!(got.is_some(), Device::count() > 0);
+        if let Some(device) = got {
+            assert_eq!(
+                device.is_interpreter(),
+                crate::device::interpret_requested()
+            );
+        }
     }
 }

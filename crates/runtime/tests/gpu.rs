@@ -6,8 +6,25 @@
 //! `illegal_address_is_reported` kills the CUDA context of its process, so
 //! it is ignored by default; run it alone:
 //! `cargo test -p tile-runtime --test gpu -- --ignored illegal_address`.
+//!
+//! With `TILE_INTERPRET=1` device 0 is the CPU interpreter: the memory test
+//! runs on it, and the tests that load PTX skip.
 
-use tile_runtime::{Arg, DevicePtr, KernelSpec, ParamType, RuntimeError, device_or_skip};
+use tile_runtime::{Arg, Device, DevicePtr, KernelSpec, ParamType, RuntimeError, device_or_skip};
+
+/// Device 0 for a test that loads PTX: `None` (after saying so) when it is
+/// the CPU interpreter, which cannot, or when there is no device.
+fn gpu_or_skip(test_name: &str) -> Option<Device> {
+    let device = device_or_skip(test_name)?;
+    if device.is_interpreter() {
+        let line =
+            format!("skipped: loads PTX, which the CPU interpreter cannot run ({test_name})");
+        println!("{line}");
+        eprintln!("{line}");
+        return None;
+    }
+    Some(device)
+}
 
 /// `x[i] += 1.0` for `i < n`, one element per thread.
 const ADD_ONE_PTX: &str = r#"
@@ -61,12 +78,16 @@ fn upload_download_round_trip() -> Result<(), RuntimeError> {
     let Some(device) = device_or_skip("upload_download_round_trip") else {
         return Ok(());
     };
-    eprintln!(
-        "device 0: {} (sm_{}{})",
-        device.name()?,
-        device.compute_capability()?.0,
-        device.compute_capability()?.1
-    );
+    if device.is_interpreter() {
+        eprintln!("device 0: {}", device.name()?);
+    } else {
+        eprintln!(
+            "device 0: {} (sm_{}{})",
+            device.name()?,
+            device.compute_capability()?.0,
+            device.compute_capability()?.1
+        );
+    }
     let data: Vec<i64> = (0..10_000).map(|i| i * 3 - 7).collect();
     let buf = device.upload(&data)?;
     assert_eq!(buf.len(), data.len());
@@ -105,7 +126,7 @@ fn upload_download_round_trip() -> Result<(), RuntimeError> {
 
 #[test]
 fn add_one_kernel() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("add_one_kernel") else {
+    let Some(device) = gpu_or_skip("add_one_kernel") else {
         return Ok(());
     };
     let kernel = device.load(ADD_ONE_PTX, &add_one_spec(4))?;
@@ -146,7 +167,7 @@ fn add_one_kernel() -> Result<(), RuntimeError> {
 
 #[test]
 fn launch_errors_name_the_kernel() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("launch_errors_name_the_kernel") else {
+    let Some(device) = gpu_or_skip("launch_errors_name_the_kernel") else {
         return Ok(());
     };
     let kernel = device.load(ADD_ONE_PTX, &add_one_spec(4))?;
@@ -184,7 +205,7 @@ fn launch_errors_name_the_kernel() -> Result<(), RuntimeError> {
 
 #[test]
 fn buffers_past_the_reach_of_i32_offsets_are_refused() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("buffers_past_the_reach_of_i32_offsets_are_refused") else {
+    let Some(device) = gpu_or_skip("buffers_past_the_reach_of_i32_offsets_are_refused") else {
         return Ok(());
     };
     let kernel = device.load(ADD_ONE_PTX, &add_one_spec(4))?;
@@ -227,7 +248,7 @@ fn buffers_past_the_reach_of_i32_offsets_are_refused() -> Result<(), RuntimeErro
 
 #[test]
 fn load_errors_are_explained() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("load_errors_are_explained") else {
+    let Some(device) = gpu_or_skip("load_errors_are_explained") else {
         return Ok(());
     };
     // Too many warps.
@@ -269,7 +290,7 @@ fn load_errors_are_explained() -> Result<(), RuntimeError> {
 
 #[test]
 fn kernels_and_buffers_work_from_other_threads() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("kernels_and_buffers_work_from_other_threads") else {
+    let Some(device) = gpu_or_skip("kernels_and_buffers_work_from_other_threads") else {
         return Ok(());
     };
     let kernel = device.load(ADD_ONE_PTX, &add_one_spec(1))?;
@@ -286,7 +307,7 @@ fn kernels_and_buffers_work_from_other_threads() -> Result<(), RuntimeError> {
 #[test]
 #[ignore = "kills the process's CUDA context; run alone with --ignored"]
 fn illegal_address_is_reported() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("illegal_address_is_reported") else {
+    let Some(device) = gpu_or_skip("illegal_address_is_reported") else {
         return Ok(());
     };
     let kernel = device.load(ADD_ONE_PTX, &add_one_spec(4))?;
