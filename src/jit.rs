@@ -33,9 +33,11 @@
 use crate::{CompileError, Kernel, Options};
 use melior::Context;
 use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+use tile_interpreter::Interpreter;
 use tile_runtime::{
-    Artifact, Autotuner, CacheKey, Config, Fact, KernelCache, KeyBuilder, Launcher, ParamType,
-    RuntimeError, Specialization, VariantSource,
+    Artifact, Autotuner, CacheKey, Config, Fact, HostKernel, KernelCache, KeyBuilder, Launcher,
+    ParamType, RuntimeError, Specialization, VariantSource,
 };
 
 /// The compiler's identity in cache keys: the crate version, a
@@ -59,6 +61,8 @@ pub struct TileCompiler {
     params: Vec<(String, ParamType)>,
     ir: String,
     options: Options,
+    /// The IR read for the CPU interpreter, on first use.
+    interpreter: OnceLock<Arc<Interpreter>>,
 }
 
 impl TileCompiler {
@@ -81,7 +85,31 @@ impl TileCompiler {
                 specialization: Specialization::none(),
                 ..options
             },
+            interpreter: OnceLock::new(),
         })
+    }
+
+    /// The kernel read for the CPU interpreter (once; later calls share
+    /// it). An interpreter [`Device`](crate::Device) runs it on launch.
+    pub fn interpreter(&self) -> Result<Arc<Interpreter>, CompileError> {
+        if let Some(i) = self.interpreter.get() {
+            return Ok(i.clone());
+        }
+        let fail = |stage: &'static str, message: String| CompileError {
+            kernel: self.name.clone(),
+            stage,
+            message,
+            diagnostics: vec![],
+        };
+        let interpreter = with_context(|context| {
+            let module = tile_passes::parse_module(context, &self.ir, &self.name)
+                .map_err(|e| fail("tile", e.to_string()))?;
+            Interpreter::from_module(&module).map_err(|e| fail("interpreter", e.to_string()))
+        })?;
+        Ok(self
+            .interpreter
+            .get_or_init(|| Arc::new(interpreter))
+            .clone())
     }
 
     /// The options (without a specialization).
@@ -169,6 +197,15 @@ impl VariantSource for TileCompiler {
                 kernel: self.name.clone(),
                 message: e.to_string(),
             })
+    }
+
+    /// The kernel's tile IR, run by the CPU interpreter.
+    fn host_kernel(&self) -> tile_runtime::Result<Arc<dyn HostKernel>> {
+        let interpreter = self.interpreter().map_err(|e| RuntimeError::Compile {
+            kernel: self.name.clone(),
+            message: e.to_string(),
+        })?;
+        Ok(interpreter)
     }
 }
 

@@ -31,11 +31,12 @@ pub use tile_dialect::{
     BuildError, CacheModifier, DType, Diagnostic, Elem, Error, EvictionPolicy, IntoOperand, Kernel,
     KernelBuilder, Padding, Param, ReduceKind, Result, Rule, SourceLoc, Tile, TileType,
 };
+pub use tile_interpreter::{self as interpreter, Interpreter};
 pub use tile_passes::{parse_module, register_all};
 pub use tile_runtime::{
     Arg, Artifact, Autotuner, Buffer, CacheKey, CompileEvent, Config, Device, DevicePtr, DiskCache,
-    Grid, KernelCache, KernelSpec, Launcher, LoadedKernel, Origin, ParamType, Precompiled,
-    RuntimeError, Tuning, VariantSource, device_or_skip,
+    Grid, InterpretError, InterpretFault, KernelCache, KernelSpec, Launcher, LoadedKernel, Origin,
+    ParamType, Precompiled, RuntimeError, Tuning, VariantSource, device_or_skip,
 };
 
 /// Compiles `kernel` to PTX (the kernel itself is left as built). The

@@ -4,6 +4,7 @@
 mod builder;
 mod codegen;
 mod examples;
+mod interpreter;
 mod jit;
 // Each offending builder call shares its line with the `line!()` it is
 // compared with; formatting would split them.

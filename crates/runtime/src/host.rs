@@ -332,7 +332,9 @@ mod tests {
     fn ranges_stay_inside_one_allocation() {
         let mut m = HostMemory::new();
         let a = m.alloc(8);
-        m.range_mut(a + 4, 4).unwrap().copy_from_slice(&[1, 2, 3, 4]);
+        m.range_mut(a + 4, 4)
+            .unwrap()
+            .copy_from_slice(&[1, 2, 3, 4]);
         assert_eq!(m.range(a, 8).unwrap(), &[0, 0, 0, 0, 1, 2, 3, 4]);
         assert!(m.range(a + 5, 4).is_none());
         assert!(m.range_mut(a + 8, 1).is_none());

@@ -229,12 +229,12 @@ fn paddings(device: &Device, report: &mut Report) {
     ];
     for order in [[1, 0], [0, 1]] {
         for storage in [Storage::Contiguous, Storage::Transposed] {
-            for (check, shape) in [
-                (&[0, 1][..], (100, 70)),
-                (&[0][..], (100, 128)),
-                (&[1][..], (96, 70)),
-                (&[][..], (96, 128)),
-            ] {
+            // Every subset of checked axes on shapes that are block
+            // multiples along neither axis (unchecked axes then read past
+            // the view, into storage that is there) and on one that is.
+            let checks: [&[i64]; 4] = [&[0, 1], &[0], &[1], &[]];
+            let shapes = [(100, 70), (33, 130), (96, 128)];
+            for (check, shape) in checks.into_iter().flat_map(|c| shapes.map(|s| (c, s))) {
                 for (name, padding) in fills {
                     let case = format!(
                         "{}x{} tile 32x64 check={check:?} padding={name} order={order:?} {}",

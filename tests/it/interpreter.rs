@@ -1,0 +1,278 @@
+//! The CPU interpreter, in CI (no GPU): every example kernel at several
+//! sizes, irregular ones included, against the plain Rust references of the
+//! GPU check (the same case functions, on an interpreter device); the
+//! block-pointer sweep; faults reported with the user's source line.
+
+use tile::{Arg, DType, Device, InterpretFault, Kernel, Options, RuntimeError};
+use tile_examples::gpu_check::padding::padding_case;
+use tile_examples::gpu_check::reductions::{
+    row_sum_case, softmax_case, weighted_sum_bwd_case, weighted_sum_fwd_case,
+};
+use tile_examples::gpu_check::{Storage, k_tile_case, q_tile_case, tile_2d_case, vector_add_case};
+use tile_examples::{masked_tile_2d, vector_add};
+
+/// Runs every case, then fails listing those that failed (all of them, not
+/// just the first).
+fn all_pass(group: &str, cases: Vec<(String, Result<(), String>)>) {
+    assert!(cases.len() >= 5, "{group}: only {} cases", cases.len());
+    let failed: Vec<String> = cases
+        .into_iter()
+        .filter_map(|(case, outcome)| outcome.err().map(|e| format!("{case}: {e}")))
+        .collect();
+    assert!(failed.is_empty(), "{group}:\n{}", failed.join("\n"));
+}
+
+#[test]
+fn vector_add_at_every_size() {
+    let device = Device::interpreter();
+    let mut cases = Vec::new();
+    for n in [1, 100, 1023, 1024, 1025, 4097, 10_000] {
+        cases.push((
+            format!("n={n}"),
+            vector_add_case(&device, vector_add::BLOCK, n),
+        ));
+    }
+    for n in [1, 129, 1000] {
+        cases.push((format!("BLOCK=128 n={n}"), vector_add_case(&device, 128, n)));
+    }
+    all_pass("safe_kernel", cases);
+}
+
+#[test]
+fn masked_tile_2d_at_every_size_and_storage() {
+    let device = Device::interpreter();
+    let (bm, bk) = (masked_tile_2d::BM, masked_tile_2d::BK);
+    let mut cases = Vec::new();
+    for (m, k) in [(1, 1), (17, 33), (64, 64), (100, 70), (130, 257)] {
+        for storage in [
+            Storage::Contiguous,
+            Storage::Transposed,
+            Storage::ColumnSliced,
+        ] {
+            cases.push((
+                format!("{m}x{k} {}", storage.name()),
+                tile_2d_case(&device, bm, bk, m, k, storage),
+            ));
+        }
+    }
+    all_pass("masked_tile_2d", cases);
+}
+
+#[test]
+fn attention_tiles_at_every_size() {
+    let device = Device::interpreter();
+    let sizes = [
+        (1, 1, 1, 1),
+        (1, 70, 2, 64),
+        (2, 65, 3, 40),
+        (1, 128, 1, 64),
+        (3, 33, 2, 17),
+    ];
+    let mut q = Vec::new();
+    let mut k = Vec::new();
+    for (b, t, h, kd) in sizes {
+        let case = format!("b={b} t={t} h={h} k={kd}");
+        q.push((case.clone(), q_tile_case(&device, b, t, h, kd)));
+        k.push((case, k_tile_case(&device, b, t, h, kd)));
+    }
+    all_pass("q_tile_load", q);
+    all_pass("k_tile_load_transposed", k);
+}
+
+#[test]
+fn row_sum_at_every_size() {
+    let device = Device::interpreter();
+    let mut cases = Vec::new();
+    for (m, n, block) in [
+        (1, 1, 1024),
+        (3, 1000, 1024),
+        (17, 1024, 1024),
+        (100, 1500, 512),
+        (7, 4101, 1024),
+        (5, 300, 128),
+    ] {
+        for storage in [Storage::Contiguous, Storage::Transposed] {
+            cases.push((
+                format!("{m}x{n} BLOCK_N={block} {}", storage.name()),
+                row_sum_case(&device, m, n, storage, DType::F32, block),
+            ));
+        }
+    }
+    cases.push((
+        "33x777 bf16".into(),
+        row_sum_case(&device, 33, 777, Storage::Contiguous, DType::BF16, 1024),
+    ));
+    all_pass("row_sum", cases);
+}
+
+#[test]
+fn weighted_sum_forward_and_backward_at_every_size() {
+    let device = Device::interpreter();
+    let mut fwd = Vec::new();
+    let mut bwd = Vec::new();
+    for (rows, d) in [(1, 1), (17, 100), (64, 64), (100, 300), (33, 1000)] {
+        for storage in [Storage::Contiguous, Storage::Transposed] {
+            let case = format!("{rows}x{d} {}", storage.name());
+            fwd.push((
+                case.clone(),
+                weighted_sum_fwd_case(&device, rows, d, storage, DType::F32),
+            ));
+            bwd.push((
+                case,
+                weighted_sum_bwd_case(&device, rows, d, storage, DType::F32),
+            ));
+        }
+    }
+    fwd.push((
+        "40x130 bf16".into(),
+        weighted_sum_fwd_case(&device, 40, 130, Storage::Contiguous, DType::BF16),
+    ));
+    bwd.push((
+        "40x130 bf16".into(),
+        weighted_sum_bwd_case(&device, 40, 130, Storage::Contiguous, DType::BF16),
+    ));
+    all_pass("weighted_sum_fwd", fwd);
+    all_pass("weighted_sum_bwd", bwd);
+}
+
+#[test]
+fn softmax_at_every_size() {
+    let device = Device::interpreter();
+    let mut cases = Vec::new();
+    for (rows, cols, stride, block) in [
+        (50, 500, 500, 512),
+        (64, 200, 256, 256),
+        (100, 100, 100, 128),
+        (100, 1, 1, 1),
+        (37, 1000, 2000, 1024),
+        (3, 1024, 1024, 1024),
+    ] {
+        cases.push((
+            format!("{rows}x{cols} stride={stride} BLOCK={block}"),
+            softmax_case(&device, rows, cols, stride, block),
+        ));
+    }
+    all_pass("softmax", cases);
+}
+
+/// Shapes that are block multiples along neither axis, every subset of
+/// checked axes, both paddings, both orders, two storages: each output
+/// element must be the input, the padding, or (along an unchecked axis)
+/// what the storage holds past the view.
+#[test]
+fn block_pointer_sweep_of_checks_paddings_and_orders() {
+    use tile::Padding;
+    let device = Device::interpreter();
+    let checks: [&[i64]; 4] = [&[], &[0], &[1], &[0, 1]];
+    let mut cases = Vec::new();
+    for shape in [(100, 70), (33, 130), (5, 3)] {
+        for block in [(32, 64), (16, 16)] {
+            for check in checks {
+                for (name, padding) in [("zero", Padding::Zero), ("nan", Padding::Nan)] {
+                    for order in [[1, 0], [0, 1]] {
+                        for storage in [Storage::Contiguous, Storage::Transposed] {
+                            cases.push((
+                                format!(
+                                    "{shape:?} block={block:?} check={check:?} {name} \
+                                     order={order:?} {}",
+                                    storage.name()
+                                ),
+                                padding_case(&device, shape, block, check, padding, order, storage),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases.len(), 3 * 2 * 4 * 2 * 2 * 2);
+    all_pass("block_ptr_padding", cases);
+}
+
+/// Loads 64 elements from `x` without a mask and stores them to `out`.
+fn unmasked_copy(context: &melior::Context) -> (Kernel<'_>, u32) {
+    let mut line = 0;
+    let kernel = Kernel::build(context, "unmasked_copy", |k| {
+        let x = k.arg_ptr("x", DType::F32);
+        let out = k.arg_ptr("out", DType::F32);
+        let offs = k.program_id(0) * 64 + k.arange(0, 64);
+        line = line!() + 1;
+        let v = k.load(x + offs).build();
+        k.store(out + offs, v).build();
+    })
+    .unwrap();
+    (kernel, line)
+}
+
+#[test]
+fn an_unmasked_load_out_of_bounds_names_the_op_and_its_source_line() {
+    let context = tile::context().unwrap();
+    let (kernel, line) = unmasked_copy(&context);
+    let copy = tile::jit(&kernel, Options::default()).unwrap();
+    let device = Device::interpreter();
+    // 100 elements: program 1 reads elements 64..128 and runs off the end.
+    let x = device.upload(&vec![1.5f32; 100]).unwrap();
+    let out = device.upload(&vec![0f32; 128]).unwrap();
+    let err = copy
+        .launch(&device, 2, &[Arg::from(&x), Arg::from(&out)])
+        .unwrap_err();
+    let text = err.to_string();
+    let RuntimeError::Interpreter(e) = err else {
+        panic!("not an interpreter fault: {text}");
+    };
+    assert_eq!(e.op, "tile.load");
+    let at_line = format!("{}:{line}:", file!());
+    assert!(e.location.starts_with(&at_line), "{text}");
+    assert_eq!(e.program, [1, 0, 0]);
+    let InterpretFault::OutOfBounds {
+        write,
+        index,
+        pointer,
+        bytes,
+        ..
+    } = &e.fault
+    else {
+        panic!("{text}");
+    };
+    assert!(!write);
+    assert_eq!(
+        index,
+        &vec![36],
+        "element 64 + 36 = 100 is the first past the end"
+    );
+    assert_eq!(pointer, "x");
+    assert_eq!(*bytes, 4);
+    assert!(text.starts_with(&at_line), "{text}");
+    assert!(
+        text.contains("0 bytes past the end of its 400 bytes"),
+        "{text}"
+    );
+    // Program 0 ran before the fault; what it stored is there.
+    assert_eq!(device.download(&out).unwrap()[..64], [1.5f32; 64]);
+    // With 128 elements the same launch is in bounds.
+    let x = device.upload(&vec![2.5f32; 128]).unwrap();
+    copy.launch(&device, 2, &[Arg::from(&x), Arg::from(&out)])
+        .unwrap();
+    assert_eq!(device.download(&out).unwrap(), vec![2.5f32; 128]);
+}
+
+#[test]
+fn an_unmasked_store_out_of_bounds_is_a_fault_and_writes_nothing_past_the_end() {
+    let context = tile::context().unwrap();
+    let (kernel, _) = unmasked_copy(&context);
+    let copy = tile::jit(&kernel, Options::default()).unwrap();
+    let device = Device::interpreter();
+    let x = device.upload(&vec![1.0f32; 64]).unwrap();
+    let out = device.upload(&vec![0f32; 63]).unwrap();
+    let err = copy
+        .launch(&device, 1, &[Arg::from(&x), Arg::from(&out)])
+        .unwrap_err();
+    let RuntimeError::Interpreter(e) = err else {
+        panic!("{err}");
+    };
+    assert_eq!(e.op, "tile.store");
+    assert!(matches!(
+        e.fault,
+        InterpretFault::OutOfBounds { write: true, ref index, .. } if index == &vec![63]
+    ));
+}
