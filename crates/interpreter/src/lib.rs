@@ -201,3 +201,52 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod exactness_tests {
+    use super::*;
+    use tile_dialect::{DType, Kernel};
+
+    fn program(build: impl FnOnce(&tile_dialect::KernelBuilder<'_>)) -> Program {
+        let context = tile_dialect::context::new_context().unwrap();
+        let kernel = Kernel::build(&context, "k", |k| build(k)).unwrap();
+        Interpreter::from_module(kernel.module()).unwrap().program
+    }
+
+    #[test]
+    fn only_fusable_sums_approximations_and_float_reductions_round_differently() {
+        let elementwise = program(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let offs = k.arange(0, 16);
+            let v = k.load(x + offs).build();
+            k.store(x + offs, (v + 1.0) / 3.0).build();
+        });
+        assert!(!elementwise.rounds_floats());
+        let fma = program(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let offs = k.arange(0, 16);
+            let v = k.load(x + offs).build();
+            k.store(x + offs, v * 2.5 + 1.0).build();
+        });
+        assert!(fma.rounds_floats());
+        let sum = program(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let v = k.load(x + k.arange(0, 16)).build();
+            k.store(x, v.sum(0)).build();
+        });
+        assert!(sum.rounds_floats());
+        let int_sum = program(|k| {
+            let x = k.arg_ptr("x", DType::I32);
+            let v = k.load(x + k.arange(0, 16)).build();
+            k.store(x, v.sum(0)).build();
+        });
+        assert!(!int_sum.rounds_floats());
+        let exp = program(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let offs = k.arange(0, 16);
+            let v = k.load(x + offs).build();
+            k.store(x + offs, v.exp()).build();
+        });
+        assert!(exp.rounds_floats());
+    }
+}

@@ -2,7 +2,7 @@
 //! memory operations on it), or the CPU interpreter, which keeps its
 //! buffers in [`HostMemory`] and runs [`HostKernel`](crate::HostKernel)s.
 
-use crate::buffer::{Buffer, DeviceCopy};
+use crate::buffer::{Buffer, DeviceCopy, DevicePtr};
 use crate::error::{Result, RuntimeError, call, code_message, code_name, panic_text};
 use crate::host::HostMemory;
 use crate::kernel::KernelSpec;
@@ -463,6 +463,35 @@ impl Device {
         Ok(out)
     }
 
+    /// Copies the `len` bytes at `ptr` to the host: a window of memory that
+    /// need not be a whole [`Buffer`] (the bytes a launch argument can
+    /// reach, say). On the interpreter the window must lie in one
+    /// allocation.
+    pub fn read_bytes(&self, ptr: DevicePtr, len: usize) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; len];
+        if len == 0 {
+            return Ok(out);
+        }
+        if let Backend::Host(host) = &self.inner.backend {
+            let memory = host.lock();
+            let from = memory
+                .range(ptr.0, len)
+                .ok_or_else(|| unallocated("Device::read_bytes", ptr.0, len))?;
+            out.copy_from_slice(from);
+        } else {
+            self.bind("Device::read_bytes")?;
+            call(
+                None,
+                &format!("copying {len} bytes from the device"),
+                // SAFETY: `out` has room for `len` bytes; the driver checks
+                // that the device range is allocated.
+                || unsafe { sys::cuMemcpyDtoH_v2(out.as_mut_ptr().cast(), ptr.0, len).result() },
+            )
+            .map_err(|e| self.fault(e))?;
+        }
+        Ok(out)
+    }
+
     /// Overwrites the whole buffer with `data`, which must have the
     /// buffer's length.
     pub fn write<T: DeviceCopy>(&self, buf: &mut Buffer<T>, data: &[T]) -> Result<()> {
@@ -898,6 +927,20 @@ mod tests {
     use crate::host::Allocation;
 
     fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn read_bytes_copies_a_window_of_one_allocation() {
+        let device = Device::interpreter();
+        let data: Vec<u8> = (1..=10).collect();
+        let buf = device.upload(&data).unwrap();
+        let at = DevicePtr(buf.ptr().0 + 3);
+        assert_eq!(device.read_bytes(at, 4).unwrap(), vec![4, 5, 6, 7]);
+        assert_eq!(device.read_bytes(at, 0).unwrap(), Vec::<u8>::new());
+        assert!(
+            device.read_bytes(at, 8).is_err(),
+            "past the end of the buffer"
+        );
+    }
 
     #[test]
     fn handles_are_send_and_sync() {

@@ -23,6 +23,7 @@
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
 use tile_dialect::{DType, Padding};
+use tile_examples::gpu_check::cross_check;
 use tile_examples::gpu_check::padding::padding_case;
 use tile_examples::gpu_check::reductions::{
     row_sum_beyond_2_31_case, row_sum_case, softmax_case, weighted_sum_bwd_case,
@@ -429,6 +430,27 @@ fn main() {
         POISON.to_bits(),
         started.elapsed().as_secs_f64()
     );
+    if !device.is_interpreter() && cross_check::enabled() {
+        let t = cross_check::tally();
+        println!(
+            "\nGPU vs CPU interpreter, same inputs: {} launches bit-identical (kernels without \
+             float rounding differences), {} within {} ULP at the output's scale (max seen {} \
+             ULP, {}); {} disagreed; not compared: {} over {} MiB, {} with a bare pointer",
+            t.exact,
+            t.bounded,
+            cross_check::ulp_bound(true),
+            t.max_ulps,
+            if t.max_ulps_at.is_empty() {
+                "-"
+            } else {
+                &t.max_ulps_at
+            },
+            t.disagreed,
+            t.too_large,
+            cross_check::MAX_BYTES >> 20,
+            t.no_extent
+        );
+    }
     if !failed.is_empty() {
         std::process::exit(1);
     }

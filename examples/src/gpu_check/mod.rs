@@ -1,6 +1,7 @@
 //! Helpers of the GPU check program: deterministic inputs, poisoned
 //! outputs with a guard region, and the comparison with a CPU reference.
 
+pub mod cross_check;
 pub mod offsets;
 pub mod padding;
 pub mod reductions;

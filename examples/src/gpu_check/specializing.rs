@@ -28,10 +28,23 @@ impl<'a> Specializing<'a> {
 
     /// Launches on `grid` with `args` and waits, compiling and loading the
     /// variant for their facts first if need be.
+    ///
+    /// On a GPU, the launch is also run on the CPU interpreter over the
+    /// same inputs and the memories compared ([`super::cross_check`]);
+    /// a disagreement fails the launch.
     pub fn launch(&self, grid: impl Into<Grid>, args: &[Arg]) -> Result<(), String> {
         let jit = self.jit.as_ref().map_err(Clone::clone)?;
+        let grid = grid.into();
+        let before = match !self.device.is_interpreter() && super::cross_check::enabled() {
+            true => super::cross_check::before(self.device, jit, args)?,
+            false => None,
+        };
         jit.launch(self.device, grid, args)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        match before {
+            Some(before) => super::cross_check::compare(self.device, jit, grid, args, before),
+            None => Ok(()),
+        }
     }
 
     /// The JIT kernel.
