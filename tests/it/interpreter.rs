@@ -217,6 +217,7 @@ fn an_unmasked_load_out_of_bounds_names_the_op_and_its_source_line() {
         .launch(&device, 2, &[Arg::from(&x), Arg::from(&out)])
         .unwrap_err();
     let text = err.to_string();
+    println!("{text}");
     let RuntimeError::Interpreter(e) = err else {
         panic!("not an interpreter fault: {text}");
     };
