@@ -2,7 +2,9 @@
 //! each a walk over its instructions with whole tensors as values.
 
 use crate::program::{Body, CastOp, FloatOp, Inst, IntOp, Kind, Predicate, Program, UnaryOp};
-use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, signed, unflatten, unsigned, wrap};
+use crate::value::{
+    BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, unsigned, wrap,
+};
 use crate::{float, memory, reduce};
 use std::cmp::Ordering;
 use tile_dialect::DType;
@@ -386,7 +388,6 @@ impl Launch<'_> {
         let (offs, od) = self.ints(inst, 1)?;
         let n = shape.iter().product::<usize>();
         let size = float::size_of(d) as i64;
-        let at = |len: usize, i: usize| if len == 1 { 0 } else { i };
         let out = (0..n)
             .map(|i| {
                 let base = p[at(p.len(), i)];
@@ -618,42 +619,11 @@ impl Launch<'_> {
         let a = self.tensor(inst, 1)?;
         let b = self.tensor(inst, 2)?;
         let n = shape.iter().product::<usize>();
-        let at = |len: usize, i: usize| if len == 1 { 0 } else { i };
         let pick = |i: usize| (c[at(c.len(), i)] & 1) != 0;
         let elems = match (&a.elems, &b.elems) {
-            (Elems::Int(x), Elems::Int(y)) => Elems::Int(
-                (0..n)
-                    .map(|i| {
-                        if pick(i) {
-                            x[at(x.len(), i)]
-                        } else {
-                            y[at(y.len(), i)]
-                        }
-                    })
-                    .collect(),
-            ),
-            (Elems::Float(x), Elems::Float(y)) => Elems::Float(
-                (0..n)
-                    .map(|i| {
-                        if pick(i) {
-                            x[at(x.len(), i)]
-                        } else {
-                            y[at(y.len(), i)]
-                        }
-                    })
-                    .collect(),
-            ),
-            (Elems::Ptr(x), Elems::Ptr(y)) => Elems::Ptr(
-                (0..n)
-                    .map(|i| {
-                        if pick(i) {
-                            x[at(x.len(), i)]
-                        } else {
-                            y[at(y.len(), i)]
-                        }
-                    })
-                    .collect(),
-            ),
+            (Elems::Int(x), Elems::Int(y)) => Elems::Int(choose(n, pick, x, y)),
+            (Elems::Float(x), Elems::Float(y)) => Elems::Float(choose(n, pick, x, y)),
+            (Elems::Ptr(x), Elems::Ptr(y)) => Elems::Ptr(choose(n, pick, x, y)),
             _ => return Err(self.malformed(inst, "select between different kinds")),
         };
         Ok(Tensor {
@@ -662,6 +632,20 @@ impl Launch<'_> {
             elems,
         })
     }
+}
+
+/// Element `i` of `x` where `pick(i)`, else of `y` (either may be a
+/// scalar, standing for all `n`).
+fn choose<T: Copy>(n: usize, pick: impl Fn(usize) -> bool, x: &[T], y: &[T]) -> Vec<T> {
+    (0..n)
+        .map(|i| {
+            if pick(i) {
+                x[at(x.len(), i)]
+            } else {
+                y[at(y.len(), i)]
+            }
+        })
+        .collect()
 }
 
 /// True when predicate `p` holds for ordering `o`.

@@ -10,7 +10,7 @@
 use crate::exec::Launch;
 use crate::float;
 use crate::program::{Fill, Inst};
-use crate::value::{Elems, Pointer, Tensor, unflatten, wrap};
+use crate::value::{Elems, Pointer, Tensor, at, unflatten, wrap};
 use tile_dialect::DType;
 use tile_runtime::{InterpretFault, Result};
 
@@ -126,11 +126,6 @@ fn tensor(shape: Vec<usize>, d: DType, elems: Vec<Element>) -> Tensor {
         dtype: d,
         elems,
     }
-}
-
-/// Element `i` of a value that is a scalar or has `i` elements.
-fn at(len: usize, i: usize) -> usize {
-    if len == 1 { 0 } else { i }
 }
 
 /// `tile.load`: masked-off lanes touch no memory and read `other` (zero

@@ -175,6 +175,12 @@ pub fn unsigned(v: i64, d: DType) -> u64 {
     }
 }
 
+/// The index into an operand of `len` elements that stands for element `i`
+/// of the result: a scalar (one element) stands for every element.
+pub fn at(len: usize, i: usize) -> usize {
+    if len == 1 { 0 } else { i }
+}
+
 /// Row-major strides of `shape`, in elements.
 pub fn row_major_strides(shape: &[usize]) -> Vec<usize> {
     let mut strides = vec![1; shape.len()];
