@@ -338,17 +338,13 @@ impl Launch<'_> {
                 memory::block_load(self, inst, check, *fill).map(|x| Some(Value::Tensor(x)))
             }
             Kind::BlockStore { check } => memory::block_store(self, inst, check).map(|()| None),
-            Kind::Reduce {
-                kind,
-                axis,
-                keep_dims,
-            } => {
+            // The result type's shape says whether the axis is kept.
+            Kind::Reduce { kind, axis, .. } => {
                 let (shape, d) = self.result(inst)?;
                 let src = self.tensor(inst, 0)?;
                 if *axis >= src.shape.len() {
                     return Err(self.malformed(inst, "axis out of range"));
                 }
-                let _ = keep_dims;
                 t(reduce::reduce(src, *kind, *axis, shape, d))
             }
             Kind::Constant(c) => t(c.clone()),
