@@ -1,0 +1,52 @@
+//! Where a [`Launcher`](super::Launcher) gets its code: the compiler, or
+//! code compiled ahead of time.
+
+use crate::artifact::Artifact;
+use crate::cache_key::CacheKey;
+use crate::error::{Result, RuntimeError};
+use crate::host::HostKernel;
+use crate::kernel::ParamType;
+use crate::specialization::Specialization;
+use std::sync::Arc;
+
+/// Where a [`Launcher`](crate::Launcher) gets the code of a variant.
+pub trait VariantSource: Send + Sync {
+    /// The kernel's name.
+    fn name(&self) -> &str;
+
+    /// The kernel's parameters, in order; launches are checked against
+    /// them before any variant is made.
+    fn params(&self) -> &[(String, ParamType)];
+
+    /// The cache key of the variant for `specialization`, or `None` when
+    /// the variants must not be cached (code that is already compiled).
+    fn cache_key(&self, specialization: &Specialization) -> Option<CacheKey>;
+
+    /// Why the next variant must be compiled afresh even when a cache has
+    /// it (IR dumps were asked for, say), or `None`.
+    fn fresh_reason(&self) -> Option<String> {
+        None
+    }
+
+    /// The code of the variant for `specialization`. A source may return
+    /// code that assumes less than asked (precompiled code does), never
+    /// more.
+    fn produce(&self, specialization: &Specialization) -> Result<Artifact>;
+
+    /// The kernel as the CPU interpreter runs it, for launches on
+    /// [`Device::interpreter`](crate::Device::interpreter). A
+    /// [`Launcher`](crate::Launcher) asks once and keeps it (it asks again
+    /// after an error).
+    ///
+    /// By default [`RuntimeError::NotInterpretable`]: code compiled ahead
+    /// of time has no IR to interpret.
+    fn host_kernel(&self) -> Result<Arc<dyn HostKernel>> {
+        Err(RuntimeError::NotInterpretable {
+            kernel: Some(self.name().to_string()),
+            message: "this kernel's code is compiled (PTX) and has no tile IR for the CPU \
+                      interpreter to run; launch it on a GPU, or build it with tile::jit to \
+                      interpret it"
+                .to_string(),
+        })
+    }
+}
