@@ -1,8 +1,9 @@
 //! Kernels loaded on a GPU and their launch: the checks of a launch
 //! against the kernel and the device, and `cuLaunchKernel`.
 //!
-//! No heap allocation or formatting on the way to the driver for up to 16
-//! arguments.
+//! A [`LoadedKernel`] keeps the CUDA backend of its device and launches
+//! through it directly: no dynamic dispatch, and no heap allocation or
+//! formatting on the way to the driver for up to 16 arguments.
 //!
 //! Modules: `grid` holds [`Grid`]; `shape` checks the block and
 //! shared memory; `jit` loads PTX through the driver; `raw` times bare
@@ -13,6 +14,7 @@ mod jit;
 mod raw;
 mod shape;
 
+use crate::backend::CudaBackend;
 use crate::device::{DEFAULT_SHARED_MEM_LIMIT, Device};
 use crate::error::{Result, RuntimeError, call, catch, driver_error};
 use crate::kernel::{Arg, KernelSpec};
@@ -42,6 +44,8 @@ struct Inner {
     /// `spec.name`, shared with the device's launch history.
     name: Arc<str>,
     device: Device,
+    /// The device's backend, called directly on the launch path.
+    cuda: CudaBackend,
     module: sys::CUmodule,
     function: sys::CUfunction,
     /// Threads per block, `spec.num_warps * 32`, checked at load.
@@ -50,7 +54,7 @@ struct Inner {
 
 // SAFETY: the module and function handles are plain driver handles, valid
 // on any thread once the context is current, which every use makes sure
-// of (`Device::bind`). The function is only used while the module is
+// of (`CudaBackend::bind`). The function is only used while the module is
 // loaded: both live and die together in `Inner`.
 unsafe impl Send for Inner {}
 // SAFETY: as above; launching the same function from several threads at
@@ -59,7 +63,7 @@ unsafe impl Sync for Inner {}
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        if self.device.bind("unloading a module").is_ok() {
+        if self.cuda.bind("unloading a module").is_ok() {
             // SAFETY: the module was loaded by `LoadedKernel::load` and is
             // unloaded once, here.
             let _ = catch_unwind(|| unsafe { result::module::unload(self.module) });
@@ -68,9 +72,14 @@ impl Drop for Inner {
 }
 
 impl LoadedKernel {
-    /// JIT-loads `ptx` on `device` and looks up `spec.name`; see
-    /// [`Device::load`].
-    pub(crate) fn load(device: &Device, ptx: &str, spec: &KernelSpec) -> Result<LoadedKernel> {
+    /// JIT-loads `ptx` on `device`, whose backend is `cuda`, and looks up
+    /// `spec.name`; see [`Device::load`].
+    pub(crate) fn load(
+        device: &Device,
+        cuda: &CudaBackend,
+        ptx: &str,
+        spec: &KernelSpec,
+    ) -> Result<LoadedKernel> {
         let kernel = spec.name.as_str();
         check_shape(spec, &device.limits(), None)?;
         let static_shared = ptx::static_shared_bytes(ptx);
@@ -90,13 +99,14 @@ impl LoadedKernel {
                 e.nul_position()
             ),
         })?;
-        device.bind("loading a module")?;
+        cuda.bind("loading a module")?;
         let module = load_module(kernel, &image)?;
         // From here the module is owned by `inner` and unloaded on error.
         let mut inner = Inner {
             spec: spec.clone(),
             name: Arc::from(kernel),
             device: device.clone(),
+            cuda: cuda.clone(),
             module,
             function: std::ptr::null_mut(),
             threads: 0,
@@ -175,10 +185,9 @@ impl LoadedKernel {
     pub fn launch(&self, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
         self.launch_async(grid, args)?;
         let kernel = self.spec().name.as_str();
-        // SAFETY: the stream belongs to the current context.
-        let stream = self.inner.device.cu_stream();
-        let device = &self.inner.device;
-        device.waited(call(
+        let cuda = &self.inner.cuda;
+        let stream = cuda.stream();
+        cuda.waited(call(
             Some(kernel),
             "running the kernel (synchronize after launch)",
             // SAFETY: the stream belongs to the device's context, which the
@@ -196,9 +205,9 @@ impl LoadedKernel {
         let spec = &self.inner.spec;
         let kernel = spec.name.as_str();
         spec.check_args(args)?;
-        let device = &self.inner.device;
-        grid.check(kernel, device.limits().max_grid)?;
-        device.bind("making the context current for a launch")?;
+        grid.check(kernel, self.inner.device.limits().max_grid)?;
+        let cuda = &self.inner.cuda;
+        cuda.bind("making the context current for a launch")?;
         // Up to INLINE_PARAMS pointers live on the stack: no allocation on
         // the launch path of an ordinary kernel.
         let mut inline = [std::ptr::null_mut::<c_void>(); INLINE_PARAMS];
@@ -213,10 +222,10 @@ impl LoadedKernel {
             &mut spilled
         };
         let [x, y, z] = grid.dims();
-        let stream = device.cu_stream();
+        let stream = cuda.stream();
         let function = self.inner.function;
         let threads = self.inner.threads;
-        device.note_launch(&self.inner.name);
+        cuda.note_launch(&self.inner.name);
         // The description is only formatted when the launch fails.
         let outcome = catch(Some(kernel), "cuLaunchKernel", || {
             // SAFETY: the function's module is loaded (owned by `inner`);

@@ -39,14 +39,17 @@
 //! (`tile::jit` kernels interpret their tile IR). It cannot load PTX, so
 //! code compiled ahead of time ([`Precompiled`]) runs on GPUs only.
 //!
-//! Modules: [`device`] holds [`Device`] (context, stream, limits, memory
-//! operations); [`buffer`] holds [`Buffer`], [`DevicePtr`] and
-//! [`DeviceCopy`]; [`kernel`] holds [`KernelSpec`], [`ParamType`], [`Arg`]
-//! and their check (types, and buffers past the reach of 32-bit offsets:
-//! [`MAX_I32_OFFSET_ELEMS`]); [`launch`] holds [`LoadedKernel`] and [`Grid`];
-//! [`launcher`] holds [`Launcher`] and [`VariantSource`]; [`host`] holds
-//! [`HostMemory`] and [`HostKernel`], what the interpreter runs against;
-//! [`error`] holds [`RuntimeError`].
+//! Modules: [`device`] holds [`Device`] (its limits and memory
+//! operations), which delegates its work to a backend (the private
+//! `backend` module: one trait, implemented by a CUDA GPU's context and
+//! stream and by the interpreter's host memory); [`buffer`] holds
+//! [`Buffer`], [`DevicePtr`] and [`DeviceCopy`]; [`kernel`] holds
+//! [`KernelSpec`], [`ParamType`], [`Arg`] and their check (types, and
+//! buffers past the reach of 32-bit offsets: [`MAX_I32_OFFSET_ELEMS`]);
+//! [`launch`] holds [`LoadedKernel`] and [`Grid`]; [`launcher`] holds
+//! [`Launcher`] and [`VariantSource`]; [`host`] holds [`HostMemory`] and
+//! [`HostKernel`], what the interpreter runs against; [`error`] holds
+//! [`RuntimeError`].
 //!
 //! The driver library (`libcuda.so.1`) is opened at run time: without it
 //! (and without `TILE_INTERPRET`) [`Device::count`] is 0 and
@@ -56,6 +59,7 @@
 
 pub mod artifact;
 pub mod autotune;
+mod backend;
 pub mod buffer;
 pub mod cache_key;
 pub mod device;

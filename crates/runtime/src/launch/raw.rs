@@ -31,8 +31,7 @@ pub fn raw_launch_host_us(
     samples: usize,
     stream: RawStream,
 ) -> Result<Vec<f64>> {
-    let device = &kernel.inner.device;
-    device.bind("a raw launch")?;
+    kernel.inner.cuda.bind("a raw launch")?;
     let name = Some(kernel.inner.spec.name.as_str());
     let stream = match stream {
         RawStream::Null => std::ptr::null_mut(),
