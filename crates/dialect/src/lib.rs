@@ -5,16 +5,20 @@
 //! - [`rules`]: the typing rules every op obeys, shared by the builder and
 //!   the [`verify`] pass over parsed IR.
 //! - [`types`], [`DType`]: the Rust view of tile IR's types.
+//! - [`view`]: typed views of ops, types and attributes, which the
+//!   verifier, the passes, the lowering and the interpreter read IR through.
 
 pub mod builder;
 pub mod context;
 pub mod diagnostics;
 mod dtype;
 pub mod error;
+pub mod float_math;
 pub mod ops;
 pub mod rules;
 pub mod types;
 pub mod verify;
+pub mod view;
 
 pub use builder::{
     IntoOperand, Kernel, KernelBuilder, Load, MakeBlockPtr, Operand, Param, Store, Tile,

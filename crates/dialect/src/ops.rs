@@ -63,6 +63,16 @@ pub const ALL: [&str; 15] = [
 pub const KERNEL_ATTR: &str = "tile.kernel";
 /// The argument attribute holding a kernel argument's source name.
 pub const ARG_NAME_ATTR: &str = "tile.name";
+/// The argument attribute of a kernel argument specialized as a multiple
+/// of 16 (for pointers: the address in bytes).
+pub const DIVISIBILITY_ATTR: &str = "tile.divisibility";
+/// The argument attribute of an integer argument specialized as equal to 1.
+pub const EQUAL_TO_ONE_ATTR: &str = "tile.equal_to_one";
+/// The module attribute holding the number of warps of each program.
+pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
+/// The attribute `tile-vectorize` puts on a load or store: the elements it
+/// moves per access.
+pub const VECTOR_WIDTH_ATTR: &str = "tile.vector_width";
 
 /// What a masked-off or out-of-bounds element of a block-pointer load reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,6 +140,21 @@ impl CacheModifier {
         }
     }
 
+    /// Every modifier.
+    pub const ALL: [CacheModifier; 6] = [
+        CacheModifier::Default,
+        CacheModifier::CacheAll,
+        CacheModifier::CacheGlobal,
+        CacheModifier::WriteBack,
+        CacheModifier::Streaming,
+        CacheModifier::WriteThrough,
+    ];
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == s)
+    }
+
     /// True where a load accepts it.
     pub fn valid_for_load(self) -> bool {
         matches!(
@@ -164,6 +189,17 @@ impl EvictionPolicy {
             EvictionPolicy::EvictFirst => "evict_first",
             EvictionPolicy::EvictLast => "evict_last",
         }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        [
+            EvictionPolicy::Normal,
+            EvictionPolicy::EvictFirst,
+            EvictionPolicy::EvictLast,
+        ]
+        .into_iter()
+        .find(|e| e.name() == s)
     }
 }
 

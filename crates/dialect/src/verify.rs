@@ -6,15 +6,11 @@
 
 use crate::diagnostics::DiagnosticCapture;
 use crate::error::{Diagnostic, Rule};
-use crate::ops::{self, CacheModifier, Padding};
 use crate::rules;
 use crate::types::TileType;
-use melior::ir::attribute::AttributeLike;
-use melior::ir::attribute::{
-    BoolAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
-};
+use crate::view::{TileOp, TypeTable};
 use melior::ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult};
-use melior::ir::{Attribute, Module, ValueLike};
+use melior::ir::{Module, Type, Value, ValueLike};
 use mlir_sys::mlirEmitError;
 use std::ffi::CString;
 
@@ -32,11 +28,12 @@ pub fn verify_module(module: &Module) -> (bool, Vec<Diagnostic>) {
 /// passed.
 pub fn verify_operation(root: &OperationRef) -> bool {
     let mut ok = true;
+    // SAFETY: the context outlives the walk.
+    let table = TypeTable::new(unsafe { root.context().to_ref() });
     root.walk(WalkOrder::PreOrder, |op| {
-        let name = op.name();
-        let name = name.as_string_ref().as_str().unwrap_or("");
+        let name = crate::view::op_name(&op);
         if name.starts_with("tile.")
-            && let Err(rule) = check(name, &op)
+            && let Err(rule) = check(&table, &op)
         {
             emit_error(&op, &format!("'{name}' op {rule}"));
             ok = false;
@@ -52,155 +49,6 @@ fn emit_error(op: &OperationRef, message: &str) {
     unsafe { mlirEmitError(op.location().to_raw(), message.as_ptr()) };
 }
 
-fn operand_types(op: &OperationRef) -> Result<Vec<TileType>, Rule> {
-    op.operands()
-        .map(|v| {
-            let text = v.r#type().to_string();
-            TileType::parse(&text).ok_or(Rule::WrongOperand {
-                what: "operand",
-                expected: "a tile IR type",
-                found: text,
-            })
-        })
-        .collect()
-}
-
-fn result_type(op: &OperationRef) -> Result<Option<TileType>, Rule> {
-    match op.result(0) {
-        Ok(r) => {
-            let text = r.r#type().to_string();
-            TileType::parse(&text).map(Some).ok_or(Rule::WrongOperand {
-                what: "result",
-                expected: "a tile IR type",
-                found: text,
-            })
-        }
-        Err(_) => Ok(None),
-    }
-}
-
-fn attr<'c>(
-    op: &OperationRef<'c, '_>,
-    name: &'static str,
-    expected: &'static str,
-) -> Result<Attribute<'c>, Rule> {
-    op.attribute(name)
-        .map_err(|_| Rule::BadAttribute { name, expected })
-}
-
-fn int_attr(op: &OperationRef, name: &'static str) -> Result<i64, Rule> {
-    let a = attr(op, name, "an integer")?;
-    IntegerAttribute::try_from(a)
-        .map(|i| i.signed_value())
-        .map_err(|_| Rule::BadAttribute {
-            name,
-            expected: "an integer",
-        })
-}
-
-fn axes_attr(op: &OperationRef, name: &'static str) -> Result<Vec<i64>, Rule> {
-    let bad = Rule::BadAttribute {
-        name,
-        expected: "an array<i32: ...> of axes",
-    };
-    let a = attr(op, name, "an array<i32: ...> of axes")?;
-    let array = DenseI32ArrayAttribute::try_from(a).map_err(|_| bad.clone())?;
-    (0..array.len())
-        .map(|i| array.element(i).map(i64::from).map_err(|_| bad.clone()))
-        .collect()
-}
-
-/// The value of a string attribute. melior's `StringAttribute::value`
-/// cannot read the empty string (MLIR gives it a null data pointer), so
-/// this reads the bytes directly.
-fn string_value(a: StringAttribute) -> String {
-    // SAFETY: `a` is a live string attribute; MLIR owns the bytes, which
-    // live as long as the context.
-    let r = unsafe { mlir_sys::mlirStringAttrGetValue(a.to_raw()) };
-    if r.length == 0 || r.data.is_null() {
-        return String::new();
-    }
-    // SAFETY: MLIR guarantees `length` readable bytes at `data`.
-    let bytes = unsafe { std::slice::from_raw_parts(r.data as *const u8, r.length) };
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn string_attr(op: &OperationRef, name: &'static str) -> Result<String, Rule> {
-    let a = attr(op, name, "a string")?;
-    StringAttribute::try_from(a)
-        .map(string_value)
-        .map_err(|_| Rule::BadAttribute {
-            name,
-            expected: "a string",
-        })
-}
-
-fn cache_attr(op: &OperationRef) -> Result<CacheModifier, Rule> {
-    let s = string_attr(op, "cache_modifier")?;
-    [
-        CacheModifier::Default,
-        CacheModifier::CacheAll,
-        CacheModifier::CacheGlobal,
-        CacheModifier::WriteBack,
-        CacheModifier::Streaming,
-        CacheModifier::WriteThrough,
-    ]
-    .into_iter()
-    .find(|c| c.name() == s)
-    .ok_or(Rule::BadAttribute {
-        name: "cache_modifier",
-        expected: "a cache modifier",
-    })
-}
-
-fn padding_attr(op: &OperationRef, ptr: &TileType) -> Result<Padding, Rule> {
-    let a = attr(op, "padding", "zero, nan, undefined or a constant")?;
-    if let Ok(s) = StringAttribute::try_from(a) {
-        return Padding::from_name(&string_value(s)).ok_or(Rule::BadAttribute {
-            name: "padding",
-            expected: "zero, nan, undefined or a constant",
-        });
-    }
-    let elem = match ptr {
-        TileType::BlockPtr { dtype, .. } => dtype.mlir_name(),
-        _ => "?",
-    };
-    let ty = a.r#type().to_string();
-    if ty != elem {
-        return Err(Rule::BadPadding {
-            reason: format!("constant of type {ty} for elements of type {elem}"),
-        });
-    }
-    if let Ok(f) = FloatAttribute::try_from(a) {
-        return Ok(Padding::Value(f.value()));
-    }
-    if let Ok(i) = IntegerAttribute::try_from(a) {
-        return Ok(Padding::Value(i.signed_value() as f64));
-    }
-    Err(Rule::BadAttribute {
-        name: "padding",
-        expected: "zero, nan, undefined or a constant",
-    })
-}
-
-fn bool_attr(op: &OperationRef, name: &'static str) -> Result<bool, Rule> {
-    let a = attr(op, name, "true or false")?;
-    BoolAttribute::try_from(a)
-        .map(|b| b.value())
-        .map_err(|_| Rule::BadAttribute {
-            name,
-            expected: "true or false",
-        })
-}
-
-/// How many operands each segment of a variadic op holds.
-fn segments(op: &OperationRef) -> Result<Vec<usize>, Rule> {
-    Ok(axes_attr(op, "operandSegmentSizes")?
-        .into_iter()
-        .map(|n| n as usize)
-        .collect())
-}
-
 fn forbid(op: &OperationRef, name: &'static str, rule: Rule) -> Result<(), Rule> {
     if op.has_attribute(name) {
         Err(rule)
@@ -209,93 +57,86 @@ fn forbid(op: &OperationRef, name: &'static str, rule: Rule) -> Result<(), Rule>
     }
 }
 
-fn check(name: &str, op: &OperationRef) -> Result<(), Rule> {
-    let operands = operand_types(op)?;
-    let result = result_type(op)?;
-    let o = |i: usize| {
-        operands.get(i).ok_or(Rule::BadAttribute {
-            name: "(operands)",
-            expected: "the op's operands",
-        })
+/// The tile type of a value, or the rule an op breaks by using it.
+fn tile_type<'c>(
+    table: &TypeTable<'c>,
+    what: &'static str,
+    ty: Type<'c>,
+) -> Result<TileType, Rule> {
+    table.tile_type(ty).ok_or_else(|| Rule::WrongOperand {
+        what,
+        expected: "a tile IR type",
+        found: ty.to_string(),
+    })
+}
+
+fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rule> {
+    let operand = |v: Value<'c, '_>| tile_type(table, "operand", v.r#type());
+    let result = match op.result(0) {
+        Ok(r) => Some(tile_type(table, "result", r.r#type())?),
+        Err(_) => None,
     };
-    let expected = match name {
-        ops::PROGRAM_ID | ops::NUM_PROGRAMS => Some(rules::program_id(int_attr(op, "axis")?)?),
-        ops::ARANGE => Some(rules::arange(int_attr(op, "start")?, int_attr(op, "end")?)?),
-        ops::SPLAT => Some(rules::splat(
-            o(0)?,
-            result.as_ref().map_or(&[][..], |r| r.shape()),
-        )?),
-        ops::BROADCAST => Some(rules::broadcast(
-            o(0)?,
-            result.as_ref().map_or(&[][..], |r| r.shape()),
-        )?),
-        ops::EXPAND_DIMS => Some(rules::expand_dims(o(0)?, int_attr(op, "axis")?)?),
-        ops::ADDPTR => Some(rules::addptr(o(0)?, o(1)?)?),
-        ops::LOAD => {
+    let result_shape = || result.as_ref().map_or(&[][..], |r| r.shape());
+    let view =
+        TileOp::read(op, |v| table.tile_type(v.r#type()))?.expect("only tile ops are checked");
+    let expected = match view {
+        TileOp::ProgramId(g) | TileOp::NumPrograms(g) => Some(rules::program_id(g.axis)?),
+        TileOp::Arange(a) => Some(rules::arange(a.start, a.end)?),
+        TileOp::Splat(u) => Some(rules::splat(&operand(u.src)?, result_shape())?),
+        TileOp::Broadcast(u) => Some(rules::broadcast(&operand(u.src)?, result_shape())?),
+        TileOp::ExpandDims(e) => Some(rules::expand_dims(&operand(e.src)?, e.axis)?),
+        TileOp::AddPtr(a) => Some(rules::addptr(&operand(a.ptr)?, &operand(a.offset)?)?),
+        TileOp::Load(l) => {
             forbid(op, "boundary_check", Rule::BoundaryCheckWithoutBlockPointer)?;
             forbid(op, "padding", Rule::PaddingWithoutBlockPointer)?;
-            let seg = segments(op)?;
-            let mask = (seg.get(1) == Some(&1)).then(|| o(1)).transpose()?;
-            let other = (seg.get(2) == Some(&1))
-                .then(|| o(1 + seg[1]))
-                .transpose()?;
-            Some(rules::load(o(0)?, mask, other, cache_attr(op)?)?)
+            let mask = l.mask.map(operand).transpose()?;
+            let other = l.other.map(operand).transpose()?;
+            Some(rules::load(
+                &operand(l.ptr)?,
+                mask.as_ref(),
+                other.as_ref(),
+                l.access.cache,
+            )?)
         }
-        ops::STORE => {
+        TileOp::Store(s) => {
             forbid(op, "boundary_check", Rule::BoundaryCheckWithoutBlockPointer)?;
-            let seg = segments(op)?;
-            let mask = (seg.get(2) == Some(&1)).then(|| o(2)).transpose()?;
-            rules::store(o(0)?, o(1)?, mask, cache_attr(op)?)?;
-            None
-        }
-        ops::MAKE_BLOCK_PTR => {
-            let seg = segments(op)?;
-            let block = result
-                .as_ref()
-                .map(|r| r.shape().to_vec())
-                .unwrap_or_default();
-            let order = axes_attr(op, "order")?;
-            let (s, st, of) = (seg.get(1), seg.get(2), seg.get(3));
-            Some(rules::make_block_ptr(
-                o(0)?,
-                s.copied().unwrap_or(0),
-                st.copied().unwrap_or(0),
-                of.copied().unwrap_or(0),
-                &block,
-                &order,
-            )?)
-        }
-        ops::ADVANCE => Some(rules::advance(o(0)?, operands.len() - 1)?),
-        ops::BLOCK_LOAD => {
-            let ptr = o(0)?;
-            Some(rules::block_load(
-                ptr,
-                &axes_attr(op, "boundary_check")?,
-                padding_attr(op, ptr)?,
-                cache_attr(op)?,
-            )?)
-        }
-        ops::BLOCK_STORE => {
-            rules::block_store(
-                o(0)?,
-                o(1)?,
-                &axes_attr(op, "boundary_check")?,
-                cache_attr(op)?,
+            let mask = s.mask.map(operand).transpose()?;
+            rules::store(
+                &operand(s.ptr)?,
+                &operand(s.value)?,
+                mask.as_ref(),
+                s.access.cache,
             )?;
             None
         }
-        ops::REDUCE => {
-            let _ = string_attr(op, "kind")?;
-            Some(rules::reduce(
-                o(0)?,
-                int_attr(op, "axis")?,
-                bool_attr(op, "keep_dims")?,
-            )?)
+        TileOp::MakeBlockPtr(m) => Some(rules::make_block_ptr(
+            &operand(m.base)?,
+            m.shape.len(),
+            m.strides.len(),
+            m.offsets.len(),
+            result_shape(),
+            &m.order,
+        )?),
+        TileOp::Advance(a) => Some(rules::advance(&operand(a.ptr)?, a.offsets.len())?),
+        TileOp::BlockLoad(l) => Some(rules::block_load(
+            &operand(l.ptr)?,
+            &l.boundary_check,
+            l.padding,
+            l.access.cache,
+        )?),
+        TileOp::BlockStore(s) => {
+            rules::block_store(
+                &operand(s.ptr)?,
+                &operand(s.value)?,
+                &s.boundary_check,
+                s.access.cache,
+            )?;
+            None
         }
+        TileOp::Reduce(r) => Some(rules::reduce(&operand(r.src)?, r.axis, r.keep_dims)?),
         // A layout conversion keeps the shape and element; only the
-        // encoding (ignored by `TileType`) changes.
-        ops::CONVERT_LAYOUT => Some(o(0)?.clone()),
-        _ => None,
+        // encoding (not part of `TileType`) changes.
+        TileOp::ConvertLayout(u) => Some(operand(u.src)?),
     };
     if let (Some(expected), Some(found)) = (expected, result)
         && expected != found

@@ -1,108 +1,156 @@
 //! `tile-assign-layouts`: gives every tensor a distributed layout as the
-//! encoding of its type.
+//! encoding of its type, in place.
 //!
 //! Values that elementwise ops, loads, stores, broadcasts and loop-carried
 //! arguments tie together share one layout. `expand_dims` wants its source
 //! in the slice of its result's layout, and a reduction yields the slice of
-//! its source's layout. Classes of the highest rank get the default
-//! blocked layout of their shape ([`Blocked::default_for`]); lower-rank
-//! classes take the slice their neighbours ask for. Where two neighbours
-//! disagree, a `tile.convert_layout` is inserted. The number of warps comes
-//! from the module attribute `tile.num_warps` (4 when absent; the attribute
-//! is then added).
+//! its source's layout. Classes of the highest rank get the layout their
+//! largest load or store moves its tile best in (from the axis analysis),
+//! else the default blocked layout of their shape
+//! ([`Blocked::default_for`]); lower-rank classes take the slice their
+//! neighbours ask for. Where two neighbours disagree, a
+//! `tile.convert_layout` is inserted (see [`layout_conversions`]). The
+//! number of warps comes from the module attribute `tile.num_warps` (4
+//! when absent).
 
 use crate::axis_analysis::AxisAnalysis;
-use crate::layout_conversions;
-use crate::mirror::{Block, Mirror, Op, ValueId};
-use crate::rewrite::{PassError, run_mirror_edit};
-use melior::ir::OperationRef;
-use melior::ir::r#type::TypeId;
-use melior::pass::{ExternalPass, Pass, create_external};
+use crate::edit::{self, key};
+use crate::layout_conversions::{self, OwnLayouts};
+use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
+use melior::ir::attribute::{AttributeLike, DenseElementsAttribute};
+use melior::ir::block::BlockLike;
+use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+use melior::ir::{OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::pass::Pass;
 use std::collections::HashMap;
 use tile_coalesce::{Blocked, Layout};
-use tile_dialect::{TileType, ops};
+use tile_dialect::ops::NUM_WARPS_ATTR;
+use tile_dialect::view::{ForLoop, TileOp, TypeTable, op_name, tensor_shape};
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
 
 /// The flag of this pass.
 pub const FLAG: &str = "tile-assign-layouts";
 
-/// The module attribute holding the number of warps of each program.
-pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
+/// What `--help` says of it.
+pub const INFO: PassInfo = PassInfo {
+    name: "TileAssignLayouts",
+    flag: FLAG,
+    summary: "give every tensor a blocked or sliced layout (module attribute tile.num_warps)",
+};
 
-/// Creates the `tile-assign-layouts` pass (runs on `builtin.module`).
+/// Creates the `tile-assign-layouts` pass (on kernels; see [`crate::pass`]).
 pub fn create() -> Pass {
-    create_external(
-        |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            run_mirror_edit(&op, &pass, FLAG, assign_layouts);
-        },
-        TypeId::create(&PASS_ID),
-        "TileAssignLayouts",
-        FLAG,
-        "give every tensor a blocked or sliced layout as its encoding",
-        "builtin.module",
-        &[],
-    )
+    kernel_pass(&PASS_ID, &INFO, assign_layouts)
 }
 
-/// The number of warps the module asks for (`tile.num_warps`, default 4).
-pub fn num_warps(m: &Mirror) -> Result<u32, PassError> {
-    let Some(text) = m.attr(NUM_WARPS_ATTR) else {
-        return Ok(4);
-    };
-    let n: u32 = text
-        .split(':')
-        .next()
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0);
-    if n == 0 || !n.is_power_of_two() || n > 32 {
-        return Err(PassError::module(format!(
-            "{NUM_WARPS_ATTR} must be a power of two from 1 to 32, got {text}"
-        )));
+/// The number of warps the module around `op` asks for (`tile.num_warps`,
+/// default 4).
+pub fn num_warps<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<u32, PassError> {
+    let mut at = Some(*op);
+    while let Some(o) = at {
+        if o.has_attribute(NUM_WARPS_ATTR) {
+            let n = tile_dialect::view::attr::int(&o, NUM_WARPS_ATTR)
+                .map_err(|r| PassError::at(&o, r.to_string()))?;
+            if n <= 0 || n > 32 || n & (n - 1) != 0 {
+                return Err(PassError::at(
+                    &o,
+                    format!("{NUM_WARPS_ATTR} must be a power of two from 1 to 32, got {n}"),
+                ));
+            }
+            return Ok(n as u32);
+        }
+        at = o.parent_operation();
     }
-    Ok(n)
+    Ok(4)
 }
 
-/// Assigns layouts in `m` (see the module docs).
-pub fn assign_layouts(m: &mut Mirror) -> Result<(), PassError> {
-    let warps = num_warps(m)?;
-    if m.attr(NUM_WARPS_ATTR).is_none() {
-        m.attrs
-            .push((NUM_WARPS_ATTR.into(), format!("{warps} : i32")));
+/// The tensor values of a kernel (block arguments and results, in
+/// program order) and their indices.
+struct Tensors<'c, 'a> {
+    values: Vec<Value<'c, 'a>>,
+    index: HashMap<usize, usize>,
+}
+
+impl<'c, 'a> Tensors<'c, 'a> {
+    fn collect(func: &OperationRef<'c, 'a>) -> Self {
+        let mut t = Tensors {
+            values: Vec::new(),
+            index: HashMap::new(),
+        };
+        let mut add = |v: Value<'c, 'a>| {
+            if !tensor_shape(v.r#type()).is_empty() {
+                t.index.insert(key(v), t.values.len());
+                t.values.push(v);
+            }
+        };
+        // Results before the arguments of the op's regions, as MLIR
+        // prints them: classes are numbered in this order.
+        func.walk(WalkOrder::PreOrder, |op| {
+            for r in op.results() {
+                // SAFETY: results live as long as the kernel.
+                add(unsafe { Value::from_raw(r.to_raw()) });
+            }
+            for region in op.regions() {
+                let mut next = region.first_block();
+                while let Some(b) = next {
+                    for i in 0..b.argument_count() {
+                        if let Ok(a) = b.argument(i) {
+                            // SAFETY: block arguments live as long as the kernel.
+                            add(unsafe { Value::from_raw(a.to_raw()) });
+                        }
+                    }
+                    next = b.next_in_region();
+                }
+            }
+            WalkResult::Advance
+        });
+        t
     }
-    let tensors: Vec<bool> = m
-        .values
-        .iter()
-        .map(|v| tensor_shape(&v.ty).is_some())
-        .collect();
-    let laid_out = m
-        .values
-        .iter()
-        .filter(|v| tensor_shape(&v.ty).is_some() && v.ty.contains(", #tile."))
-        .count();
-    let total = tensors.iter().filter(|&&t| t).count();
-    if laid_out == total {
+
+    fn id(&self, v: Value) -> Option<usize> {
+        self.index.get(&key(v)).copied()
+    }
+}
+
+/// Assigns layouts in the kernel `func` (see the module docs).
+pub fn assign_layouts(func: &OperationRef) -> PassResult {
+    // SAFETY: the context outlives the pass.
+    let types = TypeTable::new(unsafe { func.context().to_ref() });
+    let warps = num_warps(func)?;
+    let tensors = Tensors::collect(func);
+    let mut laid_out = 0;
+    for &v in &tensors.values {
+        if types
+            .layout(v.r#type())
+            .map_err(|e| PassError::at(func, e.to_string()))?
+            .is_some()
+        {
+            laid_out += 1;
+        }
+    }
+    if laid_out == tensors.values.len() {
         return Ok(());
     }
     if laid_out > 0 {
-        return Err(PassError::module(
-            "some tensors already have layouts and others do not; \
-             tile-assign-layouts wants all or none",
+        return Err(PassError::at(
+            func,
+            "has some tensors with layouts and others without; tile-assign-layouts wants all or none",
         ));
     }
 
     // Classes of values that must share a layout.
-    let mut classes = UnionFind::new(m.values.len());
+    let mut classes = UnionFind::new(tensors.values.len());
     let mut wants: Vec<Want> = Vec::new();
     let mut failure = None;
-    m.for_each_op(&mut |op| {
-        if failure.is_none()
-            && let Err(e) = tie(op, &tensors, &mut classes, &mut wants)
+    func.walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != func.to_raw().ptr
+            && let Err(e) = tie(&types, &op, &tensors, &mut classes, &mut wants)
         {
             failure = Some(e);
+            return WalkResult::Interrupt;
         }
+        WalkResult::Advance
     });
     if let Some(e) = failure {
         return Err(e);
@@ -110,13 +158,10 @@ pub fn assign_layouts(m: &mut Mirror) -> Result<(), PassError> {
 
     // Per class: rank and the largest extent along each axis.
     let mut shape_of: HashMap<usize, Vec<i64>> = HashMap::new();
-    for (v, &is_tensor) in tensors.iter().enumerate() {
-        if !is_tensor {
-            continue;
-        }
-        let shape = tensor_shape(&m.values[v].ty).unwrap_or_default();
+    for (i, v) in tensors.values.iter().enumerate() {
+        let shape = tensor_shape(v.r#type());
         let entry = shape_of
-            .entry(classes.find(v))
+            .entry(classes.find(i))
             .or_insert_with(|| shape.clone());
         for (e, s) in entry.iter_mut().zip(&shape) {
             *e = (*e).max(*s);
@@ -126,7 +171,7 @@ pub fn assign_layouts(m: &mut Mirror) -> Result<(), PassError> {
     order.sort_by_key(|c| (std::cmp::Reverse(shape_of[c].len()), *c));
 
     // The layout each load and store would move its tile best in.
-    let accesses = preferred_layouts(m, warps)?;
+    let accesses = preferred_layouts(&types, func, &tensors, warps)?;
     let mut best: HashMap<usize, (i64, Blocked)> = HashMap::new();
     for a in &accesses {
         let class = classes.find(a.tensor);
@@ -149,88 +194,100 @@ pub fn assign_layouts(m: &mut Mirror) -> Result<(), PassError> {
             (None, Some((_, access))) => Layout::Blocked(access.clone()),
             (None, None) => Layout::Blocked(
                 Blocked::default_for(&shape_of[&class], warps)
-                    .map_err(|e| PassError::module(e.to_string()))?,
+                    .map_err(|e| PassError::at(func, e.to_string()))?,
             ),
         };
         layout_of.insert(class, layout);
     }
     // Block-pointer accesses whose best order differs from their class's
     // keep their own layout, with a conversion between.
-    let mut own = layout_conversions::OwnLayouts::default();
+    let mut own = OwnLayouts::default();
     for a in accesses.iter().filter(|a| a.block_ptr) {
-        let class_layout = &layout_of[&classes.find(a.tensor)];
-        if let Layout::Blocked(b) = class_layout
+        let class = classes.find(a.tensor);
+        if let Layout::Blocked(b) = &layout_of[&class]
             && b.order != a.layout.order
-            && shape_of.get(&classes.find(a.tensor)) == Some(&a.shape)
+            && shape_of.get(&class) == Some(&a.shape)
         {
             let layout = Layout::Blocked(a.layout.clone());
-            match a.pointer {
-                Some(bp) => own.stores.insert((bp, a.tensor), layout),
-                None => own.loads.insert(a.tensor, layout),
+            let value = key(tensors.values[a.tensor]);
+            match a.store {
+                Some(op) => own.stores.insert(op, layout),
+                None => own.loads.insert(value, layout),
             };
         }
     }
 
-    // Types with encodings.
-    for v in 0..m.values.len() {
-        if tensors[v] {
-            let layout = &layout_of[&classes.find(v)];
-            m.values[v].ty = with_layout(&m.values[v].ty, layout);
-        }
+    // Types with encodings, in place.
+    for (i, v) in tensors.values.iter().enumerate() {
+        let layout = &layout_of[&classes.find(i)];
+        v.set_type(types.with_layout(v.r#type(), Some(layout)));
     }
-    // Conversions where a slice relation does not hold.
-    let mut ops = std::mem::take(&mut m.ops);
-    insert_conversions(&mut ops, m)?;
-    m.ops = ops;
-    if !own.loads.is_empty() || !own.stores.is_empty() {
-        layout_conversions::convert_at_accesses(m, &own);
-    }
-    layout_conversions::fold(m);
-    // Constants carry their type in their value.
-    fix_constant_types(m);
+    fix_constants(func);
+    insert_conversions(&types, func)?;
+    layout_conversions::convert_at_accesses(&types, func, &own)?;
+    layout_conversions::fold(func);
     Ok(())
 }
 
 /// A load or store and the layout it moves its tile best in.
 struct PreferredLayout {
-    /// The tensor loaded or stored.
-    tensor: ValueId,
+    /// The tensor loaded or stored (its index in [`Tensors`]).
+    tensor: usize,
     /// Its shape.
     shape: Vec<i64>,
     /// Bytes moved.
     bytes: i64,
     /// True for block-pointer accesses.
     block_ptr: bool,
-    /// For a store, the pointer operand (`None` for loads).
-    pointer: Option<ValueId>,
+    /// For a store, the op (`None` for loads).
+    store: Option<usize>,
     /// The layout from the axis analysis.
     layout: Blocked,
 }
 
-fn preferred_layouts(m: &Mirror, warps: u32) -> Result<Vec<PreferredLayout>, PassError> {
-    let analysis = AxisAnalysis::run(m);
+fn preferred_layouts<'c>(
+    types: &TypeTable<'c>,
+    func: &OperationRef<'c, '_>,
+    tensors: &Tensors,
+    warps: u32,
+) -> Result<Vec<PreferredLayout>, PassError> {
+    let analysis = AxisAnalysis::run(types, func);
     let mut out = Vec::new();
     let mut failure = None;
-    m.for_each_op(&mut |op| {
-        let Some(access) = analysis.access(m, op) else {
-            return;
+    func.walk(WalkOrder::PreOrder, |op| {
+        let Ok(Some(view)) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
+            return WalkResult::Advance;
         };
-        let tensor = match op.name.as_str() {
-            ops::LOAD | ops::BLOCK_LOAD => op.results[0],
-            _ => op.operands[1],
+        let Some(access) = analysis.access(&view) else {
+            return WalkResult::Advance;
+        };
+        let (tensor, store) = match &view {
+            TileOp::Load(_) | TileOp::BlockLoad(_) => match op.result(0) {
+                Ok(r) => (Value::from(r), None),
+                Err(_) => return WalkResult::Advance,
+            },
+            TileOp::Store(s) => (s.value, Some(op.to_raw().ptr as usize)),
+            TileOp::BlockStore(s) => (s.value, Some(op.to_raw().ptr as usize)),
+            _ => return WalkResult::Advance,
+        };
+        let Some(tensor) = tensors.id(tensor) else {
+            return WalkResult::Advance;
         };
         match access.layout(warps) {
             Ok(layout) => out.push(PreferredLayout {
                 tensor,
                 bytes: access.shape.iter().product::<i64>() * access.elem_bytes,
                 shape: access.shape,
-                block_ptr: op.name.starts_with("tile.block_"),
-                pointer: (op.name == ops::STORE || op.name == ops::BLOCK_STORE)
-                    .then(|| op.operands[0]),
+                block_ptr: matches!(view, TileOp::BlockLoad(_) | TileOp::BlockStore(_)),
+                store,
                 layout,
             }),
-            Err(e) => failure = Some(PassError::at(op, e.to_string())),
+            Err(e) => {
+                failure = Some(PassError::at(&op, e.to_string()));
+                return WalkResult::Interrupt;
+            }
         }
+        WalkResult::Advance
     });
     match failure {
         Some(e) => Err(e),
@@ -238,29 +295,32 @@ fn preferred_layouts(m: &Mirror, warps: u32) -> Result<Vec<PreferredLayout>, Pas
     }
 }
 
-fn fix_constant_types(m: &mut Mirror) {
-    let types: Vec<String> = m.values.iter().map(|v| v.ty.clone()).collect();
-    m.for_each_op_mut(&mut |op| {
-        if op.name == "arith.constant"
-            && let Some(value) = op.attr("value").map(str::to_string)
-            && let Some(&r) = op.results.first()
-            && let Some(at) = value.find("> : tensor<")
-            && value.starts_with("dense<")
+/// Constants carry their type in their value: give each tensor constant's
+/// value the type (with layout) of its result.
+fn fix_constants(func: &OperationRef) {
+    func.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) == "arith.constant"
+            && let Ok(r) = op.result(0)
+            && let Ok(value) = op.attribute("value")
+            && let Ok(dense) = DenseElementsAttribute::try_from(value)
+            && dense.r#type() != r.r#type()
         {
-            op.set_attr("value", format!("{}> : {}", &value[..at], types[r]));
+            let retyped = if dense.is_splat() {
+                DenseElementsAttribute::splat(r.r#type(), dense.splat_value())
+            } else {
+                dense.reshape(r.r#type())
+            };
+            edit::set_attribute(&op, "value", retyped.into());
         }
+        WalkResult::Advance
     });
 }
 
-/// A constraint between classes: `from`'s layout is the slice along
-/// `axis` of `to`'s (expand_dims source) or `to`'s is the slice of
-/// `from`'s (reduction result).
+/// A constraint between classes: `class`'s layout is the slice along
+/// `axis` of `source`'s (an expand_dims source, or a reduction result).
 struct Want {
-    /// The class whose layout is proposed.
-    class: ValueId,
-    /// The class it derives from.
-    source: ValueId,
-    /// The axis sliced away.
+    class: usize,
+    source: usize,
     axis: usize,
 }
 
@@ -279,66 +339,63 @@ impl Want {
     }
 }
 
-fn tie(
-    op: &Op,
-    tensors: &[bool],
+fn tie<'c>(
+    types: &TypeTable<'c>,
+    op: &OperationRef<'c, '_>,
+    tensors: &Tensors,
     classes: &mut UnionFind,
     wants: &mut Vec<Want>,
-) -> Result<(), PassError> {
-    let tensor_values =
-        |vs: &[ValueId]| -> Vec<ValueId> { vs.iter().copied().filter(|&v| tensors[v]).collect() };
-    match op.name.as_str() {
-        ops::EXPAND_DIMS => {
-            let axis = op.int_attr("axis").unwrap_or(0) as usize;
-            wants.push(Want {
-                class: op.operands[0],
-                source: op.results[0],
-                axis,
-            });
-        }
-        ops::REDUCE => {
-            let axis = op.int_attr("axis").unwrap_or(0) as usize;
-            let keep = op.attr("keep_dims") == Some("true");
-            let (src, out) = (op.operands[0], op.results[0]);
-            if !tensors[out] {
-                // A 1-d tensor reduces to a scalar.
-            } else if keep {
-                classes.union(src, out);
-            } else {
+) -> PassResult {
+    let id = |v: Value| tensors.id(v);
+    let result = || op.result(0).ok().and_then(|r| id(r.into()));
+    match TileOp::read(op, |v| types.tile_type(v.r#type())) {
+        Ok(Some(TileOp::ExpandDims(e))) => {
+            if let (Some(src), Some(res)) = (id(e.src), result()) {
                 wants.push(Want {
-                    class: out,
-                    source: src,
-                    axis,
+                    class: src,
+                    source: res,
+                    axis: e.axis as usize,
                 });
             }
+            return Ok(());
         }
-        ops::CONVERT_LAYOUT => {}
-        "scf.for" => {
-            let body = &op.regions[0];
-            let inits = &op.operands[3..];
-            let yields = body
-                .ops
-                .last()
-                .map(|y| y.operands.clone())
-                .unwrap_or_default();
-            for (i, &init) in inits.iter().enumerate() {
-                if !tensors[init] {
-                    continue;
-                }
-                classes.union(init, op.results[i]);
-                classes.union(init, body.args[i + 1]);
-                if let Some(&y) = yields.get(i) {
-                    classes.union(init, y);
+        Ok(Some(TileOp::Reduce(r))) => {
+            match (id(r.src), result()) {
+                // A 1-d tensor reduces to a scalar.
+                (_, None) | (None, _) => {}
+                (Some(src), Some(out)) if r.keep_dims => classes.union(src, out),
+                (Some(src), Some(out)) => wants.push(Want {
+                    class: out,
+                    source: src,
+                    axis: r.axis as usize,
+                }),
+            }
+            return Ok(());
+        }
+        Ok(Some(TileOp::ConvertLayout(_))) => return Ok(()),
+        _ => {}
+    }
+    if let Ok(Some(l)) = ForLoop::read(op) {
+        for (i, init) in l.inits.iter().enumerate() {
+            let Some(init) = id(*init) else { continue };
+            for v in [l.results[i], l.iter_args[i], l.yielded[i]] {
+                if let Some(v) = id(v) {
+                    classes.union(init, v);
                 }
             }
         }
+        return Ok(());
+    }
+    let name = op_name(op);
+    let operands: Vec<usize> = op.operands().filter_map(id).collect();
+    let results: Vec<usize> = op.results().filter_map(|r| id(r.into())).collect();
+    match name {
         "func.func" => {
-            let args = op
-                .regions
-                .first()
-                .map(|b| b.args.clone())
-                .unwrap_or_default();
-            if args.iter().any(|&a| tensors[a]) {
+            let body = op.region(0).ok().and_then(|r| r.first_block());
+            if let Some(b) = body
+                && (0..b.argument_count())
+                    .any(|i| b.argument(i).is_ok_and(|a| id(a.into()).is_some()))
+            {
                 return Err(PassError::at(
                     op,
                     "takes a tensor argument; kernel arguments are scalars and pointers",
@@ -346,20 +403,17 @@ fn tie(
             }
         }
         "func.return" | "scf.yield" => {}
-        name if name.starts_with("tile.")
+        _ if name.starts_with("tile.")
             || name.starts_with("arith.")
             || name.starts_with("math.") =>
         {
-            let all: Vec<ValueId> = tensor_values(&op.operands)
-                .into_iter()
-                .chain(tensor_values(&op.results))
-                .collect();
+            let all: Vec<usize> = operands.into_iter().chain(results).collect();
             for pair in all.windows(2) {
                 classes.union(pair[0], pair[1]);
             }
         }
         _ => {
-            if op.results.iter().chain(&op.operands).any(|&v| tensors[v]) {
+            if !operands.is_empty() || !results.is_empty() {
                 return Err(PassError::at(
                     op,
                     "on tensors is not supported by tile-assign-layouts",
@@ -370,106 +424,58 @@ fn tie(
     Ok(())
 }
 
-fn insert_conversions(ops: &mut Vec<Op>, m: &mut Mirror) -> Result<(), PassError> {
-    let mut out = Vec::with_capacity(ops.len());
-    let mut renamed: HashMap<ValueId, ValueId> = HashMap::new();
-    for mut op in std::mem::take(ops) {
-        for v in &mut op.operands {
-            if let Some(&n) = renamed.get(v) {
-                *v = n;
-            }
+/// Where an `expand_dims` source or a reduction result is not in the slice
+/// of its neighbour's layout, converts it.
+fn insert_conversions<'c>(types: &TypeTable<'c>, func: &OperationRef<'c, '_>) -> PassResult {
+    let mut todo = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        match TileOp::read(&op, |v| types.tile_type(v.r#type())) {
+            Ok(Some(TileOp::ExpandDims(_))) => todo.push(op.to_raw()),
+            Ok(Some(TileOp::Reduce(r))) if !r.keep_dims => todo.push(op.to_raw()),
+            _ => {}
         }
-        for block in &mut op.regions {
-            insert_conversions_in(block, m, &mut renamed)?;
-        }
-        match op.name.as_str() {
-            ops::EXPAND_DIMS => {
-                let axis = op.int_attr("axis").unwrap_or(0) as usize;
-                let (src, res) = (op.operands[0], op.results[0]);
-                let want = layout(m, res)?.slice(axis);
-                if layout(m, src)? != want {
-                    let converted = m.new_value(with_layout(&m.values[src].ty, &want));
-                    out.push(Op::new(
-                        ops::CONVERT_LAYOUT,
-                        vec![src],
-                        vec![converted],
-                        &op,
-                    ));
-                    op.operands[0] = converted;
+        WalkResult::Advance
+    });
+    let layout = |ty: Type<'c>, op: &OperationRef| -> Result<Layout, PassError> {
+        types
+            .layout(ty)
+            .map_err(|e| PassError::at(op, e.to_string()))?
+            .ok_or_else(|| PassError::at(op, format!("has a value of type {ty} without a layout")))
+    };
+    for raw in todo {
+        // SAFETY: the ops collected above are live; inserting conversions
+        // next to them destroys none.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let view = TileOp::read(&op, |v| types.tile_type(v.r#type()))
+            .map_err(|r| PassError::at(&op, r.to_string()))?;
+        let result: Value = op
+            .result(0)
+            .map_err(|e| PassError::at(&op, e.to_string()))?
+            .into();
+        match view {
+            Some(TileOp::ExpandDims(e)) => {
+                let want = layout(result.r#type(), &op)?.slice(e.axis as usize);
+                if layout(e.src.r#type(), &op)? != want {
+                    let ty = types.with_layout(e.src.r#type(), Some(&want));
+                    let converted = layout_conversions::convert_before(&op, e.src, ty)?;
+                    edit::set_operands(&op, &[converted]);
                 }
-                out.push(op);
             }
-            ops::REDUCE if op.attr("keep_dims") != Some("true") => {
-                let axis = op.int_attr("axis").unwrap_or(0) as usize;
-                let (src, res) = (op.operands[0], op.results[0]);
-                if tensor_shape(&m.values[res].ty).is_some() {
-                    let want = layout(m, src)?.slice(axis);
-                    if layout(m, res)? != want {
-                        let class_ty = m.values[res].ty.clone();
-                        let sliced = m.new_value(with_layout(&class_ty, &want));
-                        let converted = m.new_value(class_ty);
-                        op.results[0] = sliced;
-                        let convert =
-                            Op::new(ops::CONVERT_LAYOUT, vec![sliced], vec![converted], &op);
-                        renamed.insert(res, converted);
-                        out.push(op);
-                        out.push(convert);
-                        continue;
-                    }
+            Some(TileOp::Reduce(r)) if !tensor_shape(result.r#type()).is_empty() => {
+                let want = layout(r.src.r#type(), &op)?.slice(r.axis as usize);
+                if layout(result.r#type(), &op)? != want {
+                    let class_ty = result.r#type();
+                    result.set_type(types.with_layout(class_ty, Some(&want)));
+                    layout_conversions::convert_after(&op, result, class_ty)?;
                 }
-                out.push(op);
             }
-            _ => out.push(op),
+            _ => {}
         }
     }
-    *ops = out;
     Ok(())
 }
 
-fn insert_conversions_in(
-    block: &mut Block,
-    m: &mut Mirror,
-    renamed: &mut HashMap<ValueId, ValueId>,
-) -> Result<(), PassError> {
-    let mut ops = std::mem::take(&mut block.ops);
-    for op in &mut ops {
-        for v in &mut op.operands {
-            if let Some(&n) = renamed.get(v) {
-                *v = n;
-            }
-        }
-    }
-    insert_conversions(&mut ops, m)?;
-    block.ops = ops;
-    Ok(())
-}
-
-fn layout(m: &Mirror, v: ValueId) -> Result<Layout, PassError> {
-    Layout::of_type(&m.values[v].ty)
-        .map_err(|e| PassError::module(e.to_string()))?
-        .ok_or_else(|| PassError::module(format!("value of type {} has no layout", m.values[v].ty)))
-}
-
-/// The shape of a ranked tensor type (with or without encoding).
-pub fn tensor_shape(ty: &str) -> Option<Vec<i64>> {
-    match TileType::parse(ty)? {
-        TileType::Tensor { shape, .. } if !shape.is_empty() => Some(shape),
-        _ => None,
-    }
-}
-
-/// `tensor<...>` with `layout` as its encoding (replacing any).
-pub fn with_layout(ty: &str, layout: &Layout) -> String {
-    let inner = ty
-        .trim()
-        .strip_prefix("tensor<")
-        .and_then(|t| t.strip_suffix('>'))
-        .unwrap_or(ty);
-    let bare = inner.split_once(',').map_or(inner, |(t, _)| t).trim();
-    format!("tensor<{bare}, {layout}>")
-}
-
-/// A small union-find over value ids.
+/// A small union-find over value indices.
 struct UnionFind {
     parent: Vec<usize>,
 }

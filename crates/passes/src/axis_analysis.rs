@@ -1,6 +1,6 @@
-//! The axis analysis over a mirrored module: [`AxisInfo`] for every
-//! integer, boolean and pointer value, the facts of every block pointer,
-//! and from them the [`Access`] of each load and store.
+//! The axis analysis of one kernel: [`AxisInfo`] for every integer,
+//! boolean and pointer value, the facts of every block pointer, and from
+//! them the [`Access`] of each load and store.
 //!
 //! Kernel arguments start from their specialization attributes:
 //! `tile.divisibility = 16` (a multiple of 16; for pointers, the address in
@@ -9,16 +9,19 @@
 //! (the facts only weaken, so this ends quickly; after a bound they are
 //! dropped).
 
-use crate::mirror::{Block, Mirror, Op, ValueId};
+use crate::edit::{key, ops_of};
+use melior::ir::block::BlockLike;
+use melior::ir::operation::OperationLike;
+use melior::ir::{BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashMap;
 use tile_coalesce::axis_info::pow2_divisor;
 use tile_coalesce::{Access, AxisInfo};
-use tile_dialect::{DType, Elem, TileType, ops};
+use tile_dialect::view::{
+    Constant, ConstantValue, ForLoop, KernelFunc, TileOp, TypeTable, op_name,
+};
+use tile_dialect::{DType, Elem, TileType};
 
-/// The argument attribute of a multiple of 16 (see the module docs).
-pub const DIVISIBILITY_ATTR: &str = "tile.divisibility";
-/// The argument attribute of an integer equal to 1.
-pub const EQUAL_TO_ONE_ATTR: &str = "tile.equal_to_one";
+pub use tile_dialect::ops::{DIVISIBILITY_ATTR, EQUAL_TO_ONE_ATTR};
 
 /// Loop iterations before the facts of loop-carried values are dropped.
 const MAX_LOOP_ROUNDS: usize = 8;
@@ -71,72 +74,77 @@ impl Fact {
     }
 }
 
-/// The result of the analysis.
-#[derive(Clone, Debug, Default)]
-pub struct AxisAnalysis {
-    facts: HashMap<ValueId, Fact>,
+/// The result of the analysis of one kernel.
+pub struct AxisAnalysis<'t, 'c> {
+    types: &'t TypeTable<'c>,
+    facts: HashMap<usize, Fact>,
 }
 
-impl AxisAnalysis {
-    /// Analyses every function of `m`.
-    pub fn run(m: &Mirror) -> AxisAnalysis {
-        let mut a = AxisAnalysis::default();
-        for op in &m.ops {
-            if op.name == "func.func"
-                && let Some(body) = op.regions.first()
-            {
-                a.arguments(m, op, body);
-                a.block(m, body);
-            }
+impl<'t, 'c> AxisAnalysis<'t, 'c> {
+    /// Analyses the `func.func` `func`.
+    pub fn run(types: &'t TypeTable<'c>, func: &OperationRef<'c, '_>) -> Self {
+        let mut a = AxisAnalysis {
+            types,
+            facts: HashMap::new(),
+        };
+        if let Ok(Some(f)) = KernelFunc::read(func)
+            && let Some(body) = f.body
+        {
+            a.arguments(&f);
+            a.block(&body);
         }
         a
     }
 
     /// The facts of `v` (nothing known when it was not analysed or is a
     /// block pointer).
-    pub fn info(&self, m: &Mirror, v: ValueId) -> AxisInfo {
-        match self.facts.get(&v) {
+    pub fn info(&self, v: Value<'c, '_>) -> AxisInfo {
+        match self.facts.get(&key(v)) {
             Some(Fact::Axis(i)) => i.clone(),
-            _ => AxisInfo::unknown(shape(m, v).len()),
+            _ => AxisInfo::unknown(self.shape(v).len()),
         }
     }
 
     /// The facts of a block pointer value.
-    pub fn block_ptr(&self, v: ValueId) -> Option<&BlockPtrInfo> {
-        match self.facts.get(&v) {
+    pub fn block_ptr(&self, v: Value<'c, '_>) -> Option<&BlockPtrInfo> {
+        match self.facts.get(&key(v)) {
             Some(Fact::Block(b)) => Some(b),
             _ => None,
         }
     }
 
-    /// The access of a `tile.load`, `tile.store`, `tile.block_load` or
-    /// `tile.block_store` on a tensor (`None` for scalars and other ops).
-    pub fn access(&self, m: &Mirror, op: &Op) -> Option<Access> {
-        match op.name.as_str() {
-            ops::LOAD | ops::STORE => self.pointer_access(m, op),
-            ops::BLOCK_LOAD | ops::BLOCK_STORE => self.block_access(m, op),
+    /// The access of a load or store on a tensor (`None` for scalars and
+    /// other ops).
+    pub fn access(&self, op: &TileOp<'c, '_>) -> Option<Access> {
+        match op {
+            TileOp::Load(l) => self.pointer_access(l.ptr, l.mask),
+            TileOp::Store(s) => self.pointer_access(s.ptr, s.mask),
+            TileOp::BlockLoad(l) => self.block_access(l.ptr, &l.boundary_check),
+            TileOp::BlockStore(s) => self.block_access(s.ptr, &s.boundary_check),
             _ => None,
         }
     }
 
-    fn pointer_access(&self, m: &Mirror, op: &Op) -> Option<Access> {
-        let ptr = *op.operands.first()?;
-        let tile = shape(m, ptr);
+    fn shape(&self, v: Value<'c, '_>) -> Vec<i64> {
+        tile_dialect::view::tensor_shape(v.r#type())
+    }
+
+    fn tile_type(&self, v: Value<'c, '_>) -> Option<TileType> {
+        self.types.tile_type(v.r#type())
+    }
+
+    fn pointer_access(&self, ptr: Value<'c, '_>, mask: Option<Value<'c, '_>>) -> Option<Access> {
+        let tile = self.shape(ptr);
         if tile.is_empty() {
             return None;
         }
-        let elem_bytes = pointee_bytes(&m.values[ptr].ty)?;
-        let seg = op.segments().unwrap_or_default();
-        let mask_index = match op.name.as_str() {
-            ops::LOAD => (seg.get(1) == Some(&1)).then_some(1),
-            _ => (seg.get(2) == Some(&1)).then_some(2),
-        };
-        let mask_constancy = match mask_index {
-            Some(i) => self.info(m, op.operands[i]).constancy,
+        let elem_bytes = pointee_bytes(&self.tile_type(ptr)?)?;
+        let mask_constancy = match mask {
+            Some(m) => self.info(m).constancy,
             None => tile.clone(),
         };
         Some(Access {
-            pointer: self.info(m, ptr),
+            pointer: self.info(ptr),
             shape: tile,
             elem_bytes,
             mask_constancy,
@@ -144,10 +152,9 @@ impl AxisAnalysis {
         })
     }
 
-    fn block_access(&self, m: &Mirror, op: &Op) -> Option<Access> {
-        let bp_value = *op.operands.first()?;
-        let bp = self.block_ptr(bp_value)?;
-        let (tile, dtype) = match TileType::parse(&m.values[bp_value].ty)? {
+    fn block_access(&self, ptr: Value<'c, '_>, checked: &[i64]) -> Option<Access> {
+        let bp = self.block_ptr(ptr)?;
+        let (tile, dtype) = match self.tile_type(ptr)? {
             TileType::BlockPtr { shape, dtype } => (shape, dtype),
             _ => return None,
         };
@@ -161,7 +168,6 @@ impl AxisAnalysis {
                 .min(tile_coalesce::axis_info::MAX_DIVISIBILITY)
         };
         let unit = |k: usize| bp.strides[k].constant == Some(1);
-        let checked = op.array_attr("boundary_check").unwrap_or_default();
         let mut contiguity = vec![1; rank];
         let mut divisibility = vec![1; rank];
         let mut mask_constancy = tile.clone();
@@ -201,86 +207,75 @@ impl AxisAnalysis {
         })
     }
 
-    fn set(&mut self, v: ValueId, info: AxisInfo) {
-        self.facts.insert(v, Fact::Axis(info));
+    fn set(&mut self, v: Value<'c, '_>, info: AxisInfo) {
+        self.facts.insert(key(v), Fact::Axis(info));
     }
 
-    fn arguments(&mut self, m: &Mirror, func: &Op, body: &Block) {
-        let attrs = func.attr("arg_attrs").map(split_dicts).unwrap_or_default();
-        for (i, &arg) in body.args.iter().enumerate() {
-            let dict = attrs.get(i).map(String::as_str).unwrap_or("");
-            let ty = &m.values[arg].ty;
-            let divisibility = dict
-                .split_once(DIVISIBILITY_ATTR)
-                .and_then(|(_, rest)| rest.trim_start().strip_prefix('='))
-                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit() && c != ' ').next())
-                .and_then(|n| n.trim().parse::<i64>().ok())
-                .map(pow2_divisor);
-            let info = if dict.contains(EQUAL_TO_ONE_ATTR) {
+    fn arguments(&mut self, func: &KernelFunc<'c, '_>) {
+        for arg in &func.args {
+            let ty = self.tile_type(arg.value);
+            let divisibility = arg.divisibility.map(pow2_divisor);
+            let info = if arg.equal_to_one {
                 AxisInfo::constant(1, &[])
-            } else if let Some(bytes) = pointee_bytes(ty) {
+            } else if let Some(bytes) = ty.as_ref().and_then(pointee_bytes) {
                 AxisInfo::scalar(divisibility.unwrap_or(bytes).max(bytes))
             } else {
                 AxisInfo::scalar(divisibility.unwrap_or(1))
             };
-            self.set(arg, info);
+            self.set(arg.value, info);
         }
     }
 
-    fn block(&mut self, m: &Mirror, block: &Block) {
-        for op in &block.ops {
-            self.op(m, op);
+    fn block(&mut self, block: &BlockRef<'c, '_>) {
+        for op in ops_of(block) {
+            self.op(&op);
         }
     }
 
-    fn op(&mut self, m: &Mirror, op: &Op) {
-        if op.name == "scf.for" {
-            self.for_loop(m, op);
+    fn op(&mut self, op: &OperationRef<'c, '_>) {
+        if let Ok(Some(l)) = ForLoop::read(op) {
+            self.for_loop(&l);
             return;
         }
-        if let Some(fact) = self.transfer(m, op)
-            && let Some(&r) = op.results.first()
+        if let Some(fact) = self.transfer(op)
+            && let Ok(r) = op.result(0)
         {
-            self.facts.insert(r, fact);
+            self.facts.insert(key(r), fact);
         }
-        for region in &op.regions {
-            self.block(m, region);
+        for region in op.regions() {
+            let mut next = region.first_block();
+            while let Some(b) = next {
+                self.block(&b);
+                next = b.next_in_region();
+            }
         }
     }
 
-    fn for_loop(&mut self, m: &Mirror, op: &Op) {
-        let Some(body) = op.regions.first() else {
-            return;
-        };
-        let (lb, step) = (op.operands[0], op.operands[2]);
-        let inits = &op.operands[3..];
-        let mut carried: Vec<Option<Fact>> =
-            inits.iter().map(|v| self.facts.get(v).cloned()).collect();
+    fn for_loop(&mut self, l: &ForLoop<'c, '_>) {
+        let mut carried: Vec<Option<Fact>> = l
+            .inits
+            .iter()
+            .map(|v| self.facts.get(&key(*v)).cloned())
+            .collect();
         let iv = AxisInfo::scalar(
-            self.info(m, lb)
+            self.info(l.lower)
                 .element_divisibility()
-                .min(self.info(m, step).element_divisibility()),
+                .min(self.info(l.step).element_divisibility()),
         );
         let mut stable = false;
         for _ in 0..MAX_LOOP_ROUNDS {
-            if let Some(&v) = body.args.first() {
-                self.set(v, iv.clone());
+            self.set(l.induction, iv.clone());
+            for (arg, fact) in l.iter_args.iter().zip(&carried) {
+                match fact {
+                    Some(f) => self.facts.insert(key(*arg), f.clone()),
+                    None => self.facts.remove(&key(*arg)),
+                };
             }
-            for (i, fact) in carried.iter().enumerate() {
-                if let (Some(&arg), Some(f)) = (body.args.get(i + 1), fact) {
-                    self.facts.insert(arg, f.clone());
-                }
-            }
-            self.block(m, body);
-            let yields = body
-                .ops
-                .last()
-                .map(|y| y.operands.clone())
-                .unwrap_or_default();
+            self.block(&l.body);
             let next: Vec<Option<Fact>> = carried
                 .iter()
-                .zip(&yields)
-                .map(|(c, y)| match (c, self.facts.get(y)) {
+                .zip(&l.yielded)
+                .map(|(c, y)| match (c, self.facts.get(&key(*y))) {
                     (Some(c), Some(y)) => c.join(y),
                     _ => None,
                 })
@@ -292,52 +287,76 @@ impl AxisAnalysis {
             carried = next;
         }
         if !stable {
-            carried = vec![None; inits.len()];
-            for &arg in &body.args[1..] {
-                self.facts.remove(&arg);
+            carried = vec![None; l.inits.len()];
+            for arg in &l.iter_args {
+                self.facts.remove(&key(*arg));
             }
-            self.block(m, body);
+            self.block(&l.body);
         }
-        for (r, fact) in op.results.iter().zip(carried) {
+        for (r, fact) in l.results.iter().zip(carried) {
             match fact {
-                Some(f) => {
-                    self.facts.insert(*r, f);
-                }
-                None => {
-                    self.facts.remove(r);
-                }
-            }
+                Some(f) => self.facts.insert(key(*r), f),
+                None => self.facts.remove(&key(*r)),
+            };
         }
     }
 
     /// The facts of `op`'s first result.
-    fn transfer(&self, m: &Mirror, op: &Op) -> Option<Fact> {
-        let res = *op.results.first()?;
-        let out_shape = shape(m, res);
+    fn transfer(&self, op: &OperationRef<'c, '_>) -> Option<Fact> {
+        let res: Value = op.result(0).ok()?.into();
+        let out_shape = self.shape(res);
         let rank = out_shape.len().max(1);
-        let arg = |i: usize| self.info(m, op.operands[i]);
-        let info = match op.name.as_str() {
+        let arg = |i: usize| -> AxisInfo {
+            op.operand(i)
+                .map(|v| self.info(v))
+                .unwrap_or_else(|_| AxisInfo::unknown(rank))
+        };
+        if let Ok(Some(view)) = TileOp::read(op, |v| self.tile_type(v)) {
+            let info = match view {
+                TileOp::Arange(a) => AxisInfo::arange(a.start, a.end),
+                TileOp::ProgramId(_) | TileOp::NumPrograms(_) => AxisInfo::scalar(1),
+                TileOp::Splat(u) => AxisInfo::splat(&self.info(u.src), &out_shape),
+                TileOp::Broadcast(u) => self.info(u.src).broadcast(&self.shape(u.src), &out_shape),
+                TileOp::ExpandDims(e) => self.info(e.src).expand_dims(e.axis as usize),
+                TileOp::ConvertLayout(u) => self.info(u.src),
+                TileOp::AddPtr(a) => AxisInfo::add_pointer(
+                    &self.info(a.ptr),
+                    &self.info(a.offset),
+                    pointee_bytes(&self.tile_type(res)?)?,
+                ),
+                TileOp::MakeBlockPtr(m) => {
+                    let infos = |vs: &[Value<'c, '_>]| vs.iter().map(|&v| self.info(v)).collect();
+                    return Some(Fact::Block(BlockPtrInfo {
+                        base: self.info(m.base),
+                        shape: infos(&m.shape),
+                        strides: infos(&m.strides),
+                        offsets: infos(&m.offsets),
+                        order: m.order.iter().map(|&a| a as usize).collect(),
+                    }));
+                }
+                TileOp::Advance(a) => {
+                    let mut bp = self.block_ptr(a.ptr)?.clone();
+                    for (offset, &delta) in bp.offsets.iter_mut().zip(&a.offsets) {
+                        *offset = AxisInfo::add(offset, &self.info(delta));
+                    }
+                    return Some(Fact::Block(bp));
+                }
+                _ => return None,
+            };
+            return Some(Fact::Axis(info));
+        }
+        let name = op_name(op);
+        let info = match name {
             "arith.constant" => constant(op, &out_shape),
-            ops::ARANGE => AxisInfo::arange(op.int_attr("start")?, op.int_attr("end")?),
-            ops::PROGRAM_ID | ops::NUM_PROGRAMS => AxisInfo::scalar(1),
-            ops::SPLAT => AxisInfo::splat(&arg(0), &out_shape),
-            ops::BROADCAST => arg(0).broadcast(&shape(m, op.operands[0]), &out_shape),
-            ops::EXPAND_DIMS => arg(0).expand_dims(op.int_attr("axis")? as usize),
-            ops::CONVERT_LAYOUT => arg(0),
-            ops::ADDPTR => {
-                AxisInfo::add_pointer(&arg(0), &arg(1), pointee_bytes(&m.values[res].ty)?)
-            }
-            ops::MAKE_BLOCK_PTR => return self.make_block_ptr(m, op),
-            ops::ADVANCE => return self.advance(m, op),
             "arith.addi" => AxisInfo::add(&arg(0), &arg(1)),
             "arith.subi" => AxisInfo::sub(&arg(0), &arg(1)),
             "arith.muli" => AxisInfo::mul(&arg(0), &arg(1)),
-            "arith.cmpi" => AxisInfo::compare(&predicate(op), &arg(0), &arg(1)),
+            "arith.cmpi" => AxisInfo::compare(&cmpi_predicate(op), &arg(0), &arg(1)),
             "arith.select" => AxisInfo::select(&arg(0), &arg(1), &arg(2)),
             "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast"
             | "arith.index_castui" => arg(0),
-            name if name.starts_with("arith.") || name.starts_with("math.") => {
-                let operands: Vec<AxisInfo> = (0..op.operands.len()).map(arg).collect();
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {
+                let operands: Vec<AxisInfo> = (0..op.operand_count()).map(arg).collect();
                 let refs: Vec<&AxisInfo> = operands.iter().collect();
                 AxisInfo::uniform_where_all(&refs, rank)
             }
@@ -345,93 +364,41 @@ impl AxisAnalysis {
         };
         Some(Fact::Axis(info))
     }
-
-    fn make_block_ptr(&self, m: &Mirror, op: &Op) -> Option<Fact> {
-        let seg = op.segments()?;
-        let (n_shape, n_strides, n_offsets) = (
-            *seg.get(1)? as usize,
-            *seg.get(2)? as usize,
-            *seg.get(3)? as usize,
-        );
-        let scalars = |from: usize, n: usize| -> Vec<AxisInfo> {
-            op.operands[from..from + n]
-                .iter()
-                .map(|&v| self.info(m, v))
-                .collect()
-        };
-        Some(Fact::Block(BlockPtrInfo {
-            base: self.info(m, op.operands[0]),
-            shape: scalars(1, n_shape),
-            strides: scalars(1 + n_shape, n_strides),
-            offsets: scalars(1 + n_shape + n_strides, n_offsets),
-            order: op
-                .array_attr("order")?
-                .into_iter()
-                .map(|a| a as usize)
-                .collect(),
-        }))
-    }
-
-    fn advance(&self, m: &Mirror, op: &Op) -> Option<Fact> {
-        let mut bp = self.block_ptr(op.operands[0])?.clone();
-        for (offset, &delta) in bp.offsets.iter_mut().zip(&op.operands[1..]) {
-            *offset = AxisInfo::add(offset, &self.info(m, delta));
-        }
-        Some(Fact::Block(bp))
-    }
 }
 
-/// The `arith.cmpi` predicate's name (the generic form prints a number).
-fn predicate(op: &Op) -> String {
+/// The name of an `arith.cmpi` predicate.
+fn cmpi_predicate(op: &OperationRef) -> String {
     const NAMES: [&str; 10] = [
         "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
     ];
-    match op.int_attr("predicate") {
-        Some(n) => NAMES.get(n as usize).copied().unwrap_or("").to_string(),
-        None => op.attr("predicate").unwrap_or("").trim().to_string(),
-    }
+    tile_dialect::view::attr::int(op, "predicate")
+        .ok()
+        .and_then(|n| NAMES.get(n as usize))
+        .copied()
+        .unwrap_or("")
+        .to_string()
 }
 
 /// An `arith.constant`: integers (and booleans) are known; any other
 /// constant is at least uniform.
-fn constant(op: &Op, shape: &[i64]) -> AxisInfo {
-    let text = op.attr("value").unwrap_or("");
-    let inner = text
-        .strip_prefix("dense<")
-        .and_then(|t| t.split('>').next())
-        .unwrap_or_else(|| text.split(':').next().unwrap_or(""))
-        .trim();
-    if inner.starts_with('[') || inner.starts_with('"') {
-        // Elements that differ (or hex-encoded data): nothing is known.
-        return AxisInfo::unknown(shape.len());
-    }
-    let value = match inner {
-        "true" => Some(1),
-        "false" => Some(0),
-        n => n.parse::<i64>().ok(),
-    };
-    match value {
-        Some(v) => AxisInfo::constant(v, shape),
-        None => {
+fn constant(op: &OperationRef, shape: &[i64]) -> AxisInfo {
+    match Constant::read(op) {
+        Ok(Some(Constant {
+            value: v @ (ConstantValue::Int(_) | ConstantValue::Bool(_)),
+        })) => AxisInfo::constant(v.as_i64(), shape),
+        Ok(Some(_)) => {
             let mut info = AxisInfo::constant(0, shape);
             info.constant = None;
             info.divisibility = vec![1; info.rank()];
             info
         }
-    }
-}
-
-/// The shape of a value's tensor type (empty for scalars).
-fn shape(m: &Mirror, v: ValueId) -> Vec<i64> {
-    match TileType::parse(&m.values[v].ty) {
-        Some(TileType::Tensor { shape, .. }) => shape,
-        _ => vec![],
+        _ => AxisInfo::unknown(shape.len()),
     }
 }
 
 /// Bytes of a pointer's (or tensor of pointers') element.
-fn pointee_bytes(ty: &str) -> Option<i64> {
-    match TileType::parse(ty)?.elem()? {
+fn pointee_bytes(t: &TileType) -> Option<i64> {
+    match t.elem()? {
         Elem::Ptr(d) => Some(elem_bytes(d)),
         Elem::Num(_) => None,
     }
@@ -439,12 +406,4 @@ fn pointee_bytes(ty: &str) -> Option<i64> {
 
 fn elem_bytes(d: DType) -> i64 {
     i64::from(d.bits().div_ceil(8).max(1))
-}
-
-/// The dictionaries of a printed `arg_attrs` array, one per argument
-/// (`[{tile.name = "x"}, {}]` gives `{tile.name = "x"` and `{}`: each
-/// still holds its entries as printed).
-pub fn split_dicts(text: &str) -> Vec<String> {
-    let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
-    inner.split("},").map(|d| d.trim().to_string()).collect()
 }

@@ -1,4 +1,5 @@
-//! Layout conversions around accesses, and the removal of redundant ones.
+//! Layout conversions: making them, around accesses, and removing the
+//! redundant ones.
 //!
 //! A block-pointer load or store whose best layout differs from the layout
 //! of the values around it (a virtual transpose read in column order, then
@@ -7,113 +8,143 @@
 //! value first. Afterwards conversions that change nothing, and pairs that
 //! convert a value there and back, are removed.
 
-use crate::assign_layouts::with_layout;
-use crate::mirror::{Block, Mirror, Op, ValueId};
+use crate::edit::{self, key};
+use crate::pass::{PassError, PassResult};
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
+use melior::ir::{OperationRef, Type, Value, ValueLike};
 use std::collections::HashMap;
 use tile_coalesce::Layout;
-use tile_dialect::ops;
+use tile_dialect::ops::CONVERT_LAYOUT;
+use tile_dialect::view::{TileOp, TypeTable};
 
 /// Block-pointer accesses that keep a layout of their own.
 #[derive(Clone, Debug, Default)]
 pub struct OwnLayouts {
-    /// Loads, by their result.
-    pub loads: HashMap<ValueId, Layout>,
-    /// Stores, by their block pointer and value.
-    pub stores: HashMap<(ValueId, ValueId), Layout>,
+    /// Loads, by their result ([`edit::key`]).
+    pub loads: HashMap<usize, Layout>,
+    /// Stores, by the op's handle.
+    pub stores: HashMap<usize, Layout>,
+}
+
+/// A `tile.convert_layout` of `src` to type `ty`, inserted before `at`;
+/// returns its result.
+pub fn convert_before<'c, 'a>(
+    at: &OperationRef<'c, 'a>,
+    src: Value<'c, 'a>,
+    ty: Type<'c>,
+) -> Result<Value<'c, 'a>, PassError> {
+    let op = build(at, src, ty)?;
+    let op = edit::insert_before(at, op);
+    Ok(op.result(0).expect("one result").into())
+}
+
+/// Converts the result `value` of `at` to type `ty` just after `at`, and
+/// makes every other use read the converted value.
+pub fn convert_after<'c, 'a>(
+    at: &OperationRef<'c, 'a>,
+    value: Value<'c, 'a>,
+    ty: Type<'c>,
+) -> PassResult {
+    let op = build(at, value, ty)?;
+    let op = edit::insert_after(at, op);
+    let converted: Value = op.result(0).expect("one result").into();
+    edit::replace_uses_except(value, converted, &op);
+    Ok(())
+}
+
+fn build<'c>(
+    at: &OperationRef<'c, '_>,
+    src: Value<'c, '_>,
+    ty: Type<'c>,
+) -> Result<melior::ir::Operation<'c>, PassError> {
+    OperationBuilder::new(CONVERT_LAYOUT, at.location())
+        .add_operands(&[src])
+        .add_results(&[ty])
+        .build()
+        .map_err(|e| PassError::at(at, format!("cannot convert a layout: {e}")))
 }
 
 /// Gives each block-pointer access in `own` its layout, converting from or
 /// to the layout of the value loaded or stored.
-pub fn convert_at_accesses(m: &mut Mirror, own: &OwnLayouts) {
-    let mut ops = std::mem::take(&mut m.ops);
-    convert_in(&mut ops, m, own);
-    m.ops = ops;
-}
-
-fn convert_in(ops: &mut Vec<Op>, m: &mut Mirror, own: &OwnLayouts) {
-    let mut out = Vec::with_capacity(ops.len());
-    for mut op in std::mem::take(ops) {
-        for block in &mut op.regions {
-            convert_in(&mut block.ops, m, own);
-        }
-        match op.name.as_str() {
-            ops::BLOCK_LOAD if own.loads.contains_key(&op.results[0]) => {
-                let result = op.results[0];
-                let ty = with_layout(&m.values[result].ty, &own.loads[&result]);
-                let loaded = m.new_value(ty);
-                op.results[0] = loaded;
-                let convert = Op::new(ops::CONVERT_LAYOUT, vec![loaded], vec![result], &op);
-                out.push(op);
-                out.push(convert);
+pub fn convert_at_accesses<'c>(
+    types: &TypeTable<'c>,
+    func: &OperationRef<'c, '_>,
+    own: &OwnLayouts,
+) -> PassResult {
+    if own.loads.is_empty() && own.stores.is_empty() {
+        return Ok(());
+    }
+    let mut todo = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        todo.push(op.to_raw());
+        WalkResult::Advance
+    });
+    for raw in todo {
+        // SAFETY: the ops collected above are live; conversions are only
+        // inserted next to them.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        match TileOp::read(&op, |v| types.tile_type(v.r#type())) {
+            Ok(Some(TileOp::BlockLoad(_))) => {
+                let result: Value = op.result(0).expect("a block load's result").into();
+                if let Some(layout) = own.loads.get(&key(result)) {
+                    let class_ty = result.r#type();
+                    result.set_type(types.with_layout(class_ty, Some(layout)));
+                    convert_after(&op, result, class_ty)?;
+                }
             }
-            ops::BLOCK_STORE if own.stores.contains_key(&(op.operands[0], op.operands[1])) => {
-                let value = op.operands[1];
-                let ty = with_layout(&m.values[value].ty, &own.stores[&(op.operands[0], value)]);
-                let converted = m.new_value(ty);
-                out.push(Op::new(
-                    ops::CONVERT_LAYOUT,
-                    vec![value],
-                    vec![converted],
-                    &op,
-                ));
-                op.operands[1] = converted;
-                out.push(op);
+            Ok(Some(TileOp::BlockStore(s))) => {
+                if let Some(layout) = own.stores.get(&(raw.ptr as usize)) {
+                    let ty = types.with_layout(s.value.r#type(), Some(layout));
+                    let converted = convert_before(&op, s.value, ty)?;
+                    edit::set_operands(&op, &[s.ptr, converted]);
+                }
             }
-            _ => out.push(op),
+            _ => {}
         }
     }
-    *ops = out;
+    Ok(())
 }
 
 /// Removes conversions to the layout a value already has, and a
 /// conversion of a conversion's result back to the original layout (uses
-/// read the original instead). Conversions left without uses are dropped.
-pub fn fold(m: &mut Mirror) {
-    let mut source: HashMap<ValueId, ValueId> = HashMap::new();
-    let mut renamed: HashMap<ValueId, ValueId> = HashMap::new();
-    let types: Vec<String> = m.values.iter().map(|v| v.ty.clone()).collect();
-    m.for_each_op_mut(&mut |op| {
-        for v in &mut op.operands {
-            if let Some(&n) = renamed.get(v) {
-                *v = n;
-            }
+/// read the original instead). Conversions left without uses are erased.
+pub fn fold(func: &OperationRef) {
+    let mut converts = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if tile_dialect::view::op_name(&op) == CONVERT_LAYOUT {
+            converts.push(op.to_raw());
         }
-        if op.name != ops::CONVERT_LAYOUT {
-            return;
-        }
-        let (src, res) = (op.operands[0], op.results[0]);
-        if types[src] == types[res] {
-            renamed.insert(res, src);
-        } else if let Some(&origin) = source.get(&src)
-            && types[origin] == types[res]
-        {
-            renamed.insert(res, origin);
-        } else {
-            source.insert(res, src);
-        }
+        WalkResult::Advance
     });
-    loop {
-        let mut used = vec![false; m.values.len()];
-        m.for_each_op(&mut |op| {
-            for &v in &op.operands {
-                used[v] = true;
+    // SAFETY (for every `from_raw` below): the conversions collected are
+    // live until erased, and each is erased once, at the end.
+    let ops: Vec<OperationRef> = converts
+        .iter()
+        .map(|&raw| unsafe { OperationRef::from_raw(raw) })
+        .collect();
+    // The value each conversion's result was converted from.
+    let mut source: HashMap<usize, Value> = HashMap::new();
+    for op in &ops {
+        let src = op.operand(0).expect("a conversion's operand");
+        let res: Value = op.result(0).expect("a conversion's result").into();
+        if src.r#type() == res.r#type() {
+            edit::replace_all_uses(res, src);
+            continue;
+        }
+        let origin = source.get(&key(src)).copied();
+        match origin {
+            Some(origin) if origin.r#type() == res.r#type() => {
+                edit::replace_all_uses(res, origin);
             }
-        });
-        let mut removed = false;
-        remove_unused(&mut m.ops, &used, &mut removed);
-        if !removed {
-            break;
+            _ => {
+                source.insert(key(res), src);
+            }
         }
     }
-}
-
-fn remove_unused(ops: &mut Vec<Op>, used: &[bool], removed: &mut bool) {
-    let before = ops.len();
-    ops.retain(|op| op.name != ops::CONVERT_LAYOUT || used[op.results[0]]);
-    *removed |= ops.len() != before;
-    for op in ops.iter_mut() {
-        for Block { ops, .. } in &mut op.regions {
-            remove_unused(ops, used, removed);
+    // Erase unused conversions, latest first (so a chain goes at once).
+    for op in ops.iter().rev() {
+        if !edit::has_uses(op.result(0).expect("a conversion's result")) {
+            edit::erase(*op);
         }
     }
 }

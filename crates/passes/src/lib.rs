@@ -1,24 +1,28 @@
 //! Passes over tile IR, the one place that registers every dialect and
-//! pass ([`register_all`]), and the `tile-opt` driver ([`driver`]).
+//! pass ([`register_all`]), pipelines that mix ours with upstream's
+//! ([`pipeline`]), and the `tile-opt` driver ([`driver`]).
 //!
 //! Each pass lives in its own file, has the flag `tile-<name>`, and is
-//! tested by `filecheck/<name>.mlir`.
+//! tested by `filecheck/<name>.mlir`. Passes read ops through the typed
+//! views of `tile_dialect::view` and edit the module in place ([`edit`]);
+//! `tile-to-simt` builds its output with melior's builders.
 
 pub mod assign_layouts;
 pub mod axis_analysis;
 pub mod driver;
-pub mod fused;
+pub mod edit;
 pub mod layout_conversions;
-pub mod mirror;
 mod parse;
+pub mod pass;
+pub mod pipeline;
 pub mod predicate;
 mod registry;
-pub mod rewrite;
 pub mod simt;
 pub mod vectorize;
 pub mod verify;
 
 pub use parse::parse_module;
+pub use pass::{PassError, PassResult};
 pub use registry::{
     PIPELINE_PASSES, TilePass, find_pass, register_all, register_upstream_passes, tile_passes,
 };

@@ -1,42 +1,41 @@
 //! `tile-predicate`: puts masks in the form the SIMT lowering turns into
-//! predicated accesses.
+//! predicated accesses, in place.
 //!
 //! - A masked `tile.load` without `other` gets an explicit zero `other`
 //!   (masked lanes read zero, never garbage).
 //! - A mask known to be all true is dropped (with the load's `other`).
-//! - A store whose mask is all false is removed; a load whose mask is all
+//! - A store whose mask is all false is erased; a load whose mask is all
 //!   false is replaced by its `other`.
 //!
 //! Unmasked accesses and masks computed at run time are left alone.
 
-use crate::mirror::{Block, Mirror, Op, ValueId};
-use crate::rewrite::{PassError, run_mirror_edit};
-use melior::ir::OperationRef;
-use melior::ir::r#type::TypeId;
-use melior::pass::{ExternalPass, Pass, create_external};
+use crate::edit::{self, key};
+use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
+use melior::ir::attribute::DenseElementsAttribute;
+use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
+use melior::ir::{Attribute, Identifier, OperationRef, Type, Value, ValueLike};
+use melior::pass::Pass;
 use std::collections::HashMap;
-use tile_dialect::{DType, TileType, ops};
+use tile_dialect::DType;
+use tile_dialect::view::{
+    Constant, ConstantValue, TileOp, TypeTable, attr, dtype_of, element_type,
+};
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
 
 /// The flag of this pass.
 pub const FLAG: &str = "tile-predicate";
 
-/// Creates the `tile-predicate` pass (runs on `builtin.module`).
+/// What `--help` says of it.
+pub const INFO: PassInfo = PassInfo {
+    name: "TilePredicate",
+    flag: FLAG,
+    summary: "give masked loads an explicit other; drop all-true masks and all-false accesses",
+};
+
+/// Creates the `tile-predicate` pass (on kernels; see [`crate::pass`]).
 pub fn create() -> Pass {
-    create_external(
-        |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            run_mirror_edit(&op, &pass, FLAG, predicate);
-        },
-        TypeId::create(&PASS_ID),
-        "TilePredicate",
-        FLAG,
-        "give masked loads an explicit other; drop all-true masks and all-false accesses",
-        "builtin.module",
-        &[],
-    )
+    kernel_pass(&PASS_ID, &INFO, predicate)
 }
 
 /// What is known of a mask.
@@ -46,140 +45,123 @@ enum Known {
     AllFalse,
 }
 
-/// Rewrites the masks of every load and store in `m`.
-pub fn predicate(m: &mut Mirror) -> Result<(), PassError> {
-    let mut known = HashMap::new();
-    let mut renamed = HashMap::new();
-    let mut ops = std::mem::take(&mut m.ops);
-    for op in &mut ops {
-        for block in &mut op.regions {
-            rewrite_block(block, m, &mut known, &mut renamed)?;
-        }
-    }
-    m.ops = ops;
-    Ok(())
-}
-
-fn rewrite_block(
-    block: &mut Block,
-    m: &mut Mirror,
-    known: &mut HashMap<ValueId, Known>,
-    renamed: &mut HashMap<ValueId, ValueId>,
-) -> Result<(), PassError> {
-    let mut out = Vec::with_capacity(block.ops.len());
-    for mut op in std::mem::take(&mut block.ops) {
-        for v in &mut op.operands {
-            if let Some(&n) = renamed.get(v) {
-                *v = n;
-            }
-        }
-        for inner in &mut op.regions {
-            rewrite_block(inner, m, known, renamed)?;
-        }
-        learn(&op, known);
-        match op.name.as_str() {
-            ops::LOAD => {
-                let seg = op.segments().unwrap_or_else(|| vec![1, 0, 0]);
-                if seg.get(1) != Some(&1) {
-                    out.push(op);
-                    continue;
-                }
-                let mask = op.operands[1];
-                let other = (seg.get(2) == Some(&1)).then(|| op.operands[2]);
-                match known.get(&mask) {
+/// Rewrites the masks of every load and store in the kernel `func`.
+pub fn predicate(func: &OperationRef) -> PassResult {
+    // SAFETY: the context outlives the pass.
+    let types = TypeTable::new(unsafe { func.context().to_ref() });
+    let mut known: HashMap<usize, Known> = HashMap::new();
+    let mut ops = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        ops.push(op.to_raw());
+        WalkResult::Advance
+    });
+    for raw in ops {
+        // SAFETY: ops are only erased after their last visit (below), and
+        // an erased op is never visited again.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        learn(&types, &op, &mut known);
+        let view = TileOp::read(&op, |v| types.tile_type(v.r#type()))
+            .map_err(|r| PassError::at(&op, r.to_string()))?;
+        match view {
+            Some(TileOp::Load(l)) => {
+                let Some(mask) = l.mask else { continue };
+                match known.get(&key(mask)) {
                     Some(Known::AllTrue) => {
-                        op.operands.truncate(1);
-                        op.set_attr("operandSegmentSizes", "array<i32: 1, 0, 0>");
-                        out.push(op);
+                        edit::set_operands(&op, &[l.ptr]);
+                        set_segments(&op, &[1, 0, 0]);
                     }
                     Some(Known::AllFalse) => {
-                        let fill = match other {
+                        let result: Value = op.result(0).expect("a load's result").into();
+                        let fill = match l.other {
                             Some(o) => o,
-                            None => {
-                                let (c, v) = zero_like(m, op.results[0], &op)?;
-                                out.push(c);
-                                v
-                            }
+                            None => zero_before(&op, result.r#type())?,
                         };
-                        renamed.insert(op.results[0], fill);
+                        edit::replace_all_uses(result, fill);
+                        edit::erase(op);
                     }
-                    None => {
-                        if other.is_none() {
-                            let (c, v) = zero_like(m, op.results[0], &op)?;
-                            out.push(c);
-                            op.operands.push(v);
-                            op.set_attr("operandSegmentSizes", "array<i32: 1, 1, 1>");
-                        }
-                        out.push(op);
+                    None if l.other.is_none() => {
+                        let result: Value = op.result(0).expect("a load's result").into();
+                        let zero = zero_before(&op, result.r#type())?;
+                        edit::set_operands(&op, &[l.ptr, mask, zero]);
+                        set_segments(&op, &[1, 1, 1]);
                     }
+                    None => {}
                 }
             }
-            ops::STORE => {
-                let seg = op.segments().unwrap_or_else(|| vec![1, 1, 0]);
-                let mask = (seg.get(2) == Some(&1)).then(|| op.operands[2]);
-                match mask.and_then(|k| known.get(&k)) {
-                    Some(Known::AllTrue) => {
-                        op.operands.truncate(2);
-                        op.set_attr("operandSegmentSizes", "array<i32: 1, 1, 0>");
-                        out.push(op);
-                    }
-                    Some(Known::AllFalse) => {}
-                    None => out.push(op),
+            Some(TileOp::Store(s)) => match s.mask.and_then(|m| known.get(&key(m))) {
+                Some(Known::AllTrue) => {
+                    edit::set_operands(&op, &[s.ptr, s.value]);
+                    set_segments(&op, &[1, 1, 0]);
                 }
-            }
-            _ => out.push(op),
+                Some(Known::AllFalse) => edit::erase(op),
+                None => {}
+            },
+            _ => {}
         }
     }
-    block.ops = out;
     Ok(())
 }
 
-/// Records masks that are constants: `arith.constant dense<true>`, a
-/// scalar `true`, or a splat or broadcast of one.
-fn learn(op: &Op, known: &mut HashMap<ValueId, Known>) {
-    let Some(&r) = op.results.first() else {
-        return;
-    };
-    let fact = match op.name.as_str() {
-        "arith.constant" => match op.attr("value") {
-            Some(v) if v.starts_with("true") || v.starts_with("dense<true>") => {
-                Some(Known::AllTrue)
-            }
-            Some(v) if v.starts_with("false") || v.starts_with("dense<false>") => {
-                Some(Known::AllFalse)
-            }
+fn set_segments(op: &OperationRef, sizes: &[i32]) {
+    // SAFETY: the context outlives the pass.
+    let context = unsafe { op.context().to_ref() };
+    edit::set_attribute(
+        op,
+        "operandSegmentSizes",
+        attr::i32_array_attr(context, sizes),
+    );
+}
+
+/// Records masks that are constants (a scalar or splat `true`/`false`), or
+/// a splat, broadcast, expand_dims or conversion of one.
+fn learn<'c>(types: &TypeTable<'c>, op: &OperationRef<'c, '_>, known: &mut HashMap<usize, Known>) {
+    let Ok(result) = op.result(0) else { return };
+    let fact = match TileOp::read(op, |v| types.tile_type(v.r#type())) {
+        Ok(Some(TileOp::Splat(u) | TileOp::Broadcast(u) | TileOp::ConvertLayout(u))) => {
+            known.get(&key(u.src)).copied()
+        }
+        Ok(Some(TileOp::ExpandDims(e))) => known.get(&key(e.src)).copied(),
+        Ok(Some(_)) => None,
+        _ => match Constant::read(op) {
+            Ok(Some(Constant {
+                value: ConstantValue::Bool(b),
+            })) => Some(if b { Known::AllTrue } else { Known::AllFalse }),
             _ => None,
         },
-        ops::SPLAT | ops::BROADCAST | ops::EXPAND_DIMS | ops::CONVERT_LAYOUT => {
-            known.get(&op.operands[0]).copied()
-        }
-        _ => None,
     };
     if let Some(f) = fact {
-        known.insert(r, f);
+        known.insert(key(result), f);
     }
 }
 
-/// An `arith.constant` of zeros with the type of `like`.
-fn zero_like(m: &mut Mirror, like: ValueId, at: &Op) -> Result<(Op, ValueId), PassError> {
-    let ty = m.ty(like).to_string();
-    let dtype = TileType::parse(&ty).and_then(|t| t.num()).ok_or_else(|| {
-        PassError::at(at, format!("loads values of type {ty}, which has no zero"))
-    })?;
-    let zero = match dtype {
-        DType::I1 => "false",
-        d if d.is_float() => "0.000000e+00",
-        _ => "0",
+/// An `arith.constant` of zeros of type `ty`, inserted before `at`.
+fn zero_before<'c, 'a>(
+    at: &OperationRef<'c, 'a>,
+    ty: Type<'c>,
+) -> Result<Value<'c, 'a>, PassError> {
+    // SAFETY: the context outlives the pass.
+    let context = unsafe { at.context().to_ref() };
+    let elem = element_type(ty);
+    let Some(d) = dtype_of(elem) else {
+        return Err(PassError::at(
+            at,
+            format!("loads values of type {ty}, which has no zero"),
+        ));
     };
-    let v = m.new_value(ty.clone());
-    let mut c = Op::new("arith.constant", vec![], vec![v], at);
-    let value = if ty.starts_with("tensor<") {
-        format!("dense<{zero}> : {ty}")
-    } else if dtype == DType::I1 {
-        zero.to_string()
+    let scalar: Attribute = match d {
+        DType::I1 => melior::ir::attribute::BoolAttribute::new(context, false).into(),
+        _ => attr::number_attr(context, elem, 0.0),
+    };
+    let value = if ty == elem {
+        scalar
     } else {
-        format!("{zero} : {ty}")
+        DenseElementsAttribute::splat(ty, scalar).into()
     };
-    c.set_attr("value", value);
-    Ok((c, v))
+    let op = OperationBuilder::new("arith.constant", at.location())
+        .add_attributes(&[(Identifier::new(context, "value"), value)])
+        .add_results(&[ty])
+        .build()
+        .map_err(|e| PassError::at(at, format!("cannot make a zero: {e}")))?;
+    let op = edit::insert_before(at, op);
+    Ok(op.result(0).expect("one result").into())
 }

@@ -20,28 +20,28 @@ pub struct TilePass {
 
 static TILE_PASSES: &[TilePass] = &[
     TilePass {
-        flag: "tile-verify",
-        summary: "check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express",
+        flag: crate::verify::INFO.flag,
+        summary: crate::verify::INFO.summary,
         create: crate::verify::create,
     },
     TilePass {
-        flag: crate::assign_layouts::FLAG,
-        summary: "give every tensor a blocked or sliced layout (module attribute tile.num_warps)",
+        flag: crate::assign_layouts::INFO.flag,
+        summary: crate::assign_layouts::INFO.summary,
         create: crate::assign_layouts::create,
     },
     TilePass {
-        flag: crate::predicate::FLAG,
-        summary: "give masked loads an explicit other; drop all-true masks and all-false accesses",
+        flag: crate::predicate::INFO.flag,
+        summary: crate::predicate::INFO.summary,
         create: crate::predicate::create,
     },
     TilePass {
-        flag: crate::vectorize::FLAG,
-        summary: "give loads and stores the widest access alignment, contiguity and masks allow",
+        flag: crate::vectorize::INFO.flag,
+        summary: crate::vectorize::INFO.summary,
         create: crate::vectorize::create,
     },
     TilePass {
-        flag: crate::simt::FLAG,
-        summary: "lower laid-out tile IR to per-thread code in a gpu.module (gpu, arith, llvm)",
+        flag: crate::simt::INFO.flag,
+        summary: crate::simt::INFO.summary,
         create: crate::simt::create,
     },
 ];

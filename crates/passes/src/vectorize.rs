@@ -16,86 +16,96 @@
 //! [`AxisInfo`]: tile_coalesce::AxisInfo
 
 use crate::axis_analysis::AxisAnalysis;
-use crate::mirror::{Mirror, ValueId};
-use crate::rewrite::{PassError, run_mirror_edit};
-use melior::ir::OperationRef;
-use melior::ir::r#type::TypeId;
-use melior::pass::{ExternalPass, Pass, create_external};
-use tile_coalesce::{Distribution, Layout};
-use tile_dialect::{TileType, ops};
+use crate::edit;
+use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
+use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+use melior::ir::{OperationRef, Value, ValueLike};
+use melior::pass::Pass;
+use tile_coalesce::Distribution;
+use tile_dialect::view::{TileOp, TypeTable, attr, tensor_shape};
 
-#[repr(align(8))]
-struct PassId;
+pub use tile_dialect::ops::VECTOR_WIDTH_ATTR;
+
 static PASS_ID: PassId = PassId;
 
 /// The flag of this pass.
 pub const FLAG: &str = "tile-vectorize";
 
-/// The attribute holding the elements per access of a load or store.
-pub const VECTOR_WIDTH_ATTR: &str = "tile.vector_width";
+/// What `--help` says of it.
+pub const INFO: PassInfo = PassInfo {
+    name: "TileVectorize",
+    flag: FLAG,
+    summary: "give loads and stores the widest access alignment, contiguity and masks allow",
+};
 
-/// Creates the `tile-vectorize` pass (runs on `builtin.module`).
+/// Creates the `tile-vectorize` pass (on kernels; see [`crate::pass`]).
 pub fn create() -> Pass {
-    create_external(
-        |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            run_mirror_edit(&op, &pass, FLAG, vectorize);
-        },
-        TypeId::create(&PASS_ID),
-        "TileVectorize",
-        FLAG,
-        "give loads and stores the widest access their alignment, contiguity and mask allow",
-        "builtin.module",
-        &[],
-    )
+    kernel_pass(&PASS_ID, &INFO, vectorize)
 }
 
-/// Sets `tile.vector_width` on every load and store of `m` that can move
-/// more than one element per access.
-pub fn vectorize(m: &mut Mirror) -> Result<(), PassError> {
-    let analysis = AxisAnalysis::run(m);
-    let mut widths: Vec<Option<i64>> = Vec::new();
+/// Sets `tile.vector_width` on every load and store of the kernel `func`
+/// that can move more than one element per access (and removes it from
+/// those that cannot).
+pub fn vectorize(func: &OperationRef) -> PassResult {
+    // SAFETY: the context outlives the pass.
+    let context = unsafe { func.context().to_ref() };
+    let types = TypeTable::new(context);
+    let analysis = AxisAnalysis::run(&types, func);
+    let mut widths = Vec::new();
     let mut failure = None;
-    m.for_each_op(&mut |op| {
-        let width = analysis.access(m, op).and_then(|access| {
-            let tensor = match op.name.as_str() {
-                ops::LOAD | ops::BLOCK_LOAD => op.results[0],
-                _ => op.operands[1],
-            };
-            match held_along_fastest(m, tensor) {
-                Ok((axis, held)) => Some(access.vector_width(axis).min(held)),
-                Err(e) => {
-                    failure.get_or_insert(PassError::at(op, e));
-                    None
-                }
+    func.walk(WalkOrder::PreOrder, |op| {
+        let Ok(Some(view)) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
+            return WalkResult::Advance;
+        };
+        let Some(access) = analysis.access(&view) else {
+            return WalkResult::Advance;
+        };
+        let tensor: Value = match &view {
+            TileOp::Load(_) | TileOp::BlockLoad(_) => match op.result(0) {
+                Ok(r) => r.into(),
+                Err(_) => return WalkResult::Advance,
+            },
+            TileOp::Store(s) => s.value,
+            TileOp::BlockStore(s) => s.value,
+            _ => return WalkResult::Advance,
+        };
+        match held_along_fastest(&types, tensor) {
+            Ok((axis, held)) => widths.push((op.to_raw(), access.vector_width(axis).min(held))),
+            Err(e) => {
+                failure = Some(PassError::at(&op, e));
+                return WalkResult::Interrupt;
             }
-        });
-        widths.push(width);
+        }
+        WalkResult::Advance
     });
     if let Some(e) = failure {
         return Err(e);
     }
-    let mut next = widths.into_iter();
-    m.for_each_op_mut(&mut |op| {
-        if let Some(Some(w)) = next.next() {
-            if w > 1 {
-                op.set_attr(VECTOR_WIDTH_ATTR, format!("{w} : i32"));
-            } else {
-                op.attrs.retain(|(n, _)| n != VECTOR_WIDTH_ATTR);
-            }
+    for (raw, width) in widths {
+        // SAFETY: the ops collected above are live: this pass erases none.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        if width > 1 {
+            edit::set_attribute(&op, VECTOR_WIDTH_ATTR, attr::i32_attr(context, width));
+        } else {
+            edit::remove_attribute(&op, VECTOR_WIDTH_ATTR);
         }
-    });
+    }
     Ok(())
 }
 
 /// The tensor axis a thread's consecutive registers run along, and how
 /// many elements it holds contiguously there.
-pub fn held_along_fastest(m: &Mirror, tensor: ValueId) -> Result<(usize, i64), String> {
-    let ty = &m.values[tensor].ty;
-    let shape = match TileType::parse(ty) {
-        Some(TileType::Tensor { shape, .. }) => shape,
-        _ => return Err(format!("expects a tensor, got {ty}")),
-    };
-    let layout = Layout::of_type(ty)
+pub fn held_along_fastest<'c>(
+    types: &TypeTable<'c>,
+    tensor: Value<'c, '_>,
+) -> Result<(usize, i64), String> {
+    let ty = tensor.r#type();
+    let shape = tensor_shape(ty);
+    if shape.is_empty() {
+        return Err(format!("expects a tensor, got {ty}"));
+    }
+    let layout = types
+        .layout(ty)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("the tensor {ty} has no layout; run tile-assign-layouts first"))?;
     let dist = Distribution::new(&layout, &shape).map_err(|e| e.to_string())?;

@@ -5,15 +5,22 @@
 //! MLIR verifies IRDL's structural constraints after every pass; this pass
 //! adds the Rust-side rules between passes of a pipeline.
 
+use crate::pass::{PassId, PassInfo};
 use melior::ir::OperationRef;
 use melior::ir::r#type::TypeId;
 use melior::pass::{ExternalPass, Pass, create_external};
 
-#[repr(align(8))]
-struct PassId;
 static PASS_ID: PassId = PassId;
 
-/// Creates the `tile-verify` pass (runs on `builtin.module`).
+/// What `--help` says of it.
+pub const INFO: PassInfo = PassInfo {
+    name: "TileVerify",
+    flag: "tile-verify",
+    summary: "check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express",
+};
+
+/// Creates the `tile-verify` pass (on any op: it checks every tile op
+/// nested in it).
 pub fn create() -> Pass {
     create_external(
         |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
@@ -22,10 +29,10 @@ pub fn create() -> Pass {
             }
         },
         TypeId::create(&PASS_ID),
-        "TileVerify",
-        "tile-verify",
-        "check the tile dialect's rules that IRDL cannot express",
-        "builtin.module",
+        INFO.name,
+        INFO.flag,
+        INFO.summary,
+        "",
         &[],
     )
 }

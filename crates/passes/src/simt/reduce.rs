@@ -22,92 +22,57 @@
 //! the axis (or the source layout itself with `keep_dims`); a reduction to
 //! a scalar leaves the value in every thread.
 
+use super::builder::Val;
 use super::emit::{Emitter, Lowered};
-use crate::mirror::Op;
-use crate::rewrite::PassError;
+use crate::pass::{PassError, PassResult};
+use melior::dialect::arith::{self, CmpiPredicate};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Type, Value};
 use std::collections::BTreeMap;
 use tile_coalesce::Distribution;
-
-/// What a reduction computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Sum,
-    Max,
-    Min,
-}
-
-impl Kind {
-    fn parse(op: &Op) -> Result<Kind, PassError> {
-        match op.str_attr("kind").as_deref() {
-            Some("sum") => Ok(Kind::Sum),
-            Some("max") => Ok(Kind::Max),
-            Some("min") => Ok(Kind::Min),
-            other => Err(PassError::at(
-                op,
-                format!("has reduction kind {other:?}; expected sum, max or min"),
-            )),
-        }
-    }
-
-    /// The arith op combining two partials of type `ty`.
-    fn combiner(self, ty: &str) -> &'static str {
-        let float = is_float(ty);
-        match (self, float) {
-            (Kind::Sum, true) => "arith.addf",
-            (Kind::Sum, false) => "arith.addi",
-            (Kind::Max, true) => "llvm.intr.maxnum",
-            (Kind::Max, false) => "arith.maxsi",
-            (Kind::Min, true) => "llvm.intr.minnum",
-            (Kind::Min, false) => "arith.minsi",
-        }
-    }
-}
-
-fn is_float(ty: &str) -> bool {
-    matches!(ty, "f16" | "bf16" | "f32" | "f64")
-}
-
-fn bits(ty: &str) -> u32 {
-    match ty {
-        "i8" => 8,
-        "i16" | "f16" | "bf16" => 16,
-        "i64" | "f64" => 64,
-        _ => 32,
-    }
-}
+use tile_dialect::view::Reduce;
+use tile_dialect::{DType, ReduceKind};
 
 /// The reduction of one op, with its source's distribution.
-struct Reduction<'a> {
-    kind: Kind,
+struct Reduction<'d, 'c> {
+    kind: ReduceKind,
     axis: usize,
     /// Element type of the source and result.
-    ty: String,
+    ty: DType,
     /// Type the partials are combined in.
-    acc: String,
-    src: &'a Distribution,
-    loc: &'a str,
+    acc: DType,
+    acc_type: Type<'c>,
+    src: &'d Distribution,
 }
 
-impl Reduction<'_> {
-    fn combine(&self, e: &mut Emitter, a: &str, b: &str) -> String {
-        let acc = &self.acc;
-        let op = self.kind.combiner(acc);
-        let text = if op.starts_with("llvm.intr.") {
-            format!("{op}({a}, {b}) : ({acc}, {acc}) -> {acc}")
-        } else {
-            format!("{op} {a}, {b} : {acc}")
-        };
-        e.value(&text, self.loc)
+impl<'c> Reduction<'_, 'c> {
+    fn combine(&self, e: &mut Emitter<'_, 'c>, a: Val, b: Val) -> Val {
+        let float = self.acc.is_float();
+        match (self.kind, float) {
+            (ReduceKind::Sum, true) => e.ir.binary(arith::addf, a, b),
+            (ReduceKind::Sum, false) => e.ir.binary(arith::addi, a, b),
+            (ReduceKind::Max, false) => e.ir.binary(arith::maxsi, a, b),
+            (ReduceKind::Min, false) => e.ir.binary(arith::minsi, a, b),
+            (kind, true) => {
+                let base = if kind == ReduceKind::Max {
+                    "llvm.maxnum"
+                } else {
+                    "llvm.minnum"
+                };
+                let name = format!("{base}.{}", self.acc.mlir_name());
+                e.ir.intrinsic(&name, &[a, b], self.acc_type)
+            }
+        }
     }
 
     /// Combines `values` as a balanced tree.
-    fn tree(&self, e: &mut Emitter, mut values: Vec<String>) -> String {
+    fn tree(&self, e: &mut Emitter<'_, 'c>, mut values: Vec<Val>) -> Val {
         while values.len() > 1 {
             let mut next = Vec::with_capacity(values.len().div_ceil(2));
             for pair in values.chunks(2) {
                 next.push(match pair {
-                    [a, b] => self.combine(e, a, b),
-                    [a] => a.clone(),
+                    [a, b] => self.combine(e, *a, *b),
+                    [a] => *a,
                     _ => unreachable!("chunks of two"),
                 });
             }
@@ -118,87 +83,81 @@ impl Reduction<'_> {
 
     /// Register `r`'s value in the accumulator type; for a sum over a
     /// wrapped axis, zero unless this is the element's first copy.
-    fn input(&self, e: &mut Emitter, value: &str, r: usize) -> String {
-        let (ty, acc, loc) = (&self.ty, &self.acc, self.loc);
-        let mut v = value.to_string();
-        if ty != acc {
-            v = e.value(&format!("arith.extf {v} : {ty} to {acc}"), loc);
+    fn input(&self, e: &mut Emitter<'_, 'c>, value: Val, r: usize) -> Val {
+        let mut v = value;
+        if self.ty != self.acc {
+            v = e.ir.cast(arith::extf, v, self.acc_type);
         }
-        if self.kind == Kind::Sum && self.src.wraps(self.axis) {
-            let unwrapped = e.unwrapped_index(self.src, r, self.axis, loc);
+        if self.kind == ReduceKind::Sum && self.src.wraps(self.axis) {
+            let unwrapped = e.unwrapped_index(self.src, r, self.axis);
             let extent = e.i32(self.src.shape[self.axis]);
-            let first = e.value(&format!("arith.cmpi ult, {unwrapped}, {extent} : i32"), loc);
-            let zero = e.constant(if is_float(acc) { "0.0" } else { "0" }, acc);
-            v = e.value(&format!("arith.select {first}, {v}, {zero} : {acc}"), loc);
+            let first = e.ir.cmpi(CmpiPredicate::Ult, unwrapped, extent);
+            let zero = e.number(self.acc, 0.0);
+            v = e.ir.select(first, v, zero);
         }
         v
     }
 
     /// `value` from the lane `mask` away (xor), for any element width.
-    fn shuffle(&self, e: &mut Emitter, value: &str, mask: i64) -> String {
-        let (acc, loc) = (&self.acc, self.loc);
+    fn shuffle(&self, e: &mut Emitter<'_, 'c>, value: Val, mask: i64) -> Val {
         let offset = e.i32(mask);
         let width = e.i32(32);
-        let narrow = bits(acc) < 32;
-        let mut v = value.to_string();
-        if narrow {
-            let int = format!("i{}", bits(acc));
-            if is_float(acc) {
-                v = e.value(&format!("arith.bitcast {v} : {acc} to {int}"), loc);
-            }
-            v = e.value(&format!("arith.extui {v} : {int} to i32"), loc);
+        let bits = self.acc.bits();
+        if bits >= 32 {
+            return e.ir.shuffle_xor(value, offset, width);
         }
-        let carried = if narrow { "i32" } else { acc.as_str() };
-        let name = e.fresh();
-        e.line(
-            &format!("{name}:2 = gpu.shuffle xor {v}, {offset}, {width} : {carried}"),
-            loc,
-        );
-        let mut out = format!("{name}#0");
-        if narrow {
-            let int = format!("i{}", bits(acc));
-            out = e.value(&format!("arith.trunci {out} : i32 to {int}"), loc);
-            if is_float(acc) {
-                out = e.value(&format!("arith.bitcast {out} : {int} to {acc}"), loc);
-            }
+        let int = e.ir.int_type(bits);
+        let i32_ty = e.ir.int_type(32);
+        let mut v = value;
+        if self.acc.is_float() {
+            v = e.ir.cast(arith::bitcast, v, int);
+        }
+        v = e.ir.cast(arith::extui, v, i32_ty);
+        let mut out = e.ir.shuffle_xor(v, offset, width);
+        out = e.ir.cast(arith::trunci, out, int);
+        if self.acc.is_float() {
+            out = e.ir.cast(arith::bitcast, out, self.acc_type);
         }
         out
     }
 }
 
 /// Lowers one `tile.reduce`.
-pub fn reduce(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
-    let kind = Kind::parse(op)?;
-    let axis = op
-        .int_attr("axis")
-        .ok_or_else(|| PassError::at(op, "has no axis"))? as usize;
-    let keep_dims = op.attr("keep_dims") == Some("true");
-    let (src, _) = e.dist(op.operands[0], op)?;
+pub fn reduce<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    view: &Reduce<'c, '_>,
+) -> PassResult {
+    let result: Value = op.result(0).expect("a reduction's result").into();
+    let axis = view.axis as usize;
+    let src_dist = e.dist(view.src, op)?;
+    let src = &src_dist.0;
     if axis >= src.shape.len() {
         return Err(PassError::at(op, "reduces along an axis the tensor lacks"));
     }
-    let Lowered::Regs(regs) = e.get(op.operands[0], op)? else {
+    let Lowered::Regs(regs) = e.get(view.src, op)? else {
         return Err(PassError::at(op, "expects a tensor operand"));
     };
-    let ty = e.scalar_type(op.operands[0], op)?;
-    let acc = match (kind, ty.as_str()) {
-        (Kind::Sum, "f16" | "bf16") => "f32".to_string(),
-        _ => ty.clone(),
+    let ty = e.dtype(view.src, op)?;
+    let acc = match (view.kind, ty) {
+        (ReduceKind::Sum, DType::F16 | DType::BF16) => DType::F32,
+        _ => ty,
     };
     let red = Reduction {
-        kind,
+        kind: view.kind,
         axis,
-        ty: ty.clone(),
+        ty,
         acc,
-        src: &src,
-        loc: &op.loc,
+        acc_type: e.types.dtype(acc),
+        src,
     };
 
     // The result's registers, keyed by their offsets without the axis.
-    let out = match e.registers(op.results[0], op)? {
+    let out = match e.registers(result, op)? {
         None => None,
-        Some(_) => Some(e.dist(op.results[0], op)?.0),
+        Some(_) => Some(e.dist(result, op)?),
     };
+    let keep_dims = view.keep_dims;
     let key_of_out = |o: &[i64]| -> Vec<i64> {
         let mut k = o.to_vec();
         if keep_dims {
@@ -214,53 +173,51 @@ pub fn reduce(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
         key.remove(axis);
         groups.entry(key).or_default().push(r);
     }
-    let mut partials: BTreeMap<Vec<i64>, String> = BTreeMap::new();
+    let mut partials: BTreeMap<Vec<i64>, Val> = BTreeMap::new();
     for (key, members) in &groups {
-        let inputs = members.iter().map(|&r| red.input(e, &regs[r], r)).collect();
-        partials.insert(key.clone(), red.tree(e, inputs));
+        let inputs = members.iter().map(|&r| red.input(e, regs[r], r)).collect();
+        let v = red.tree(e, inputs);
+        partials.insert(key.clone(), v);
     }
 
     // 2. Across lanes.
-    let root_axis = src.axes[axis];
-    let terms = src.base_terms(root_axis);
+    let terms = src.base_terms(src.axes[axis]);
     for bit in 0..terms.threads.trailing_zeros() {
         let mask = 1i64 << (terms.lane_shift + bit);
         for v in partials.values_mut() {
-            let other = red.shuffle(e, v, mask);
-            *v = red.combine(e, v, &other);
+            let other = red.shuffle(e, *v, mask);
+            *v = red.combine(e, *v, other);
         }
     }
 
     // 3. Across warps.
     if terms.warps > 1 {
-        across_warps(e, op, &red, out.as_ref(), &key_of_out, &mut partials)?;
+        let out_dist = out.as_ref().map(|d| &d.0);
+        across_warps(e, op, &red, out_dist, &key_of_out, &mut partials)?;
     }
 
     // The result, in the result's register order.
-    let finish = |e: &mut Emitter, v: &String| -> String {
+    let finish = |e: &mut Emitter<'_, 'c>, v: Val| -> Val {
         if red.acc != red.ty {
-            e.value(
-                &format!("arith.truncf {v} : {} to {}", red.acc, red.ty),
-                red.loc,
-            )
+            let ty = e.types.dtype(red.ty);
+            e.ir.cast(arith::truncf, v, ty)
         } else {
-            v.clone()
+            v
         }
     };
     match &out {
         None => {
-            let v = partials
+            let v = *partials
                 .values()
                 .next()
-                .ok_or_else(|| PassError::at(op, "reduces an empty tensor"))?
-                .clone();
-            let v = finish(e, &v);
-            e.set(op.results[0], Lowered::Scalar(v));
+                .ok_or_else(|| PassError::at(op, "reduces an empty tensor"))?;
+            let v = finish(e, v);
+            e.set(result, Lowered::Scalar(v));
         }
         Some(d) => {
-            let mut regs = Vec::with_capacity(d.registers());
-            for o in &d.offsets {
-                let v = partials.get(&key_of_out(o)).ok_or_else(|| {
+            let mut regs = Vec::with_capacity(d.0.registers());
+            for o in &d.0.offsets {
+                let v = *partials.get(&key_of_out(o)).ok_or_else(|| {
                     PassError::at(
                         op,
                         "has a result layout that does not line up with its source (expected the source layout sliced along the axis)",
@@ -268,22 +225,21 @@ pub fn reduce(e: &mut Emitter, op: &Op) -> Result<(), PassError> {
                 })?;
                 regs.push(finish(e, v));
             }
-            e.set(op.results[0], Lowered::Regs(regs));
+            e.set(result, Lowered::Regs(regs));
         }
     }
     Ok(())
 }
 
 /// Step 3: exchange the warps' partials through shared memory.
-fn across_warps(
-    e: &mut Emitter,
-    op: &Op,
-    red: &Reduction,
+fn across_warps<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    red: &Reduction<'_, 'c>,
     out: Option<&Distribution>,
     key_of_out: &dyn Fn(&[i64]) -> Vec<i64>,
-    partials: &mut BTreeMap<Vec<i64>, String>,
-) -> Result<(), PassError> {
-    let (acc, loc) = (red.acc.clone(), red.loc);
+    partials: &mut BTreeMap<Vec<i64>, Val>,
+) -> PassResult {
     let misaligned = || {
         PassError::at(
             op,
@@ -293,73 +249,67 @@ fn across_warps(
     let src = red.src;
     let terms = src.base_terms(src.axes[red.axis]);
     let elements: i64 = out.map_or(1, |d| d.shape.iter().product());
-    e.reserve_shared((terms.warps * elements) as usize * (bits(&acc) as usize / 8));
+    let acc_bytes = red.acc.bits() as usize / 8;
+    e.reserve_shared((terms.warps * elements) as usize * acc_bytes);
     let base = e.shared_base();
     // Each output element's slot, from any register that holds it.
-    let mut slot: BTreeMap<Vec<i64>, String> = BTreeMap::new();
+    let mut slot: BTreeMap<Vec<i64>, Val> = BTreeMap::new();
     match out {
         None => {
-            slot.insert(Vec::new(), e.i32(0));
+            let zero = e.i32(0);
+            slot.insert(Vec::new(), zero);
         }
         Some(d) => {
             for r in 0..d.registers() {
                 let key = key_of_out(&d.offsets[r]);
-                if let std::collections::btree_map::Entry::Vacant(v) = slot.entry(key) {
-                    v.insert(e.linear(d, r, loc));
+                if !slot.contains_key(&key) {
+                    let at = e.linear(d, r);
+                    slot.insert(key, at);
                 }
             }
         }
     }
     let (_, lane, warp) = e.thread();
-    let warp_digit = e.digit(&warp, terms.warp_shift, terms.warps);
+    let warp_digit = e.digit(warp, terms.warp_shift, terms.warps);
     let stride = e.i32(elements);
-    let row = e.value(&format!("arith.muli {warp_digit}, {stride} : i32"), loc);
+    let row = e.ir.binary(arith::muli, warp_digit, stride);
     // One lane of each shuffle group writes.
     let writer = if terms.threads > 1 {
-        let lane_digit = e.digit(&lane, terms.lane_shift, terms.threads);
+        let lane_digit = e.digit(lane, terms.lane_shift, terms.threads);
         let zero = e.i32(0);
-        Some(e.value(&format!("arith.cmpi eq, {lane_digit}, {zero} : i32"), loc))
+        Some(e.ir.cmpi(CmpiPredicate::Eq, lane_digit, zero))
     } else {
         None
     };
     // Earlier users of the buffer must be done before it is rewritten.
-    e.line("gpu.barrier", loc);
-    if let Some(w) = &writer {
-        e.open(&format!("scf.if {w} {{"));
-    }
-    for (key, v) in partials.iter() {
-        let at = slot.get(key).ok_or_else(misaligned)?;
-        let at = e.value(&format!("arith.addi {row}, {at} : i32"), loc);
-        let p = e.value(
-            &format!(
-                "llvm.getelementptr {base}[{at}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, {acc}"
-            ),
-            loc,
-        );
-        e.line(&format!("llvm.store {v}, {p} : {acc}, !llvm.ptr<3>"), loc);
-    }
+    e.ir.barrier();
     if writer.is_some() {
-        e.close(loc);
+        e.ir.open_block(&[]);
     }
-    e.line("gpu.barrier", loc);
+    for (key, &v) in partials.iter() {
+        let at = *slot.get(key).ok_or_else(misaligned)?;
+        let at = e.ir.binary(arith::addi, row, at);
+        let p = e.ir.gep(base, at, red.acc_type);
+        e.ir.store(v, p, acc_bytes as u64);
+    }
+    if let Some(w) = writer {
+        let then = e.ir.close_block(&[]);
+        e.ir.if_then(w, then);
+    }
+    e.ir.barrier();
     for (key, v) in partials.iter_mut() {
-        let at = slot.get(key).ok_or_else(misaligned)?;
+        let at = *slot.get(key).ok_or_else(misaligned)?;
         let mut values = Vec::with_capacity(terms.warps as usize);
         for w in 0..terms.warps {
             let off = e.i32(w * elements);
-            let at = e.value(&format!("arith.addi {at}, {off} : i32"), loc);
-            let p = e.value(
-                &format!(
-                    "llvm.getelementptr {base}[{at}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, {acc}"
-                ),
-                loc,
-            );
-            values.push(e.value(&format!("llvm.load {p} : !llvm.ptr<3> -> {acc}"), loc));
+            let at = e.ir.binary(arith::addi, at, off);
+            let p = e.ir.gep(base, at, red.acc_type);
+            values.push(e.ir.load(p, red.acc_type, acc_bytes as u64));
         }
         // In warp order (not a tree) so every thread rounds alike.
-        let mut total = values[0].clone();
-        for x in &values[1..] {
-            total = red.combine(e, &total, x);
+        let mut total = values[0];
+        for &x in &values[1..] {
+            total = red.combine(e, total, x);
         }
         *v = total;
     }

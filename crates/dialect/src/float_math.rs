@@ -1,0 +1,107 @@
+//! Float math without libdevice: which float ops of tile IR reach the GPU,
+//! in which element types, and how. The builder refuses the others at the
+//! op (with the user's line), the lowering emits these, and the
+//! interpreter refuses the same ones.
+//!
+//! MLIR's `convert-gpu-to-nvvm` would turn `math.exp`, `math.sqrt` and
+//! their kin into calls to NVIDIA's libdevice (`__nv_expf`, ...), which
+//! this compiler does not link, and it refuses the LLVM intrinsics
+//! (`llvm.intr.sqrt`, ...) outright. `tile-to-simt` therefore emits them as
+//! calls of LLVM intrinsics the NVPTX backend maps to single instructions,
+//! or as PTX approximations:
+//!
+//! | op | emitted | PTX | accuracy |
+//! | --- | --- | --- | --- |
+//! | `math.absf` | `llvm.fabs` | `abs` | exact |
+//! | `math.floor`, `math.ceil` | `llvm.floor`, `llvm.ceil` | `cvt.rmi`, `cvt.rpi` | exact |
+//! | `math.sqrt` | `llvm.sqrt` | `sqrt.rn` | correctly rounded |
+//! | `arith.maxnumf`, `arith.minnumf` | `llvm.maxnum`, `llvm.minnum` | `max`, `min` | exact |
+//! | `math.exp2`, `math.exp` | `ex2.approx.f32` (of `x * log2(e)` for `exp`) | | 2 ulp, plus `exp`'s rounding of `x * log2(e)` (as Triton) |
+//! | `math.log2`, `math.log` | `lg2.approx.f32` (times `ln 2` for `log`) | | absolute error about 2^-22 |
+//! | `math.rsqrt` | `rsqrt.approx.f32` | | relative error about 2^-23 |
+//! | `math.sin`, `math.cos` | `sin.approx.f32` / `cos.approx.f32` | | absolute error about 2^-20.5 on [-pi, pi] |
+//!
+//! The exact ops take every float type (f16 and bf16 are widened to f32
+//! by the backend where the GPU lacks the instruction, and rounded back);
+//! the approximations take f16, bf16 and f32 (computed in f32). Refused:
+//! f64 transcendentals, `math.tanh` and `arith.remf`.
+
+use crate::DType;
+
+/// How one float op reaches the GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NativeMath {
+    /// A call of this LLVM intrinsic (`llvm.sqrt`; the type suffix is
+    /// added for the element type).
+    Intrinsic(&'static str),
+    /// A PTX instruction on `f32` (operands widened from f16/bf16), with
+    /// the operand first multiplied by `scale` and the result by `post`.
+    Approx {
+        /// The instruction (`ex2.approx.f32`).
+        ptx: &'static str,
+        /// A factor applied to the operand first.
+        scale: Option<f32>,
+        /// A factor applied to the result.
+        post: Option<f32>,
+    },
+}
+
+/// `log2(e)` and `ln(2)`, rounded to f32.
+const LOG2_E: f32 = std::f32::consts::LOG2_E;
+const LN_2: f32 = std::f32::consts::LN_2;
+
+/// True for the float ops this table decides on (float math the generic
+/// elementwise lowering would hand to libdevice).
+pub fn is_float_math(name: &str) -> bool {
+    (name.starts_with("math.") && name != "math.absi")
+        || matches!(name, "arith.maxnumf" | "arith.minnumf" | "arith.remf")
+}
+
+/// How `name` on elements of `d` is emitted; `None` when it cannot be
+/// compiled without libdevice.
+pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
+    let approx = |ptx, scale, post| NativeMath::Approx { ptx, scale, post };
+    let how = match name {
+        "math.absf" => NativeMath::Intrinsic("llvm.fabs"),
+        "math.floor" => NativeMath::Intrinsic("llvm.floor"),
+        "math.ceil" => NativeMath::Intrinsic("llvm.ceil"),
+        "math.sqrt" => NativeMath::Intrinsic("llvm.sqrt"),
+        "arith.maxnumf" => NativeMath::Intrinsic("llvm.maxnum"),
+        "arith.minnumf" => NativeMath::Intrinsic("llvm.minnum"),
+        "math.exp2" => approx("ex2.approx.f32", None, None),
+        "math.exp" => approx("ex2.approx.f32", Some(LOG2_E), None),
+        "math.log2" => approx("lg2.approx.f32", None, None),
+        "math.log" => approx("lg2.approx.f32", None, Some(LN_2)),
+        "math.rsqrt" => approx("rsqrt.approx.f32", None, None),
+        "math.sin" => approx("sin.approx.f32", None, None),
+        "math.cos" => approx("cos.approx.f32", None, None),
+        _ => return None,
+    };
+    let fits = match how {
+        NativeMath::Intrinsic(_) => d.is_float(),
+        NativeMath::Approx { .. } => matches!(d, DType::F16 | DType::BF16 | DType::F32),
+    };
+    fits.then_some(how)
+}
+
+/// Why `name` on `d` cannot be compiled (for errors), listing what can.
+pub const WHY_NOT: &str = "it would need NVIDIA's libdevice, which this compiler does not link; \
+     supported: abs, floor, ceil, sqrt, maxnum/minnum (any float), exp, exp2, log, log2, rsqrt, \
+     sin, cos (f16, bf16, f32)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_ops_take_every_float_and_approximations_not_f64() {
+        for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+            assert!(native_math("math.sqrt", d).is_some());
+            assert_eq!(native_math("math.exp", d).is_some(), d != DType::F64);
+        }
+        assert_eq!(native_math("math.tanh", DType::F32), None);
+        assert_eq!(native_math("arith.remf", DType::F32), None);
+        assert_eq!(native_math("math.sqrt", DType::I32), None);
+        assert!(is_float_math("arith.remf") && !is_float_math("math.absi"));
+    }
+}

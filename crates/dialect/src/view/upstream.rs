@@ -1,0 +1,264 @@
+//! The upstream ops tile IR is made of, read: the kernel's `func.func`,
+//! `scf.for`, `arith.constant`.
+
+use super::attr;
+use crate::error::Rule;
+use crate::ops;
+use melior::ir::attribute::{
+    AttributeLike, BoolAttribute, DenseElementsAttribute, FloatAttribute, IntegerAttribute,
+    StringAttribute,
+};
+use melior::ir::block::BlockLike;
+use melior::ir::operation::OperationLike;
+use melior::ir::{Attribute, BlockRef, RegionLike, Value};
+
+/// A loop `scf.for %iv = lower to upper step step iter_args(...)`.
+#[derive(Clone, Debug)]
+pub struct ForLoop<'c, 'a> {
+    /// Lower bound.
+    pub lower: Value<'c, 'a>,
+    /// Upper bound (exclusive).
+    pub upper: Value<'c, 'a>,
+    /// Step.
+    pub step: Value<'c, 'a>,
+    /// Initial values of the carried values.
+    pub inits: Vec<Value<'c, 'a>>,
+    /// The body.
+    pub body: BlockRef<'c, 'a>,
+    /// The induction variable (the body's first argument).
+    pub induction: Value<'c, 'a>,
+    /// The carried values inside the body.
+    pub iter_args: Vec<Value<'c, 'a>>,
+    /// The values the body yields for the next iteration.
+    pub yielded: Vec<Value<'c, 'a>>,
+    /// The carried values after the loop.
+    pub results: Vec<Value<'c, 'a>>,
+}
+
+fn malformed(expected: &'static str) -> Rule {
+    Rule::BadAttribute {
+        name: "(structure)",
+        expected,
+    }
+}
+
+impl<'c: 'a, 'a> ForLoop<'c, 'a> {
+    /// Reads an `scf.for` (`None` for any other op).
+    pub fn read(op: &impl OperationLike<'c, 'a>) -> Result<Option<Self>, Rule> {
+        if super::op_name(op) != "scf.for" {
+            return Ok(None);
+        }
+        let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+        if operands.len() < 3 {
+            return Err(malformed("bounds, a step and initial values"));
+        }
+        let body = op
+            .region(0)
+            .ok()
+            .and_then(|r| r.first_block())
+            .ok_or(malformed("a loop body"))?;
+        let args: Vec<Value<'c, 'a>> = (0..body.argument_count())
+            .filter_map(|i| body.argument(i).ok().map(Value::from))
+            .collect();
+        let yielded: Vec<Value<'c, 'a>> = body
+            .terminator()
+            .map(|t| t.operands().collect())
+            .unwrap_or_default();
+        let inits = operands[3..].to_vec();
+        let results: Vec<Value<'c, 'a>> = op.results().map(Value::from).collect();
+        if args.len() != inits.len() + 1
+            || yielded.len() != inits.len()
+            || results.len() != inits.len()
+        {
+            return Err(malformed(
+                "one block argument, yielded value and result per carried value",
+            ));
+        }
+        Ok(Some(ForLoop {
+            lower: operands[0],
+            upper: operands[1],
+            step: operands[2],
+            inits,
+            body,
+            induction: args[0],
+            iter_args: args[1..].to_vec(),
+            yielded,
+            results,
+        }))
+    }
+}
+
+/// The value of an `arith.constant` of tile IR.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConstantValue {
+    /// An integer (sign-extended from its width).
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// An `i1`.
+    Bool(bool),
+}
+
+impl ConstantValue {
+    /// The value as an integer (booleans as 0 and 1, floats truncated).
+    pub fn as_i64(self) -> i64 {
+        match self {
+            ConstantValue::Int(v) => v,
+            ConstantValue::Float(v) => v as i64,
+            ConstantValue::Bool(b) => i64::from(b),
+        }
+    }
+
+    /// The value as a float.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            ConstantValue::Int(v) => v as f64,
+            ConstantValue::Float(v) => v,
+            ConstantValue::Bool(b) => f64::from(u8::from(b)),
+        }
+    }
+}
+
+/// An `arith.constant`: a scalar, or a tensor with every element equal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Constant {
+    /// The value (of every element).
+    pub value: ConstantValue,
+}
+
+fn scalar_value(a: Attribute) -> Option<ConstantValue> {
+    if let Ok(b) = BoolAttribute::try_from(a) {
+        return Some(ConstantValue::Bool(b.value()));
+    }
+    if let Ok(i) = IntegerAttribute::try_from(a) {
+        return Some(ConstantValue::Int(i.signed_value()));
+    }
+    FloatAttribute::try_from(a)
+        .ok()
+        .map(|f| ConstantValue::Float(f.value()))
+}
+
+impl Constant {
+    /// Reads an `arith.constant` (`None` for any other op). Tensors whose
+    /// elements differ are refused: tile IR makes only splats.
+    pub fn read<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<Option<Self>, Rule> {
+        if super::op_name(op) != "arith.constant" {
+            return Ok(None);
+        }
+        const EXPECTED: &str = "a number, or a tensor with every element equal";
+        let bad = Rule::BadAttribute {
+            name: "value",
+            expected: EXPECTED,
+        };
+        let a = attr::get(op, "value", EXPECTED)?;
+        if let Some(value) = scalar_value(a) {
+            return Ok(Some(Constant { value }));
+        }
+        let dense = DenseElementsAttribute::try_from(a).map_err(|_| bad.clone())?;
+        if !dense.is_splat() {
+            return Err(bad);
+        }
+        let value = scalar_value(dense.splat_value()).ok_or(bad)?;
+        Ok(Some(Constant { value }))
+    }
+}
+
+/// An argument of a kernel, with what its attributes say.
+#[derive(Clone, Debug)]
+pub struct KernelArg<'c, 'a> {
+    /// The block argument.
+    pub value: Value<'c, 'a>,
+    /// Its source name (`tile.name`).
+    pub name: Option<String>,
+    /// `tile.divisibility`: a multiple of this (16), when specialized.
+    pub divisibility: Option<i64>,
+    /// `tile.equal_to_one`: specialized as equal to 1.
+    pub equal_to_one: bool,
+}
+
+/// A `func.func`: its name, whether it is a tile kernel, its body and
+/// arguments.
+#[derive(Clone, Debug)]
+pub struct KernelFunc<'c, 'a> {
+    /// `sym_name`.
+    pub name: String,
+    /// True when it carries `tile.kernel`.
+    pub is_kernel: bool,
+    /// The body's entry block (`None` for a declaration).
+    pub body: Option<BlockRef<'c, 'a>>,
+    /// The arguments of the entry block.
+    pub args: Vec<KernelArg<'c, 'a>>,
+}
+
+/// The entry named `name` of a dictionary attribute.
+fn dict_entry<'c>(dict: Attribute<'c>, name: &str) -> Option<Attribute<'c>> {
+    // SAFETY: `dict` is live; the name is copied for the call.
+    unsafe {
+        if !mlir_sys::mlirAttributeIsADictionary(dict.to_raw()) {
+            return None;
+        }
+        let raw = mlir_sys::mlirDictionaryAttrGetElementByName(
+            dict.to_raw(),
+            melior::StringRef::new(name).to_raw(),
+        );
+        Attribute::from_option_raw(raw)
+    }
+}
+
+impl<'c: 'a, 'a> KernelFunc<'c, 'a> {
+    /// Reads a `func.func` (`None` for any other op).
+    pub fn read(op: &impl OperationLike<'c, 'a>) -> Result<Option<Self>, Rule> {
+        if super::op_name(op) != "func.func" {
+            return Ok(None);
+        }
+        let name = attr::string(op, "sym_name")?;
+        let is_kernel = op.has_attribute(ops::KERNEL_ATTR);
+        let body = op.region(0).ok().and_then(|r| r.first_block());
+        let arg_attrs: Vec<Attribute<'c>> = match op.attribute("arg_attrs") {
+            Ok(a) => {
+                // SAFETY: `a` is live; array elements are read in range.
+                unsafe {
+                    if !mlir_sys::mlirAttributeIsAArray(a.to_raw()) {
+                        return Err(Rule::BadAttribute {
+                            name: "arg_attrs",
+                            expected: "an array of dictionaries",
+                        });
+                    }
+                    (0..mlir_sys::mlirArrayAttrGetNumElements(a.to_raw()))
+                        .map(|i| {
+                            Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(a.to_raw(), i))
+                        })
+                        .collect()
+                }
+            }
+            Err(_) => Vec::new(),
+        };
+        let mut args = Vec::new();
+        if let Some(b) = body {
+            for i in 0..b.argument_count() {
+                let value: Value<'c, 'a> = b
+                    .argument(i)
+                    .map_err(|_| malformed("readable block arguments"))?
+                    .into();
+                let dict = arg_attrs.get(i).copied();
+                let entry = |n: &str| dict.and_then(|d| dict_entry(d, n));
+                args.push(KernelArg {
+                    value,
+                    name: entry(ops::ARG_NAME_ATTR)
+                        .and_then(|a| StringAttribute::try_from(a).ok())
+                        .map(attr::string_value),
+                    divisibility: entry(ops::DIVISIBILITY_ATTR)
+                        .and_then(|a| IntegerAttribute::try_from(a).ok())
+                        .map(|i| i.signed_value()),
+                    equal_to_one: entry(ops::EQUAL_TO_ONE_ATTR).is_some(),
+                });
+            }
+        }
+        Ok(Some(KernelFunc {
+            name,
+            is_kernel,
+            body,
+            args,
+        }))
+    }
+}

@@ -1,0 +1,272 @@
+//! `tile-to-simt`: from laid-out tile IR to per-thread code on the `gpu`
+//! dialect, built with melior's builders.
+//!
+//! Each tensor becomes the list of scalars one thread holds, in the
+//! register order of its [`Distribution`]; scalars stay scalars. The thread
+//! and program ids come from `gpu.thread_id` and `gpu.block_id`. Every
+//! element op is repeated per register; broadcasts and `expand_dims` only
+//! renumber registers; loads and stores become aligned `llvm.load` /
+//! `llvm.store` or predicated PTX (see [`memory`]); layout conversions go
+//! through shared memory; reductions combine in the thread, across lanes
+//! with shuffles and across warps through shared memory (see [`reduce`]);
+//! float math avoids libdevice (see [`math`]). Every emitted op keeps the
+//! location of the tile op it comes from, so the PTX line table points at
+//! the user's source.
+//!
+//! The kernels move into one `gpu.module @tile`, each as a `gpu.func` with
+//! `known_block_size = [32 * num_warps, 1, 1]`; the module gets
+//! `gpu.container_module`.
+//!
+//! The MLIR C API has no dialect-conversion driver, so the lowering is a
+//! walk with a map from each tile value to its scalars ([`Lowered`]).
+//!
+//! [`Distribution`]: tile_coalesce::Distribution
+//! [`Lowered`]: emit::Lowered
+
+mod block_ptr;
+mod builder;
+mod control;
+mod convert;
+mod elementwise;
+mod emit;
+mod math;
+mod memory;
+mod ptx;
+mod reduce;
+mod words;
+
+use crate::assign_layouts::num_warps;
+use crate::edit::{self, ops_of};
+use crate::pass::{PassError, PassId, PassInfo, PassResult, module_pass};
+use builder::{Ir, Val};
+use emit::{Emitter, Lowered, SHARED_BUFFER};
+use melior::ir::attribute::{IntegerAttribute, StringAttribute, TypeAttribute};
+use melior::ir::block::BlockLike;
+use melior::ir::operation::{OperationBuilder, OperationLike, OperationMutLike};
+use melior::ir::r#type::FunctionType;
+use melior::ir::{
+    Attribute, Block, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type,
+    ValueLike,
+};
+use melior::pass::Pass;
+use tile_dialect::view::{KernelFunc, TypeTable};
+
+static PASS_ID: PassId = PassId;
+
+/// The flag of this pass.
+pub const FLAG: &str = "tile-to-simt";
+
+/// What `--help` says of it.
+pub const INFO: PassInfo = PassInfo {
+    name: "TileToSimt",
+    flag: FLAG,
+    summary: "lower laid-out tile IR to per-thread code in a gpu.module (gpu, arith, llvm)",
+};
+
+/// The name of the `gpu.module` the kernels are placed in.
+pub const GPU_MODULE: &str = "tile";
+
+/// The words of the error for an op this pass cannot lower yet (kept for
+/// ops added to the dialect before their lowering).
+pub const NOT_LOWERED_YET: &str = "cannot be lowered to SIMT code yet";
+
+/// Creates the `tile-to-simt` pass (on `builtin.module`).
+pub fn create() -> Pass {
+    module_pass(&PASS_ID, &INFO, lower_module)
+}
+
+/// The failure for an op this pass does not lower.
+pub(crate) fn unsupported(op: &OperationRef) -> PassError {
+    PassError::at(op, NOT_LOWERED_YET)
+}
+
+/// Lowers every kernel of `module` into a `gpu.module`, in place.
+pub fn lower_module(module: &OperationRef) -> PassResult {
+    // SAFETY: the context outlives the pass.
+    let context = unsafe { module.context().to_ref() };
+    let warps = num_warps(module)?;
+    let body = module
+        .region(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| PassError::at(module, "has no body"))?;
+    let mut kernels = Vec::new();
+    for op in ops_of(&body) {
+        match KernelFunc::read(&op).map_err(|r| PassError::at(&op, r.to_string()))? {
+            Some(f) if f.is_kernel => kernels.push((op, f)),
+            Some(_) => {
+                return Err(PassError::at(
+                    &op,
+                    "is not a tile kernel (no tile.kernel attribute); helper functions are not supported",
+                ));
+            }
+            None => {
+                return Err(PassError::at(
+                    &op,
+                    "cannot be lowered: only kernels (func.func) may appear at the top level",
+                ));
+            }
+        }
+    }
+    let gpu_block = Block::new(&[]);
+    let region = Region::new();
+    let gpu_block = region.append_block(gpu_block);
+    let gpu_module = OperationBuilder::new("gpu.module", module.location())
+        .add_attributes(&[(
+            Identifier::new(context, "sym_name"),
+            StringAttribute::new(context, GPU_MODULE).into(),
+        )])
+        .add_regions([region])
+        .build()
+        .map_err(|e| PassError::at(module, format!("cannot make the gpu.module: {e}")))?;
+    let types = TypeTable::new(context);
+    let mut shared_bytes = 0;
+    for (op, f) in &kernels {
+        shared_bytes = shared_bytes.max(lower_kernel(&types, op, f, gpu_block, warps)?);
+    }
+    if shared_bytes > 0 {
+        let global = shared_global(context, module.location(), shared_bytes);
+        match gpu_block.first_operation() {
+            Some(first) => gpu_block.insert_operation_before(first, global),
+            None => gpu_block.append_operation(global),
+        };
+    }
+    body.append_operation(gpu_module);
+    for (op, _) in kernels {
+        edit::erase(op);
+    }
+    edit::set_attribute(module, "gpu.container_module", Attribute::unit(context));
+    Ok(())
+}
+
+/// Lowers one kernel into a `gpu.func` appended to `gpu_block`; returns
+/// the bytes of shared memory it uses.
+fn lower_kernel<'c>(
+    types: &TypeTable<'c>,
+    op: &OperationRef<'c, '_>,
+    f: &KernelFunc<'c, '_>,
+    gpu_block: BlockRef<'c, '_>,
+    warps: u32,
+) -> Result<usize, PassError> {
+    let context = types.context();
+    let mut arg_types = Vec::with_capacity(f.args.len());
+    for arg in &f.args {
+        let t = types
+            .tile_type(arg.value.r#type())
+            .filter(|t| t.is_scalar())
+            .ok_or_else(|| PassError::at(op, "kernel arguments must be scalars or pointers"))?;
+        arg_types.push(t);
+    }
+    let entry_args: Vec<(Type, Location)> = f
+        .args
+        .iter()
+        .zip(&arg_types)
+        .map(|(a, t)| {
+            let ty = match t.elem().expect("a scalar") {
+                tile_dialect::Elem::Num(d) => types.dtype(d),
+                tile_dialect::Elem::Ptr(_) => melior::dialect::llvm::r#type::pointer(context, 1),
+            };
+            (ty, a.value.location())
+        })
+        .collect();
+    let entry = Block::new(&entry_args);
+    let body = Block::new(&[]);
+    let ir = Ir::new(context, entry.to_raw(), op.location());
+    let mut e = Emitter::new(ir, types);
+    for (i, arg) in f.args.iter().enumerate() {
+        let value = Val::of_arg(&entry, i);
+        // An argument specialized as 1 is 1 (the launch checks it), so
+        // strides of 1 fold away.
+        let value = if arg.equal_to_one {
+            e.int(value.ty(), 1)
+        } else {
+            value
+        };
+        e.set(arg.value, Lowered::Scalar(value));
+    }
+    e.ir.switch_to(body.to_raw());
+    e.kernel_body(f, op)?;
+    // The hoisted prologue first, then the body.
+    for inner in ops_of(&body) {
+        let mut inner = edit::mutable(&inner);
+        inner.remove_from_parent();
+        // SAFETY: the op was just detached, so it is owned here and moves
+        // into the entry block.
+        entry.append_operation(unsafe { melior::ir::Operation::from_raw(inner.to_raw()) });
+    }
+    let region = Region::new();
+    region.append_block(entry);
+    let inputs: Vec<Type> = entry_args.iter().map(|(t, _)| *t).collect();
+    let threads = 32 * warps as i32;
+    let func = OperationBuilder::new("gpu.func", op.location())
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, &f.name).into(),
+            ),
+            (
+                Identifier::new(context, "function_type"),
+                TypeAttribute::new(FunctionType::new(context, &inputs, &[]).into()).into(),
+            ),
+            (
+                Identifier::new(context, "known_block_size"),
+                e.ir.i32_array(&[threads, 1, 1]),
+            ),
+            (
+                Identifier::new(context, "gpu.kernel"),
+                Attribute::unit(context),
+            ),
+            (
+                Identifier::new(context, "workgroup_attributions"),
+                IntegerAttribute::new(e.ir.int_type(64), 0).into(),
+            ),
+        ])
+        .add_regions([region])
+        .build()
+        .map_err(|err| PassError::at(op, format!("cannot make the gpu.func: {err}")))?;
+    gpu_block.append_operation(func);
+    Ok(e.shared_bytes())
+}
+
+/// `llvm.mlir.global internal @__tile_shared() {addr_space = 3,
+/// alignment = 16} : !llvm.array<bytes x i8>`.
+fn shared_global<'c>(
+    context: &'c melior::Context,
+    location: Location<'c>,
+    bytes: usize,
+) -> melior::ir::Operation<'c> {
+    let i8_ty: Type = melior::ir::r#type::IntegerType::new(context, 8).into();
+    let array = melior::dialect::llvm::r#type::array(i8_ty, bytes as u32);
+    // SAFETY: the context is live; linkage 'internal' is a plain enum.
+    let linkage = unsafe {
+        Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(
+            context.to_raw(),
+            mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal,
+        ))
+    };
+    let int = |bits, v| -> Attribute {
+        IntegerAttribute::new(
+            melior::ir::r#type::IntegerType::new(context, bits).into(),
+            v,
+        )
+        .into()
+    };
+    let region = Region::new();
+    OperationBuilder::new("llvm.mlir.global", location)
+        .add_attributes(&[
+            (
+                Identifier::new(context, "sym_name"),
+                StringAttribute::new(context, SHARED_BUFFER).into(),
+            ),
+            (
+                Identifier::new(context, "global_type"),
+                TypeAttribute::new(array).into(),
+            ),
+            (Identifier::new(context, "linkage"), linkage),
+            (Identifier::new(context, "addr_space"), int(32, 3)),
+            (Identifier::new(context, "alignment"), int(64, 16)),
+        ])
+        .add_regions([region])
+        .build()
+        .expect("ops without result type inference are always created")
+}

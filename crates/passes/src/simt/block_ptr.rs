@@ -1,0 +1,143 @@
+//! Pointers: `tile.addptr`, block pointers (`tile.make_block_ptr`,
+//! `tile.advance`) and the address of each element a block pointer
+//! reaches, with its bounds check.
+
+use super::builder::Val;
+use super::emit::{Emitter, Lowered};
+use crate::pass::{PassError, PassResult};
+use melior::dialect::arith::{self, CmpiPredicate};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Type, Value};
+use tile_coalesce::Distribution;
+use tile_dialect::view::{AddPtr, Advance, MakeBlockPtr};
+use tile_dialect::{DType, Elem};
+
+/// The type an element of `d` has in memory (booleans are bytes).
+pub fn memory_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> Type<'c> {
+    e.types.dtype(if d == DType::I1 { DType::I8 } else { d })
+}
+
+/// `tile.addptr`: a `getelementptr` per register.
+pub fn addptr<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AddPtr<'c, '_>,
+) -> PassResult {
+    let result: Value = op.result(0).expect("an addptr's result").into();
+    let pointee = e
+        .tile_type(result, op)?
+        .elem()
+        .and_then(Elem::pointee)
+        .ok_or_else(|| PassError::at(op, "expects pointers"))?;
+    let elem = memory_type(e, pointee);
+    let n = e.registers(result, op)?;
+    let mut out = Vec::with_capacity(n.unwrap_or(1));
+    for r in 0..n.unwrap_or(1) {
+        let p = e.reg(a.ptr, r, op)?;
+        let o = e.reg(a.offset, r, op)?;
+        out.push(e.ir.gep(p, o, elem));
+    }
+    e.set_like(result, out);
+    Ok(())
+}
+
+/// `tile.make_block_ptr`: its scalars, kept as they are.
+pub fn make<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    m: &MakeBlockPtr<'c, '_>,
+) -> PassResult {
+    let r = m.shape.len();
+    if m.strides.len() != r || m.offsets.len() != r {
+        return Err(PassError::at(
+            op,
+            "needs as many shape, stride and offset values as block axes",
+        ));
+    }
+    let scalars = |e: &Emitter<'_, 'c>, vs: &[Value<'c, '_>]| -> Result<Vec<Val>, PassError> {
+        vs.iter().map(|&v| e.reg(v, 0, op)).collect()
+    };
+    let lowered = Lowered::BlockPtr {
+        base: e.reg(m.base, 0, op)?,
+        shape: scalars(e, &m.shape)?,
+        strides: scalars(e, &m.strides)?,
+        offsets: scalars(e, &m.offsets)?,
+    };
+    e.set(op.result(0).expect("a block pointer").into(), lowered);
+    Ok(())
+}
+
+/// `tile.advance`: the offsets plus the deltas.
+pub fn advance<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &Advance<'c, '_>,
+) -> PassResult {
+    let mut bp = e.get(a.ptr, op)?;
+    let Lowered::BlockPtr { offsets, .. } = &mut bp else {
+        return Err(PassError::at(op, "expects a block pointer"));
+    };
+    if a.offsets.len() != offsets.len() {
+        return Err(PassError::at(
+            op,
+            "moves along another number of axes than the block has",
+        ));
+    }
+    for (off, &delta) in offsets.iter_mut().zip(&a.offsets) {
+        let delta = e.reg(delta, 0, op)?;
+        *off = e.ir.binary(arith::addi, *off, delta);
+    }
+    e.set(op.result(0).expect("a block pointer").into(), bp);
+    Ok(())
+}
+
+/// For register `r` of a block of distribution `d` at block pointer
+/// `bp`: the element's address and, when `checked` lists axes, whether it
+/// lies inside the shape along them.
+pub fn element<'c>(
+    e: &mut Emitter<'_, 'c>,
+    bp: &Lowered,
+    d: &Distribution,
+    r: usize,
+    checked: &[i64],
+    elem: Type<'c>,
+) -> Result<(Val, Option<Val>), String> {
+    let Lowered::BlockPtr {
+        base,
+        shape,
+        strides,
+        offsets,
+    } = bp
+    else {
+        return Err("expects a block pointer".into());
+    };
+    let i64_ty = e.ir.int_type(64);
+    let mut address: Option<Val> = None;
+    let mut inside: Option<Val> = None;
+    for i in 0..d.shape.len() {
+        let idx = e.index(d, r, i);
+        let pos = e.ir.binary(arith::addi, offsets[i], idx);
+        let wide = e.ir.cast(arith::extsi, pos, i64_ty);
+        let term = e.ir.binary(arith::muli, wide, strides[i]);
+        address = Some(match address {
+            None => term,
+            Some(a) => e.ir.binary(arith::addi, a, term),
+        });
+        if checked.contains(&(i as i64)) {
+            let zero = e.int(i64_ty, 0);
+            let low = e.ir.cmpi(CmpiPredicate::Sge, wide, zero);
+            let high = e.ir.cmpi(CmpiPredicate::Slt, wide, shape[i]);
+            let both = e.ir.binary(arith::andi, low, high);
+            inside = Some(match inside {
+                None => both,
+                Some(a) => e.ir.binary(arith::andi, a, both),
+            });
+        }
+    }
+    let offset = match address {
+        Some(a) => a,
+        None => e.int(i64_ty, 0),
+    };
+    let ptr = e.ir.gep(*base, offset, elem);
+    Ok((ptr, inside))
+}

@@ -1,0 +1,123 @@
+//! `scf.for` in per-thread code: the loop-carried values flattened into
+//! their scalars (a tensor's registers, a block pointer's parts).
+
+use super::builder::Val;
+use super::emit::{Emitter, Lowered};
+use crate::pass::{PassError, PassResult};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Type, Value};
+use tile_dialect::TileType;
+use tile_dialect::view::ForLoop;
+
+/// The types of the scalars [`Lowered::parts`] gives for value `v`.
+fn part_types<'c>(
+    e: &mut Emitter<'_, 'c>,
+    v: Value<'c, '_>,
+    op: &OperationRef,
+) -> Result<Vec<Type<'c>>, PassError> {
+    match e.tile_type(v, op)? {
+        TileType::BlockPtr { shape, .. } => {
+            let r = shape.len();
+            let mut t = vec![e.ir.ptr_type(super::builder::GLOBAL)];
+            t.extend(std::iter::repeat_n(e.ir.int_type(64), 2 * r));
+            t.extend(std::iter::repeat_n(e.ir.int_type(32), r));
+            Ok(t)
+        }
+        t => {
+            let elem = t
+                .elem()
+                .ok_or_else(|| PassError::at(op, "has an untyped value"))?;
+            let ty = e.elem_type(elem);
+            let n = e.registers(v, op)?.unwrap_or(1);
+            Ok(vec![ty; n])
+        }
+    }
+}
+
+/// A value of `v`'s tile type made of the scalars `names` (see
+/// [`Lowered::parts`]).
+fn rebuild(
+    e: &Emitter,
+    v: Value,
+    mut parts: Vec<Val>,
+    op: &OperationRef,
+) -> Result<Lowered, PassError> {
+    Ok(match e.tile_type(v, op)? {
+        TileType::BlockPtr { shape, .. } => {
+            let r = shape.len();
+            let offsets = parts.split_off(1 + 2 * r);
+            let strides = parts.split_off(1 + r);
+            let shape = parts.split_off(1);
+            Lowered::BlockPtr {
+                base: parts[0],
+                shape,
+                strides,
+                offsets,
+            }
+        }
+        t if t.is_scalar() => Lowered::Scalar(parts[0]),
+        _ => Lowered::Regs(parts),
+    })
+}
+
+/// Lowers an `scf.for`.
+pub fn for_loop<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    l: &ForLoop<'c, '_>,
+) -> PassResult {
+    let bounds = [
+        e.reg(l.lower, 0, op)?,
+        e.reg(l.upper, 0, op)?,
+        e.reg(l.step, 0, op)?,
+    ];
+    let iv_ty = e.scalar_type(l.lower, op)?;
+    // Flatten loop-carried values into their scalars.
+    let mut inits = Vec::new();
+    let mut types = vec![iv_ty];
+    let mut counts = Vec::new();
+    for &v in &l.inits {
+        let parts = e.get(v, op)?.parts();
+        let tys = part_types(e, v, op)?;
+        if parts.len() != tys.len() {
+            return Err(PassError::at(
+                op,
+                "carries a value whose parts do not match its type",
+            ));
+        }
+        counts.push(parts.len());
+        inits.extend(parts);
+        types.extend(tys);
+    }
+    let args = e.ir.open_block(&types);
+    e.set(l.induction, Lowered::Scalar(args[0]));
+    let mut k = 1;
+    for (j, &n) in counts.iter().enumerate() {
+        let rebuilt = rebuild(e, l.iter_args[j], args[k..k + n].to_vec(), op)?;
+        e.set(l.iter_args[j], rebuilt);
+        k += n;
+    }
+    // The body without its terminator; then the yielded values' parts.
+    let body: Vec<OperationRef> = crate::edit::ops_of(&l.body);
+    let Some((last, rest)) = body.split_last() else {
+        return Err(PassError::at(op, "has an empty body"));
+    };
+    for inner in rest {
+        e.lower_op(inner)?;
+    }
+    e.ir.set_location(last.location());
+    let mut yielded = Vec::new();
+    for &v in &l.yielded {
+        yielded.extend(e.get(v, last)?.parts());
+    }
+    let region = e.ir.close_block(&yielded);
+    e.ir.set_location(op.location());
+    let results = e.ir.for_loop(bounds, &inits, region);
+    let mut k = 0;
+    for (j, &n) in counts.iter().enumerate() {
+        let rebuilt = rebuild(e, l.results[j], results[k..k + n].to_vec(), op)?;
+        e.set(l.results[j], rebuilt);
+        k += n;
+    }
+    Ok(())
+}
