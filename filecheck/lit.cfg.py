@@ -57,6 +57,23 @@ config.substitutions.append(
     (r"(?<![\w./-])tile-opt(?![\w.-])", tile_opt.replace("\\", "/"))
 )
 
+# The stages after tile-to-simt, down to PTX in a gpu.binary (as the
+# compiler runs them, `tile_codegen::STAGES`): `tile-opt ... %to-ptx`.
+# `%to-ptx-O0` to `%to-ptx-O3` choose LLVM's optimisation level; `%to-ptx`
+# is -O3, the default.
+def to_ptx(opt):
+    return (
+        "'--pass-pipeline=builtin.module(nvvm-attach-target{chip=sm_90 "
+        "features=+ptx80 O=%d},convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),"
+        "convert-index-to-llvm,reconcile-unrealized-casts,"
+        "gpu-module-to-binary{format=isa})'" % opt
+    )
+
+
+for opt in range(4):
+    config.substitutions.append(("%%to-ptx-O%d" % opt, to_ptx(opt)))
+config.substitutions.append(("%to-ptx", to_ptx(3)))
+
 # --- where %t and Output/ live --------------------------------------------
 exec_root = os.environ.get("TILE_LIT_EXEC_ROOT")
 if not exec_root:

@@ -2,12 +2,13 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-assign-layouts | FileCheck %s
 
 // tile-assign-layouts gives every tensor a layout as its type's encoding,
-// adds tile.num_warps (4) when the module has none, and leaves scalars,
-// pointers and the kernel signature alone. Running it twice changes
-// nothing more (second RUN line).
+// with 4 warps when the module has no tile.num_warps (the attribute is not
+// added: the pass runs on kernels, nested under func.func too, and leaves
+// the module alone), and leaves scalars, pointers and the kernel signature
+// alone. Running it twice changes nothing more (second RUN line).
 
-// CHECK-LABEL: module attributes {tile.num_warps = 4 : i32}
-// CHECK: func.func @vector(%arg0: !tile.ptr<f32> {tile.name = "x"}, %arg1: i32 {tile.name = "n"})
+// CHECK-NOT: tile.num_warps
+// CHECK-LABEL: func.func @vector(%arg0: !tile.ptr<f32> {tile.name = "x"}, %arg1: i32 {tile.name = "n"})
 // CHECK: %[[PID:.*]] = "tile.program_id"() {axis = 0 : i32} : () -> i32
 // CHECK: "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32, #tile.blocked<array<i32: 1>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
 // CHECK: "tile.splat"(%arg1) : (i32) -> tensor<1024xi32, #tile.blocked<array<i32: 1>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>

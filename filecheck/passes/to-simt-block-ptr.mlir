@@ -13,7 +13,7 @@
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
 // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
-// CHECK: llvm.inline_asm "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
 // CHECK: llvm.inline_asm has_side_effects "@$2 st.global.b32 [ $0 ], $1;", "l,r,b"
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
@@ -27,12 +27,13 @@ func.func @check_axis_1(%base: !tile.ptr<f32>, %m: i64, %k: i64, %sm: i64, %sk: 
 
 // -----
 
-// No boundary check: plain loads and stores.
+// No boundary check: plain, aligned llvm.load and llvm.store.
 
 // CHECK-LABEL: gpu.func @unchecked
 // CHECK-NOT: arith.cmpi
-// CHECK: llvm.inline_asm "ld.global.b32 $0, [ $1 ];", "=r,l"
-// CHECK: llvm.inline_asm has_side_effects "st.global.b32 [ $0 ], $1;", "l,r"
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK-NOT: llvm.inline_asm
 func.func @unchecked(%base: !tile.ptr<f32>, %n: i64, %s: i64, %o: i32) attributes {tile.kernel} {
   %bp = "tile.make_block_ptr"(%base, %n, %s, %o) {operandSegmentSizes = array<i32: 1, 1, 1, 1>, order = array<i32: 0>} : (!tile.ptr<f32>, i64, i64, i32) -> !tile.block_ptr<tensor<128xf32>>
   %t = "tile.block_load"(%bp) {boundary_check = array<i32>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<128xf32>>) -> tensor<128xf32>
@@ -50,7 +51,7 @@ func.func @unchecked(%base: !tile.ptr<f32>, %n: i64, %s: i64, %o: i32) attribute
 // CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: arith.bitcast %[[NAN]] : f32 to i32
 // CHECK: arith.bitcast %[[NEGINF]] : f32 to i32
-// CHECK: llvm.inline_asm "@$2 ld.global.b32 $0, [ $1 ];", "=r,l,b"
+// CHECK: llvm.inline_asm has_side_effects "@$2 ld.global.b32 $0, [ $1 ];", "=r,l,b"
 func.func @paddings(%base: !tile.ptr<f32>, %n: i64, %s: i64, %o: i32) attributes {tile.kernel} {
   %bp = "tile.make_block_ptr"(%base, %n, %s, %o) {operandSegmentSizes = array<i32: 1, 1, 1, 1>, order = array<i32: 0>} : (!tile.ptr<f32>, i64, i64, i32) -> !tile.block_ptr<tensor<128xf32>>
   %a = "tile.block_load"(%bp) {boundary_check = array<i32: 0>, cache_modifier = "", eviction_policy = "", padding = "nan", volatile = false} : (!tile.block_ptr<tensor<128xf32>>) -> tensor<128xf32>

@@ -1,44 +1,182 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
 
-// Float math never reaches libdevice (not linked): exact ops become LLVM
-// intrinsics, transcendentals PTX approximations; f16 is computed in f32.
-// Integer abs and the other arith ops stay as they are.
+// Math never reaches libdevice (not linked): exact float ops become calls
+// of LLVM intrinsics (which convert-gpu-to-nvvm leaves alone, unlike
+// llvm.intr.sqrt and its kin), transcendentals PTX approximations (f16
+// and bf16 computed in f32), integer abs the llvm.abs intrinsic. The
+// second RUN line goes on to the PTX, which must hold one instruction per
+// op (sqrt.rn, abs, cvt.rmi, cvt.rpi, max, min) or the approximation, and
+// no call.
 
 // CHECK-LABEL: gpu.func @f32_ops
-// CHECK: llvm.intr.fabs(%{{.*}}) : (f32) -> f32
-// CHECK: llvm.intr.floor(%{{.*}}) : (f32) -> f32
-// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
-// CHECK: llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.fabs.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.floor.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.ceil.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.sqrt.f32"(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call_intrinsic "llvm.maxnum.f32"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: %[[S:.*]] = arith.mulf %{{.*}}, %cst{{.*}} : f32
 // CHECK-NEXT: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f" %[[S]] : (f32) -> f32
 // CHECK: %[[L:.*]] = llvm.inline_asm "lg2.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
 // CHECK-NEXT: arith.mulf %[[L]], %cst{{.*}} : f32
 // CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
-// CHECK: math.absi %{{.*}} : i32
-// CHECK-NOT: math.exp
-// CHECK-NOT: math.log
+// CHECK: llvm.call_intrinsic "llvm.abs.i32"(%{{.*}}, %false) : (i32, i1) -> i32
+// CHECK-NOT: math.
 // CHECK: gpu.return
-func.func @f32_ops(%a: f32, %b: f32, %i: i32) attributes {tile.kernel} {
-  %t = "tile.splat"(%a) : (f32) -> tensor<128xf32>
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry f32_ops
+// PTX-NOT: .extern
+// PTX-SAME: abs.f32
+// PTX-SAME: cvt.rmi.f32.f32
+// PTX-SAME: cvt.rpi.f32.f32
+// PTX-SAME: sqrt.rn.f32
+// PTX-SAME: max.f32
+// PTX-SAME: ex2.approx.f32
+// PTX-SAME: lg2.approx.f32
+// PTX-SAME: max.NaN.f32
+// PTX-SAME: abs.s32
+// PTX-NOT: call
+func.func @f32_ops(%x: !tile.ptr<f32>, %b: f32, %o0: !tile.ptr<f32>, %o1: !tile.ptr<f32>, %o2: !tile.ptr<f32>, %o3: !tile.ptr<f32>, %o4: !tile.ptr<f32>, %o5: !tile.ptr<f32>, %o6: !tile.ptr<f32>, %o7: !tile.ptr<f32>, %n: !tile.ptr<i32>, %i: i32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %t = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
   %u = "tile.splat"(%b) : (f32) -> tensor<128xf32>
-  %0 = math.absf %t : tensor<128xf32>
-  %1 = math.floor %t : tensor<128xf32>
-  %2 = math.sqrt %t : tensor<128xf32>
-  %3 = arith.maxnumf %t, %u : tensor<128xf32>
-  %4 = math.exp %t : tensor<128xf32>
-  %5 = math.log %t : tensor<128xf32>
-  %6 = arith.maximumf %t, %u : tensor<128xf32>
-  %7 = math.absi %i : i32
+  %v0 = math.absf %t : tensor<128xf32>
+  %os0 = "tile.splat"(%o0) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q0 = "tile.addptr"(%os0, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q0, %v0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v1 = math.floor %t : tensor<128xf32>
+  %os1 = "tile.splat"(%o1) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q1 = "tile.addptr"(%os1, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q1, %v1) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v2 = math.ceil %t : tensor<128xf32>
+  %os2 = "tile.splat"(%o2) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q2 = "tile.addptr"(%os2, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q2, %v2) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v3 = math.sqrt %t : tensor<128xf32>
+  %os3 = "tile.splat"(%o3) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q3 = "tile.addptr"(%os3, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q3, %v3) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v4 = arith.maxnumf %t, %u : tensor<128xf32>
+  %os4 = "tile.splat"(%o4) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q4 = "tile.addptr"(%os4, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q4, %v4) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v5 = math.exp %t : tensor<128xf32>
+  %os5 = "tile.splat"(%o5) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q5 = "tile.addptr"(%os5, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q5, %v5) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v6 = math.log %t : tensor<128xf32>
+  %os6 = "tile.splat"(%o6) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q6 = "tile.addptr"(%os6, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q6, %v6) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %v7 = arith.maximumf %t, %u : tensor<128xf32>
+  %os7 = "tile.splat"(%o7) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q7 = "tile.addptr"(%os7, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q7, %v7) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %a = math.absi %i : i32
+  "tile.store"(%n, %a) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<i32>, i32) -> ()
   return
 }
 
 // -----
 
+// f16 and bf16: exact ops on the type (the backend widens where the GPU
+// has no such instruction), approximations in f32.
+
 // CHECK-LABEL: gpu.func @half
+// CHECK: llvm.call_intrinsic "llvm.sqrt.f16"(%{{.*}}) : (f16) -> f16
 // CHECK: arith.extf %{{.*}} : f16 to f32
 // CHECK-NEXT: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f"
 // CHECK-NEXT: arith.truncf %{{.*}} : f32 to f16
-func.func @half(%a: f16) attributes {tile.kernel} {
-  %0 = math.exp2 %a : f16
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry half
+// PTX-SAME: sqrt.rn.f32
+// PTX-SAME: ex2.approx.f32
+// PTX-NOT: call
+func.func @half(%x: !tile.ptr<f16>, %b: f16, %o0: !tile.ptr<f16>, %o1: !tile.ptr<f16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  %t = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f16>>) -> tensor<128xf16>
+  %u = "tile.splat"(%b) : (f16) -> tensor<128xf16>
+  %v0 = math.sqrt %t : tensor<128xf16>
+  %os0 = "tile.splat"(%o0) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %q0 = "tile.addptr"(%os0, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  "tile.store"(%q0, %v0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>) -> ()
+  %v1 = math.exp2 %t : tensor<128xf16>
+  %os1 = "tile.splat"(%o1) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %q1 = "tile.addptr"(%os1, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  "tile.store"(%q1, %v1) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>) -> ()
+  return
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @bfloat
+// CHECK: llvm.call_intrinsic "llvm.floor.bf16"(%{{.*}}) : (bf16) -> bf16
+// CHECK: llvm.call_intrinsic "llvm.sqrt.bf16"(%{{.*}}) : (bf16) -> bf16
+// CHECK: llvm.call_intrinsic "llvm.fabs.bf16"(%{{.*}}) : (bf16) -> bf16
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry bfloat
+// PTX-SAME: cvt.rmi.bf16.bf16
+// PTX-SAME: sqrt.rn.f32
+// PTX-NOT: call
+func.func @bfloat(%x: !tile.ptr<bf16>, %b: bf16, %o0: !tile.ptr<bf16>, %o1: !tile.ptr<bf16>, %o2: !tile.ptr<bf16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<bf16>) -> tensor<128x!tile.ptr<bf16>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<bf16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<bf16>>
+  %t = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<bf16>>) -> tensor<128xbf16>
+  %u = "tile.splat"(%b) : (bf16) -> tensor<128xbf16>
+  %v0 = math.floor %t : tensor<128xbf16>
+  %os0 = "tile.splat"(%o0) : (!tile.ptr<bf16>) -> tensor<128x!tile.ptr<bf16>>
+  %q0 = "tile.addptr"(%os0, %r) : (tensor<128x!tile.ptr<bf16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<bf16>>
+  "tile.store"(%q0, %v0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<bf16>>, tensor<128xbf16>) -> ()
+  %v1 = math.sqrt %t : tensor<128xbf16>
+  %os1 = "tile.splat"(%o1) : (!tile.ptr<bf16>) -> tensor<128x!tile.ptr<bf16>>
+  %q1 = "tile.addptr"(%os1, %r) : (tensor<128x!tile.ptr<bf16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<bf16>>
+  "tile.store"(%q1, %v1) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<bf16>>, tensor<128xbf16>) -> ()
+  %v2 = math.absf %t : tensor<128xbf16>
+  %os2 = "tile.splat"(%o2) : (!tile.ptr<bf16>) -> tensor<128x!tile.ptr<bf16>>
+  %q2 = "tile.addptr"(%os2, %r) : (tensor<128x!tile.ptr<bf16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<bf16>>
+  "tile.store"(%q2, %v2) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<bf16>>, tensor<128xbf16>) -> ()
+  return
+}
+
+// -----
+
+// f64: the exact ops are single f64 instructions.
+
+// CHECK-LABEL: gpu.func @double
+// CHECK: llvm.call_intrinsic "llvm.sqrt.f64"(%{{.*}}) : (f64) -> f64
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry double
+// PTX-SAME: abs.f64
+// PTX-SAME: cvt.rpi.f64.f64
+// PTX-SAME: sqrt.rn.f64
+// PTX-SAME: min.f64
+// PTX-NOT: call
+func.func @double(%x: !tile.ptr<f64>, %b: f64, %o0: !tile.ptr<f64>, %o1: !tile.ptr<f64>, %o2: !tile.ptr<f64>, %o3: !tile.ptr<f64>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f64>) -> tensor<128x!tile.ptr<f64>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f64>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f64>>
+  %t = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f64>>) -> tensor<128xf64>
+  %u = "tile.splat"(%b) : (f64) -> tensor<128xf64>
+  %v0 = math.absf %t : tensor<128xf64>
+  %os0 = "tile.splat"(%o0) : (!tile.ptr<f64>) -> tensor<128x!tile.ptr<f64>>
+  %q0 = "tile.addptr"(%os0, %r) : (tensor<128x!tile.ptr<f64>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f64>>
+  "tile.store"(%q0, %v0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f64>>, tensor<128xf64>) -> ()
+  %v1 = math.ceil %t : tensor<128xf64>
+  %os1 = "tile.splat"(%o1) : (!tile.ptr<f64>) -> tensor<128x!tile.ptr<f64>>
+  %q1 = "tile.addptr"(%os1, %r) : (tensor<128x!tile.ptr<f64>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f64>>
+  "tile.store"(%q1, %v1) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f64>>, tensor<128xf64>) -> ()
+  %v2 = math.sqrt %t : tensor<128xf64>
+  %os2 = "tile.splat"(%o2) : (!tile.ptr<f64>) -> tensor<128x!tile.ptr<f64>>
+  %q2 = "tile.addptr"(%os2, %r) : (tensor<128x!tile.ptr<f64>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f64>>
+  "tile.store"(%q2, %v2) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f64>>, tensor<128xf64>) -> ()
+  %v3 = arith.minnumf %t, %u : tensor<128xf64>
+  %os3 = "tile.splat"(%o3) : (!tile.ptr<f64>) -> tensor<128x!tile.ptr<f64>>
+  %q3 = "tile.addptr"(%os3, %r) : (tensor<128x!tile.ptr<f64>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f64>>
+  "tile.store"(%q3, %v3) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f64>>, tensor<128xf64>) -> ()
   return
 }

@@ -58,13 +58,13 @@ func.func @cols(%v: f32) attributes {tile.kernel} {
 // ends with the value (4 partials read back).
 // CHECK-LABEL: gpu.func @to_scalar
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
-// CHECK-NEXT: llvm.intr.maxnum
+// CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
 // CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
-// CHECK-NEXT: llvm.intr.maxnum
+// CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-// CHECK-COUNT-3: llvm.intr.maxnum
+// CHECK-COUNT-3: llvm.call_intrinsic "llvm.maxnum.f32"
 func.func @to_scalar(%v: f32) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<128xf32>
   %s = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<128xf32>) -> f32
@@ -98,7 +98,7 @@ func.func @keep_dims_int_min(%v: i32) attributes {tile.kernel} {
 // CHECK-NEXT: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : i32
 // CHECK-NEXT: arith.trunci %{{.*}} : i32 to i16
 // CHECK-NEXT: arith.bitcast %{{.*}} : i16 to f16
-// CHECK-NEXT: llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f16, f16) -> f16
+// CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f16"(%{{.*}}, %{{.*}}) : (f16, f16) -> f16
 func.func @half(%v: f16) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f16) -> tensor<128xf16>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<128xf16>) -> f16
@@ -118,7 +118,7 @@ func.func @half(%v: f16) attributes {tile.kernel} {
 // CHECK-NEXT: arith.addf
 // CHECK-NOT: arith.select
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
-// CHECK-NEXT: llvm.intr.maxnum
+// CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
 func.func @wrapped(%v: f32) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<4xf32>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<4xf32>) -> f32

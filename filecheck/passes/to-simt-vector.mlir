@@ -8,7 +8,7 @@
 // Masked f32, four per access: 1024 elements over 128 threads are two
 // vectors a thread.
 // CHECK-LABEL: gpu.func @masked_f32
-// CHECK: llvm.inline_asm "mov.b32 $0, $4;\0A\09mov.b32 $1, $5;\0A\09mov.b32 $2, $6;\0A\09mov.b32 $3, $7;\0A\09@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" {{.*}} : (i32, i32, i32, i32, !llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $4;\0A\09mov.b32 $1, $5;\0A\09mov.b32 $2, $6;\0A\09mov.b32 $3, $7;\0A\09@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" {{.*}} : (i32, i32, i32, i32, !llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK-COUNT-4: llvm.extractvalue
 // CHECK: ld.global.v4.b32
 // CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r,b"
@@ -51,15 +51,20 @@ func.func @halves(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {ti
 
 // -----
 
-// i64, two per access: each element is two words, low first.
+// i64, two per access: each element is two words, low first. Unmasked,
+// the access is a plain aligned load (and store) of four words.
 // CHECK-LABEL: gpu.func @wide
-// CHECK: llvm.inline_asm "ld.global.v4.b32 {$0, $1, $2, $3}, [ $4 ];", "=r,=r,=r,=r,l"
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+// CHECK-COUNT-4: llvm.extractelement %[[V]]
 // CHECK: arith.extui {{.*}} : i32 to i64
 // CHECK: arith.shli
 // CHECK: arith.ori {{.*}} : i64
 // CHECK: arith.trunci {{.*}} : i64 to i32
 // CHECK: arith.shrui {{.*}} : i64
-// CHECK: "st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r"
+// CHECK: llvm.mlir.poison : vector<4xi32>
+// CHECK-COUNT-4: llvm.insertelement
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT: llvm.inline_asm
 func.func @wide(%x: !tile.ptr<i64> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
   %xs = "tile.splat"(%x) : (!tile.ptr<i64>) -> tensor<256x!tile.ptr<i64>>
@@ -77,7 +82,7 @@ func.func @wide(%x: !tile.ptr<i64> {tile.divisibility = 16 : i32}) attributes {t
 // CHECK-LABEL: gpu.func @block_nan
 // CHECK: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK: %[[W:.*]] = arith.bitcast %[[NAN]] : f32 to i32
-// CHECK: llvm.inline_asm "mov.b32 $0, $4;{{.*}}@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" %[[W]], %[[W]], %[[W]], %[[W]],
+// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $4;{{.*}}@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" %[[W]], %[[W]], %[[W]], %[[W]],
 func.func @block_nan(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64, %n: i64 {tile.divisibility = 16 : i32}, %s: i64 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64

@@ -3,7 +3,8 @@
 
 // tile-to-simt turns laid-out tile IR into per-thread code in a
 // gpu.module: one value a register (1024 elements over 128 threads: 8),
-// masked accesses as predicated PTX with no branch, the same source
+// masked accesses as predicated PTX with no branch, marked as having side
+// effects (nothing may merge or move them across stores), the same source
 // location on every op that came from one tile op.
 
 // CHECK-LABEL: gpu.module @tile
@@ -12,7 +13,7 @@
 // CHECK: gpu.block_id x
 // CHECK-COUNT-8: arith.cmpi slt, %{{.*}}, %[[N]] : i32
 // CHECK-COUNT-8: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-// CHECK-COUNT-8: llvm.inline_asm "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
+// CHECK-COUNT-8: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
 // CHECK-NOT: scf.if
 // CHECK-NOT: cf.cond_br
 // CHECK-COUNT-8: llvm.inline_asm has_side_effects "@$2 st.global.b32 [ $0 ], $1;", "l,r,b"
@@ -37,16 +38,16 @@ func.func @masked(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32) attributes 
 
 // -----
 
-// Unmasked accesses are plain; cache modifiers, eviction policies and
-// volatile reach the instruction; 16-bit elements use 16-bit registers.
+// Cache modifiers, eviction policies and volatile reach the instruction
+// (PTX with side effects); unmasked accesses with the default policy are
+// aligned llvm.load / llvm.store.
 
 // CHECK-LABEL: gpu.func @qualifiers
-// CHECK: llvm.inline_asm "ld.global.cg.L1::evict_last.b32 $0, [ $1 ];", "=r,l"
+// CHECK: llvm.inline_asm has_side_effects "ld.global.cg.L1::evict_last.b32 $0, [ $1 ];", "=r,l"
 // CHECK: llvm.inline_asm has_side_effects "ld.volatile.global.b32 $0, [ $1 ];", "=r,l"
-// CHECK: llvm.inline_asm "ld.global.b16 $0, [ $1 ];", "=h,l" %{{.*}} : (!llvm.ptr<1>) -> i16
-// CHECK: arith.bitcast %{{.*}} : i16 to f16
+// CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
 // CHECK: llvm.inline_asm has_side_effects "st.global.cs.b32 [ $0 ], $1;", "l,r"
-// CHECK: llvm.inline_asm has_side_effects "st.global.b16 [ $0 ], $1;", "l,h"
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
 func.func @qualifiers(%x: !tile.ptr<f32>, %y: !tile.ptr<f16>) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
   %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
@@ -89,9 +90,9 @@ func.func @replicated(%x: !tile.ptr<i32>) attributes {tile.kernel} {
 // CHECK: gpu.func @both_axes
 // CHECK: llvm.mlir.addressof @__tile_shared : !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 func.func @both_axes(%x: !tile.ptr<i32>) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
   %a = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>

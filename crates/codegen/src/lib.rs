@@ -20,10 +20,9 @@
 //! `TILE_DUMP_FILTER`, see [`Dump::from_env`]) every stage is written to a
 //! numbered file.
 //!
-//! Without dumps, stages 02 to 05 (our four passes) run on one Rust mirror
-//! of the module, which MLIR parses once, at the end
-//! (`tile_passes::fused`); with dumps they run one by one so that each can
-//! be printed. The PTX is the same either way.
+//! Every stage edits the module in place (ours through melior, see
+//! `tile_passes`), and MLIR verifies it once at the end of the stage; no
+//! stage prints or parses the module, except to write a dump.
 //!
 //! **The `ptx` stage** goes through LLVM's C API instead of the upstream
 //! pass, for speed, with byte-identical PTX ([`ptx_both_ways`] checks it):

@@ -26,7 +26,8 @@
 use melior::ir::block::{BlockArgument, BlockLike};
 use melior::ir::operation::{OperationLike, OperationResult};
 use melior::ir::{BlockRef, RegionLike, Value, ValueLike};
-use tile_dialect::{TileType, ops};
+use tile_dialect::ops;
+use tile_dialect::view::{decode_type, dtype_of, element_type, op_name};
 
 /// For each argument of the kernel whose entry block is `entry`, in order:
 /// the pointee size in bytes when some `tile.addptr` with i32 (or
@@ -95,7 +96,7 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
             }
         } else if let Ok(result) = OperationResult::try_from(v) {
             let op = result.owner();
-            match name(&op).as_str() {
+            match name(&op) {
                 ops::SPLAT | ops::BROADCAST | ops::EXPAND_DIMS | ops::CONVERT_LAYOUT => {
                     todo.extend(op.operand(0).ok());
                 }
@@ -120,12 +121,8 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
 }
 
 /// The op's name (`tile.addptr`).
-fn name<'c>(op: &impl OperationLike<'c, 'c>) -> String {
-    op.name()
-        .as_string_ref()
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+fn name<'c>(op: &impl OperationLike<'c, 'c>) -> &'c str {
+    op_name(op)
 }
 
 /// True when the offsets of the `tile.addptr` `op` are integers of at most
@@ -133,17 +130,14 @@ fn name<'c>(op: &impl OperationLike<'c, 'c>) -> String {
 fn narrow_offsets<'c>(op: &impl OperationLike<'c, 'c>) -> bool {
     op.operand(1)
         .ok()
-        .and_then(|offsets| TileType::parse(&offsets.r#type().to_string()))
-        .and_then(|t| t.num())
+        .and_then(|offsets| dtype_of(element_type(offsets.r#type())))
         .is_some_and(|d| d.is_integer() && d.bits() <= 32)
 }
 
 /// The size in bytes of what the pointer (or tensor of pointers) `value`
 /// points at.
 fn pointee_bytes(value: Value) -> Option<u32> {
-    let dtype = TileType::parse(&value.r#type().to_string())?
-        .elem()?
-        .pointee()?;
+    let dtype = decode_type(value.r#type())?.elem()?.pointee()?;
     Some(dtype.bits().div_ceil(8))
 }
 

@@ -8,7 +8,6 @@ use melior::Context;
 use melior::ir::Module;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
-use melior::utility::parse_pass_pipeline;
 use std::fmt::{self, Write as _};
 use std::time::{Duration, Instant};
 use tile_dialect::Diagnostic;
@@ -170,9 +169,6 @@ fn run(
     }
     let mut timings = Vec::with_capacity(STAGES.len());
     let mut ptx = None;
-    // Without dumps, our four passes run on one mirror (see
-    // `tile_passes::fused`); with dumps, one by one, so each is printed.
-    let fused = dump.is_none();
     for (i, (stage, pipeline)) in STAGES.iter().enumerate() {
         let stage_started = Instant::now();
         let failed = |(message, diagnostics)| CompileError {
@@ -181,12 +177,6 @@ fn run(
             message,
             diagnostics,
         };
-        if fused && tile_passes::fused::STAGES.contains(stage) {
-            if *stage == tile_passes::fused::STAGES[0] {
-                run_fused(context, module, &name, &mut timings)?;
-            }
-            continue;
-        }
         if *stage == "ptx" {
             let capture = DiagnosticCapture::new(context);
             let result = crate::nvptx::serialize(context, module, options);
@@ -398,44 +388,13 @@ fn set_num_warps(context: &Context, module: &mut Module, warps: u32) {
     let attr = IntegerAttribute::new(IntegerType::new(context, 32).into(), i64::from(warps));
     module
         .as_operation_mut()
-        .set_attribute(tile_passes::assign_layouts::NUM_WARPS_ATTR, attr.into());
-}
-
-/// Runs the stages `tile_passes::fused::STAGES` (our four passes) on one
-/// mirror of `module`, recording each one's time.
-fn run_fused(
-    context: &Context,
-    module: &mut Module,
-    name: &str,
-    timings: &mut Vec<(&'static str, Duration)>,
-) -> Result<(), CompileError> {
-    let capture = DiagnosticCapture::new(context);
-    let mut started = Instant::now();
-    let result = tile_passes::fused::layouts_to_simt(&module.as_operation(), &mut |stage| {
-        timings.push((stage, started.elapsed()));
-        started = Instant::now();
-    });
-    let diagnostics = capture.finish();
-    result.map_err(|stage| {
-        let pipeline = STAGES
-            .iter()
-            .find(|(s, _)| *s == stage)
-            .map_or(stage, |s| s.1);
-        CompileError {
-            kernel: name.to_string(),
-            stage,
-            message: format!("{pipeline} failed"),
-            diagnostics,
-        }
-    })
+        .set_attribute(tile_dialect::ops::NUM_WARPS_ATTR, attr.into());
 }
 
 /// Runs one stage's pipeline on `module` and verifies the result once,
 /// at the end of the stage. (MLIR's pass manager would verify after every
-/// pass: fourteen times a compilation, ~10% of its time. A stage that is
-/// one of our passes needs no verification at all: the pass either leaves
-/// the module untouched or hands MLIR's parser a new module, which the
-/// parser verifies. `tile-opt` still verifies after every pass.)
+/// pass: fourteen times a compilation, ~10% of its time. `tile-opt` still
+/// verifies after every pass.)
 fn run_stage(
     context: &Context,
     module: &mut Module,
@@ -444,17 +403,10 @@ fn run_stage(
     let capture = DiagnosticCapture::new(context);
     let pm = PassManager::new(context);
     pm.enable_verifier(false);
-    let ours = tile_passes::find_pass(pipeline);
-    match ours {
-        Some(pass) => pm.add_pass((pass.create)()),
-        None => parse_pass_pipeline(
-            pm.as_operation_pass_manager(),
-            &format!("builtin.module({pipeline})"),
-        )
-        .map_err(|e| (format!("invalid pipeline '{pipeline}': {e}"), vec![]))?,
-    }
+    tile_passes::pipeline::add_pipeline(&pm.as_operation_pass_manager(), pipeline)
+        .map_err(|e| (e, vec![]))?;
     let result = pm.run(module);
-    let verified = result.is_ok() && (ours.is_some() || module.as_operation().verify());
+    let verified = result.is_ok() && module.as_operation().verify();
     let diagnostics = capture.finish();
     match (result, verified) {
         (Ok(()), true) => Ok(()),

@@ -4,14 +4,18 @@
 //! equal to 1.
 
 use melior::Context;
+use melior::ir::Identifier;
 use melior::ir::Module;
-use melior::ir::attribute::Attribute;
+use melior::ir::attribute::{
+    ArrayAttribute, Attribute, DictionaryAttribute, IntegerAttribute, StringAttribute,
+};
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationLike, OperationMutLike};
+use melior::ir::r#type::IntegerType;
 use tile_dialect::ops;
 use tile_runtime::{Fact, KernelSpec, ParamType, Specialization};
 
-pub use tile_passes::axis_analysis::{DIVISIBILITY_ATTR, EQUAL_TO_ONE_ATTR};
+pub use tile_dialect::ops::{DIVISIBILITY_ATTR, EQUAL_TO_ONE_ATTR};
 
 /// Checks `specialization` against the kernel's parameters (`spec`) and
 /// sets the kernel's `arg_attrs` to the argument names plus the facts.
@@ -31,27 +35,34 @@ pub fn apply(
             spec.params.len()
         ));
     }
-    let mut dicts = Vec::with_capacity(spec.params.len());
+    let i32_ty = IntegerType::new(context, 32).into();
+    let mut dicts: Vec<Attribute> = Vec::with_capacity(spec.params.len());
     for (i, (name, ty)) in spec.params.iter().enumerate() {
         let integer = matches!(ty, ParamType::I32 | ParamType::I64);
         let fact = specialization.fact(i);
-        let extra = match fact {
-            Fact::None => String::new(),
-            Fact::DivisibleBy16 if integer || *ty == ParamType::Ptr => {
-                format!(", {DIVISIBILITY_ATTR} = 16 : i32")
-            }
-            Fact::EqualToOne if integer => format!(", {EQUAL_TO_ONE_ATTR}"),
+        let mut entries = vec![(
+            Identifier::new(context, ops::ARG_NAME_ATTR),
+            StringAttribute::new(context, name).into(),
+        )];
+        match fact {
+            Fact::None => {}
+            Fact::DivisibleBy16 if integer || *ty == ParamType::Ptr => entries.push((
+                Identifier::new(context, DIVISIBILITY_ATTR),
+                IntegerAttribute::new(i32_ty, 16).into(),
+            )),
+            Fact::EqualToOne if integer => entries.push((
+                Identifier::new(context, EQUAL_TO_ONE_ATTR),
+                Attribute::unit(context),
+            )),
             _ => {
                 return Err(format!(
                     "argument {i} (`{name}`: {ty}) cannot be specialized as {fact}"
                 ));
             }
-        };
-        dicts.push(format!("{{tile.name = {name:?}{extra}}}"));
+        }
+        dicts.push(DictionaryAttribute::new(context, &entries).into());
     }
-    let text = format!("[{}]", dicts.join(", "));
-    let attr = Attribute::parse(context, &text)
-        .ok_or_else(|| format!("cannot parse the argument attributes {text}"))?;
+    let attr: Attribute = ArrayAttribute::new(context, &dicts).into();
     let body = module.body();
     let mut next = body.first_operation_mut();
     while let Some(mut op) = next {

@@ -84,8 +84,9 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
     fits.then_some(how)
 }
 
-/// Why `name` on `d` cannot be compiled (for errors), listing what can.
-pub const WHY_NOT: &str = "it would need NVIDIA's libdevice, which this compiler does not link; \
+/// Why `name` on `d` cannot be compiled (for errors, after "op on f64"),
+/// listing what can.
+pub const WHY_NOT: &str = "would need NVIDIA's libdevice, which this compiler does not link; \
      supported: abs, floor, ceil, sqrt, maxnum/minnum (any float), exp, exp2, log, log2, rsqrt, \
      sin, cos (f16, bf16, f32)";
 

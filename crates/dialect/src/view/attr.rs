@@ -96,11 +96,24 @@ pub fn i32_array<'c: 'a, 'a>(
     op: &impl OperationLike<'c, 'a>,
     name: &'static str,
 ) -> Result<Vec<i64>, Rule> {
-    let bad = Rule::BadAttribute {
-        name,
-        expected: "an array<i32: ...>",
-    };
-    let a = get(op, name, "an array<i32: ...>")?;
+    i32_array_of(op, name, "an array<i32: ...>")
+}
+
+/// An `array<i32: ...>` attribute of axes (`order`, `boundary_check`).
+pub fn axes<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    name: &'static str,
+) -> Result<Vec<i64>, Rule> {
+    i32_array_of(op, name, "an array<i32: ...> of axes")
+}
+
+fn i32_array_of<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    name: &'static str,
+    expected: &'static str,
+) -> Result<Vec<i64>, Rule> {
+    let bad = Rule::BadAttribute { name, expected };
+    let a = get(op, name, expected)?;
     let array = DenseI32ArrayAttribute::try_from(a).map_err(|_| bad.clone())?;
     (0..array.len())
         .map(|i| array.element(i).map(i64::from).map_err(|_| bad.clone()))

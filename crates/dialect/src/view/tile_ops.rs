@@ -334,7 +334,7 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                     offsets: std::mem::take(&mut g[3]),
                     strides: std::mem::take(&mut g[2]),
                     shape: std::mem::take(&mut g[1]),
-                    order: attr::i32_array(op, "order")?,
+                    order: attr::axes(op, "order")?,
                 })
             }
             ops::ADVANCE => {
@@ -356,7 +356,7 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                 };
                 TileOp::BlockLoad(BlockLoad {
                     ptr,
-                    boundary_check: attr::i32_array(op, "boundary_check")?,
+                    boundary_check: attr::axes(op, "boundary_check")?,
                     padding: attr::padding(op, dtype)?,
                     access: access(op, true)?,
                     vector_width: vector_width(op)?,
@@ -367,7 +367,7 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                 TileOp::BlockStore(BlockStore {
                     ptr: v[0],
                     value: v[1],
-                    boundary_check: attr::i32_array(op, "boundary_check")?,
+                    boundary_check: attr::axes(op, "boundary_check")?,
                     access: access(op, false)?,
                     vector_width: vector_width(op)?,
                 })

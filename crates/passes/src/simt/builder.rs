@@ -397,22 +397,42 @@ impl<'c> Ir<'c> {
         ))
     }
 
-    /// Element `index` of a vector (of elements of type `ty`).
-    pub fn extract_element(&self, vector: Val, index: i64, ty: Type<'c>) -> Val {
-        let i = self.int_constant(self.int_type(32), index);
-        self.generic("llvm.extractelement", &[vector, i], &[ty], &[])[0]
+    /// Element `index` (an i32) of a vector of elements of type `ty`.
+    pub fn extract_element(&self, vector: Val, index: Val, ty: Type<'c>) -> Val {
+        self.generic("llvm.extractelement", &[vector, index], &[ty], &[])[0]
     }
 
-    /// `llvm.call_intrinsic "name"(args) : ty`, appended.
+    /// `vector` with element `index` (an i32) replaced by `value`.
+    pub fn insert_element(&self, vector: Val, value: Val, index: Val) -> Val {
+        let ty = vector.ty();
+        self.generic("llvm.insertelement", &[vector, value, index], &[ty], &[])[0]
+    }
+
+    /// `llvm.mlir.poison` of type `ty`.
+    pub fn poison(&self, ty: Type<'c>) -> Val {
+        self.generic("llvm.mlir.poison", &[], &[ty], &[])[0]
+    }
+
+    /// `llvm.call_intrinsic "name"(args) : ty`, appended. (melior's
+    /// builder of this op leaves out its operand segments.)
     pub fn intrinsic(&self, name: &str, args: &[Val], ty: Type<'c>) -> Val {
-        let args: Vec<Value> = args.iter().map(|v| v.value()).collect();
-        self.push1(llvm::call_intrinsic(
-            self.context,
-            StringAttribute::new(self.context, name),
-            &args,
+        let c = self.context;
+        self.generic(
+            "llvm.call_intrinsic",
+            args,
             &[ty],
-            self.location,
-        ))
+            &[
+                (
+                    Identifier::new(c, "intrin"),
+                    StringAttribute::new(c, name).into(),
+                ),
+                (Identifier::new(c, "op_bundle_sizes"), self.i32_array(&[])),
+                (
+                    Identifier::new(c, "operandSegmentSizes"),
+                    self.i32_array(&[args.len() as i32, 0]),
+                ),
+            ],
+        )[0]
     }
 
     /// `llvm.inline_asm` of `asm` with `constraints` on `args`, giving

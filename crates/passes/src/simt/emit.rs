@@ -440,6 +440,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
                 Ok(())
             }
             "arith.constant" => elementwise::constant(self, op),
+            "math.absi" => math::integer_abs(self, op),
             _ if math::handles(name) => math::lower(self, op),
             _ if name.starts_with("arith.") || name.starts_with("math.") => {
                 elementwise::lower(self, op)

@@ -17,9 +17,36 @@ pub fn handles(name: &str) -> bool {
     is_float_math(name)
 }
 
-/// The LLVM type suffix of a float element (`f32`, `bf16`).
-fn suffix(d: DType) -> &'static str {
-    d.mlir_name()
+/// `math.absi` as `llvm.abs` (`abs.s32`; the absolute value of the most
+/// negative integer is itself, as in two's complement, not poison).
+/// `convert-gpu-to-nvvm` would call libdevice's `__nv_abs`.
+pub fn integer_abs<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
+    let result: Value = op
+        .result(0)
+        .map_err(|_| PassError::at(op, "has no result"))?
+        .into();
+    let src = op
+        .operand(0)
+        .map_err(|_| PassError::at(op, "has no operand"))?;
+    let d = e.dtype(result, op)?;
+    let ty = e.types.dtype(d);
+    let i1 = e.types.dtype(DType::I1);
+    let not_poison = e.int(i1, 0);
+    let name = overloaded("llvm.abs", d);
+    let n = e.registers(result, op)?;
+    let mut out = Vec::with_capacity(n.unwrap_or(1));
+    for r in 0..n.unwrap_or(1) {
+        let x = e.reg(src, r, op)?;
+        out.push(e.ir.intrinsic(&name, &[x, not_poison], ty));
+    }
+    e.set_like(result, out);
+    Ok(())
+}
+
+/// The name of an overloaded LLVM intrinsic for elements of `d`
+/// (`llvm.sqrt` on f32: `llvm.sqrt.f32`).
+pub fn overloaded(base: &str, d: DType) -> String {
+    format!("{base}.{}", d.mlir_name())
 }
 
 /// Emits float math op `op` once per register.
@@ -30,8 +57,7 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
         .map_err(|_| PassError::at(op, "has no result"))?
         .into();
     let d = e.dtype(result, op)?;
-    let how = native_math(name, d)
-        .ok_or_else(|| PassError::at(op, format!("on {d} cannot be compiled: {WHY_NOT}")))?;
+    let how = native_math(name, d).ok_or_else(|| PassError::at(op, format!("on {d} {WHY_NOT}")))?;
     let ty = e.types.dtype(d);
     let f32 = e.types.dtype(DType::F32);
     let operands: Vec<Value> = op.operands().collect();
@@ -43,9 +69,7 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
             .map(|&v| e.reg(v, r, op))
             .collect::<Result<_, _>>()?;
         out.push(match how {
-            NativeMath::Intrinsic(base) => {
-                e.ir.intrinsic(&format!("{base}.{}", suffix(d)), &args, ty)
-            }
+            NativeMath::Intrinsic(base) => e.ir.intrinsic(&overloaded(base, d), &args, ty),
             NativeMath::Approx { ptx, scale, post } => {
                 let mut x = args[0];
                 if d != DType::F32 {

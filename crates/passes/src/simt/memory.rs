@@ -69,7 +69,10 @@ fn load_run(
         let vector = e.ir.vector_type(n as u64, i32_ty);
         let v = e.ir.load(ptr, vector, bytes);
         let words: Vec<Val> = (0..n)
-            .map(|i| e.ir.extract_element(v, i as i64, i32_ty))
+            .map(|i| {
+                let index = e.i32(i as i64);
+                e.ir.extract_element(v, index, i32_ty)
+            })
             .collect();
         return words::unpack(e, &words, d, width);
     }
@@ -143,11 +146,10 @@ fn store_run(
         let words = words::pack(e, values, d);
         let i32_ty = e.ir.int_type(32);
         let vector_ty = e.ir.vector_type(words.len() as u64, i32_ty);
-        let mut vector = e.ir.generic("llvm.mlir.poison", &[], &[vector_ty], &[])[0];
+        let mut vector = e.ir.poison(vector_ty);
         for (i, w) in words.into_iter().enumerate() {
             let index = e.i32(i as i64);
-            vector =
-                e.ir.generic("llvm.insertelement", &[vector, w, index], &[vector_ty], &[])[0];
+            vector = e.ir.insert_element(vector, w, index);
         }
         e.ir.store(vector, ptr, bytes);
         return;

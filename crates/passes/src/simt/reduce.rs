@@ -59,7 +59,7 @@ impl<'c> Reduction<'_, 'c> {
                 } else {
                     "llvm.minnum"
                 };
-                let name = format!("{base}.{}", self.acc.mlir_name());
+                let name = super::math::overloaded(base, self.acc);
                 e.ir.intrinsic(&name, &[a, b], self.acc_type)
             }
         }
