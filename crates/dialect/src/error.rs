@@ -185,6 +185,15 @@ pub enum Rule {
         /// The element type.
         dtype: DType,
     },
+    /// An operation the GPU path cannot compile for the element type
+    /// (float math that would need libdevice; see
+    /// [`float_math`](crate::float_math)).
+    NotCompilable {
+        /// The operation.
+        what: &'static str,
+        /// The element type.
+        dtype: DType,
+    },
     /// A value used outside the loop body that defined it.
     ValueOutOfScope,
     /// A value from another kernel builder.
@@ -310,6 +319,9 @@ impl fmt::Display for Rule {
             Rule::BadPadding { reason } => write!(f, "bad padding: {reason}"),
             Rule::UnsupportedDType { what, dtype } => {
                 write!(f, "{what} is not defined for element type {dtype}")
+            }
+            Rule::NotCompilable { what, dtype } => {
+                write!(f, "{what} on {dtype} {}", crate::float_math::WHY_NOT)
             }
             Rule::ValueOutOfScope => f.write_str(
                 "value used outside the loop body that defined it (carry it through the loop instead)",

@@ -18,7 +18,6 @@ use crate::{
 use melior::Context;
 use melior::ir::Module;
 use melior::pass::PassManager;
-use melior::utility::parse_pass_pipeline;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use tile_dialect::diagnostics::DiagnosticCapture;
@@ -222,13 +221,14 @@ fn build_pass_manager<'c>(context: &'c Context, step: &Step) -> Result<PassManag
     pm.enable_verifier(true);
     match step {
         Step::Tile(p) => pm.add_pass((p.create)()),
-        Step::Upstream { name, element } => parse_pass_pipeline(
-            pm.as_operation_pass_manager(),
-            &format!("builtin.module({element})"),
-        )
-        .map_err(|e| format!("unknown or invalid pass '--{name}': {e}"))?,
-        Step::Pipeline(text) => parse_pass_pipeline(pm.as_operation_pass_manager(), text)
-            .map_err(|e| format!("invalid pass pipeline '{text}': {e}"))?,
+        Step::Upstream { name, element } => {
+            crate::pipeline::add_elements(&pm.as_operation_pass_manager(), element)
+                .map_err(|e| format!("unknown or invalid pass '--{name}': {e}"))?
+        }
+        Step::Pipeline(text) => {
+            crate::pipeline::add_pipeline(&pm.as_operation_pass_manager(), text)
+                .map_err(|e| format!("invalid pass pipeline '{text}': {e}"))?
+        }
     }
     Ok(pm)
 }

@@ -112,19 +112,23 @@ fn add_upstream(pm: &OperationPassManager, elements: &[&str]) -> Result<(), Stri
         )
     };
     if result.value == 0 {
-        return Err(format!("invalid pass pipeline '{text}': {error}"));
+        return Err(error);
     }
     Ok(())
 }
 
 /// Adds the elements of `text` (`a,b{opt=1},func.func(c)`) to `pm`.
 pub fn add_elements(pm: &OperationPassManager, text: &str) -> Result<(), String> {
+    add(pm, text).map_err(|e| format!("failed to parse pass pipeline:\n{e}"))
+}
+
+fn add(pm: &OperationPassManager, text: &str) -> Result<(), String> {
     let mut upstream: Vec<&str> = Vec::new();
     for e in elements(text)? {
         if let Some(nested) = e.nested {
             add_upstream(pm, &upstream)?;
             upstream.clear();
-            add_elements(&pm.nested_under(e.name), nested)?;
+            add(&pm.nested_under(e.name), nested)?;
         } else if let Some(ours) = find_pass(e.name) {
             if e.text != e.name {
                 return Err(format!("pass '{}' takes no options", e.name));

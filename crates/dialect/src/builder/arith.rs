@@ -245,6 +245,11 @@ impl<'k> KernelBuilder<'k> {
                 )
                 .unwrap_or_else(|| self.poison());
         }
+        if let Some(refused) = not_compilable(name, d) {
+            return self
+                .fail(name, refused, at)
+                .unwrap_or_else(|| self.poison());
+        }
         self.emit1(name, at, &[a, b], &[], ty.clone())
     }
 
@@ -345,6 +350,11 @@ impl<'k> KernelBuilder<'k> {
                     },
                     at,
                 )
+                .unwrap_or_else(|| self.poison());
+        }
+        if let Some(refused) = not_compilable(name, d) {
+            return self
+                .fail(name, refused, at)
                 .unwrap_or_else(|| self.poison());
         }
         self.emit1(name, at, &[x.id], &[], t)
@@ -586,6 +596,17 @@ impl<'k> KernelBuilder<'k> {
             None => self.poison(),
         }
     }
+}
+
+/// The rule `name` on `d` breaks when the GPU path cannot compile it
+/// (float math that would need libdevice), so the builder refuses it at
+/// the user's line instead of a later stage failing.
+fn not_compilable(name: &'static str, d: DType) -> Option<Rule> {
+    (crate::float_math::is_float_math(name) && crate::float_math::native_math(name, d).is_none())
+        .then_some(Rule::NotCompilable {
+            what: name,
+            dtype: d,
+        })
 }
 
 fn binary_op_name(op: BinOp, d: DType) -> &'static str {
