@@ -4,19 +4,22 @@ use super::tile::{Operand, Tile};
 use crate::diagnostics::DiagnosticCapture;
 use crate::error::{BuildError, Error, Result, Rule, SourceLoc};
 use crate::types::{Elem, TileType};
+use crate::view::TypeTable;
 use crate::{DType, ops, verify};
 use melior::Context;
-use melior::ir::attribute::{StringAttribute, TypeAttribute};
+use melior::ir::attribute::{
+    ArrayAttribute, DenseElementsAttribute, DictionaryAttribute, FloatAttribute, IntegerAttribute,
+    StringAttribute, TypeAttribute,
+};
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationBuilder, OperationLike, OperationPrintingFlags};
 use melior::ir::r#type::FunctionType;
 use melior::ir::{
-    Attribute, Block, BlockRef, Identifier, Location, Module, Region, RegionLike, Type, TypeLike,
-    Value, ValueLike,
+    Attribute, Block, BlockRef, Identifier, Location, Module, Region, RegionLike, Type, Value,
+    ValueLike,
 };
-use mlir_sys::{MlirBlock, MlirType, MlirValue};
+use mlir_sys::{MlirBlock, MlirValue};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
 
 /// A kernel argument as the user declared it.
@@ -43,7 +46,6 @@ struct State {
     next_scope: u32,
     error: Option<BuildError>,
     params: Vec<Param>,
-    types: HashMap<TileType, MlirType>,
 }
 
 /// Builds one kernel. Obtained inside [`Kernel::build`]; its methods create
@@ -52,6 +54,7 @@ pub struct KernelBuilder<'c> {
     pub(super) context: &'c Context,
     entry: Block<'c>,
     state: RefCell<State>,
+    types: TypeTable<'c>,
 }
 
 /// Index of the value standing for "an earlier call failed".
@@ -67,12 +70,12 @@ impl<'c> KernelBuilder<'c> {
             next_scope: 1,
             error: None,
             params: Vec::new(),
-            types: HashMap::new(),
         };
         KernelBuilder {
             context,
             entry,
             state: RefCell::new(state),
+            types: TypeTable::new(context),
         }
     }
 
@@ -134,17 +137,9 @@ impl<'c> KernelBuilder<'c> {
         Location::new(self.context, &at.file, at.line as usize, at.column as usize)
     }
 
-    /// The MLIR type for a tile type, parsed once per builder.
+    /// The MLIR type of a tile type (made once per builder).
     pub(super) fn mlir_type(&self, t: &TileType) -> Type<'c> {
-        if let Some(raw) = self.state.borrow().types.get(t) {
-            // SAFETY: the type was created in `self.context`, which outlives
-            // the builder; MLIR types are immortal within their context.
-            return unsafe { Type::from_raw(*raw) };
-        }
-        let ty = Type::parse(self.context, &t.to_string())
-            .expect("every TileType prints as a type the loaded tile dialect parses");
-        self.state.borrow_mut().types.insert(t.clone(), ty.to_raw());
-        ty
+        self.types.make(t, None)
     }
 
     fn register(&self, raw: MlirValue, ty: TileType) -> u32 {
@@ -320,50 +315,46 @@ impl<'c> KernelBuilder<'c> {
                 )
                 .unwrap_or_else(|| self.poison());
         };
-        let literal = match value {
-            Operand::Int(v) if d.is_float() => float_literal(v as f64, d),
-            Operand::Int(v) => v.to_string(),
-            Operand::Bool(b) if d == DType::I1 => b.to_string(),
-            Operand::Float(v) if d.is_float() => float_literal(v, d),
-            Operand::Float(_) | Operand::Bool(_) => {
-                let found = if matches!(value, Operand::Bool(_)) {
-                    "bool literal"
-                } else {
-                    "float literal"
-                };
+        let bad_literal = |found: &'static str| Rule::DTypeMismatch {
+            expected: d.to_string(),
+            found: found.into(),
+        };
+        let elem = self.types.dtype(d);
+        let scalar: Attribute<'c> = match value {
+            Operand::Int(v) if d.is_float() => {
+                FloatAttribute::new(self.context, elem, v as f64).into()
+            }
+            Operand::Int(v) if fits(v, d) => IntegerAttribute::new(elem, v).into(),
+            Operand::Int(_) => {
                 return self
                     .fail(
                         op,
-                        Rule::DTypeMismatch {
-                            expected: d.to_string(),
-                            found: found.into(),
+                        Rule::BadAttribute {
+                            name: "value",
+                            expected: "a literal the element type can hold",
                         },
                         at,
                     )
                     .unwrap_or_else(|| self.poison());
             }
+            Operand::Bool(b) if d == DType::I1 => IntegerAttribute::new(elem, i64::from(b)).into(),
+            Operand::Float(v) if d.is_float() => FloatAttribute::new(self.context, elem, v).into(),
+            Operand::Float(_) => {
+                return self
+                    .fail(op, bad_literal("float literal"), at)
+                    .unwrap_or_else(|| self.poison());
+            }
+            Operand::Bool(_) => {
+                return self
+                    .fail(op, bad_literal("bool literal"), at)
+                    .unwrap_or_else(|| self.poison());
+            }
             Operand::Tile(_) => unreachable!("constant() takes literals only"),
         };
-        let scalar = format!("{literal} : {d}");
-        let text = if ty.is_scalar() {
+        let attr = if ty.is_scalar() {
             scalar
         } else {
-            format!("dense<{literal}> : {ty}")
-        };
-        let capture = DiagnosticCapture::new(self.context);
-        let attr = Attribute::parse(self.context, &text);
-        drop(capture);
-        let Some(attr) = attr else {
-            return self
-                .fail(
-                    op,
-                    Rule::BadAttribute {
-                        name: "value",
-                        expected: "a literal the element type can hold",
-                    },
-                    at,
-                )
-                .unwrap_or_else(|| self.poison());
+            DenseElementsAttribute::splat(self.mlir_type(ty), scalar).into()
         };
         self.emit1("arith.constant", at, &[], &[("value", attr)], ty.clone())
     }
@@ -392,32 +383,15 @@ impl<'c> KernelBuilder<'c> {
     }
 }
 
-/// An MLIR float literal for `v` in type `d`: the shortest decimal that
-/// round-trips (MLIR rounds it to `d`), or the bit pattern of inf/NaN.
-fn float_literal(v: f64, d: DType) -> String {
-    if v.is_finite() {
-        let s = format!("{v:e}");
-        return match s.split_once('e') {
-            Some((m, e)) if !m.contains('.') => format!("{m}.0e{e}"),
-            _ => s,
-        };
+/// True when the integer literal `v` fits `d` (as MLIR's parser accepts
+/// it: signed or unsigned within the width; 0 or 1 for i1).
+fn fits(v: i64, d: DType) -> bool {
+    let bits = d.bits();
+    if bits >= 64 {
+        return true;
     }
-    let (inf, nan): (u64, u64) = match d {
-        DType::F16 => (0x7C00, 0x7E00),
-        DType::BF16 => (0x7F80, 0x7FC0),
-        DType::F32 => (0x7F80_0000, 0x7FC0_0000),
-        _ => (0x7FF0_0000_0000_0000, 0x7FF8_0000_0000_0000),
-    };
-    let sign = 1u64 << (d.bits() - 1);
-    let bits = if v.is_nan() {
-        nan
-    } else if v > 0.0 {
-        inf
-    } else {
-        inf | sign
-    };
-    let digits = (d.bits() / 4) as usize;
-    format!("0x{bits:0digits$X}")
+    let low = if bits == 1 { 0 } else { -(1i128 << (bits - 1)) };
+    (low..(1i128 << bits)).contains(&i128::from(v))
 }
 
 fn valid_name(name: &str) -> bool {
@@ -524,18 +498,20 @@ impl<'c> KernelBuilder<'c> {
         let inputs: Vec<Type> = state
             .params
             .iter()
-            .map(|p| Type::parse(context, &p.ty.to_string()).expect("parameter types parse"))
+            .map(|p| self.types.make(&p.ty, None))
             .collect();
         let function_type = FunctionType::new(context, &inputs, &[]);
-        let arg_attrs = format!(
-            "[{}]",
-            state
-                .params
-                .iter()
-                .map(|p| format!("{{{} = \"{}\"}}", ops::ARG_NAME_ATTR, p.name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let arg_attrs: Vec<Attribute> = state
+            .params
+            .iter()
+            .map(|p| {
+                let name = (
+                    Identifier::new(context, ops::ARG_NAME_ATTR),
+                    StringAttribute::new(context, &p.name).into(),
+                );
+                DictionaryAttribute::new(context, &[name]).into()
+            })
+            .collect();
         let region = Region::new();
         region.append_block(self.entry);
         let mut attributes = vec![
@@ -552,10 +528,11 @@ impl<'c> KernelBuilder<'c> {
                 Attribute::unit(context),
             ),
         ];
-        if !state.params.is_empty() {
-            let parsed = Attribute::parse(context, &arg_attrs)
-                .expect("argument names are valid identifiers");
-            attributes.push((Identifier::new(context, "arg_attrs"), parsed));
+        if !arg_attrs.is_empty() {
+            attributes.push((
+                Identifier::new(context, "arg_attrs"),
+                ArrayAttribute::new(context, &arg_attrs).into(),
+            ));
         }
         let func = OperationBuilder::new("func.func", location)
             .add_attributes(&attributes)

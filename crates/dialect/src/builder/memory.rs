@@ -6,10 +6,10 @@ use crate::error::{Rule, SourceLoc};
 use crate::ops::{self, CacheModifier, EvictionPolicy, Padding};
 use crate::rules;
 use crate::types::{Elem, TileType};
+use melior::ir::Attribute;
 use melior::ir::attribute::{
     BoolAttribute, DenseI32ArrayAttribute, FloatAttribute, StringAttribute,
 };
-use melior::ir::{Attribute, Type};
 
 /// A load being configured: `k.load(ptr).mask(m).other(0.0).build()`.
 ///
@@ -147,7 +147,7 @@ impl<'k> KernelBuilder<'k> {
                 let Padding::Value(v) = padding else {
                     unreachable!("named paddings handled above")
                 };
-                let ty = Type::parse(self.context, elem.mlir_name()).expect("element types parse");
+                let ty = crate::view::TypeTable::new(self.context).dtype(elem);
                 if elem.is_float() {
                     FloatAttribute::new(self.context, ty, v).into()
                 } else {
