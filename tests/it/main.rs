@@ -6,6 +6,8 @@ mod codegen;
 mod examples;
 mod interpreter;
 mod jit;
+mod memory_order;
+mod ops;
 // Each offending builder call shares its line with the `line!()` it is
 // compared with; formatting would split them.
 #[rustfmt::skip]

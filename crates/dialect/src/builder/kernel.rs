@@ -384,13 +384,13 @@ impl<'c> KernelBuilder<'c> {
 }
 
 /// True when the integer literal `v` fits `d` (as MLIR's parser accepts
-/// it: signed or unsigned within the width; 0 or 1 for i1).
+/// it: signed or unsigned within the width; -1, 0 or 1 for i1).
 fn fits(v: i64, d: DType) -> bool {
     let bits = d.bits();
     if bits >= 64 {
         return true;
     }
-    let low = if bits == 1 { 0 } else { -(1i128 << (bits - 1)) };
+    let low = -(1i128 << (bits - 1));
     (low..(1i128 << bits)).contains(&i128::from(v))
 }
 
