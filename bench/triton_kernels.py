@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Triton 3.6 and PyTorch baselines for tile-bench.
+"""Triton 3.6 and PyTorch baselines for `tile-tools bench`.
 
 The same kernels as ours (examples/src/{vector_add,row_sum,weighted_sum,
 softmax}.rs), written line for line as the seeds write them, and their
-PyTorch equivalents. tile-bench defines the cases and the timing and passes
-them on the command line:
+PyTorch equivalents. `tile-tools bench` defines the cases and the timing
+and passes them on the command line:
 
     python3 bench/triton_kernels.py [--warmup W] [--reps R] [--flush-bytes B]
         [--seed S] --case KERNEL SIZE BLOCK WARPS [--case ...]
@@ -16,11 +16,11 @@ num_warps. Inputs are random normal fp32, contiguous, from a fixed seed.
 
 Each Triton output is poisoned (NaN), computed once and compared with
 PyTorch's: the largest absolute difference over the largest magnitude of
-PyTorch's output must be at most TOLERANCE. Then both are timed as tile-bench
-times ours: `warmup` untimed calls and a synchronize, then for each of `reps`
-repetitions: zero a `flush_bytes` buffer (L2 flush), record a start event,
-call once, record an end event; one synchronize at the end; the median of
-the elapsed times.
+PyTorch's output must be at most TOLERANCE. Then both are timed as
+`tile-tools bench` times ours: `warmup` untimed calls and a synchronize,
+then for each of `reps` repetitions: zero a `flush_bytes` buffer (L2
+flush), record a start event, call once, record an end event; one
+synchronize at the end; the median of the elapsed times.
 
 Output: one `INFO` line (versions, device), then one line per case:
 
@@ -356,7 +356,7 @@ CASES = {
 
 
 def bench(fn, warmup, reps, flush):
-    """The median time of `fn` in ms, timed as tile-bench times ours."""
+    """The median time of `fn` in ms, timed as tile-tools bench times ours."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()

@@ -16,7 +16,9 @@
 //! Compile-time parameters (block and tile sizes, Triton's `tl.constexpr`)
 //! are arguments of the Rust functions; runtime values (sizes, strides) are
 //! kernel arguments. [`ALL`] lists every kernel with its default parameters;
-//! the `tile-kernels` binary builds them all and writes their IR.
+//! the `tile-kernels` binary builds them all and writes their IR. The
+//! programs that run them on a GPU (the GPU check, the benchmarks) are in
+//! the `tile-tools` crate (`tools/`).
 //!
 //! ```
 //! let context = tile_dialect::new_context().unwrap();
@@ -27,9 +29,6 @@
 //! ```
 
 pub mod attention_tiles;
-pub mod bench;
-pub mod compile_bench;
-pub mod gpu_check;
 pub mod masked_tile_2d;
 pub mod row_sum;
 pub mod softmax;

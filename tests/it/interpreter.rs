@@ -1,15 +1,16 @@
 //! The CPU interpreter, in CI (no GPU): every example kernel at several
 //! sizes, irregular ones included, against the plain Rust references of the
-//! GPU check (the same case functions, on an interpreter device); the
-//! block-pointer sweep; faults reported with the user's source line.
+//! GPU check (`tile_tools::gpu_check`: the same case functions, on an
+//! interpreter device); the block-pointer sweep; faults reported with the
+//! user's source line.
 
 use tile::{Arg, DType, Device, InterpretFault, Kernel, Options, RuntimeError};
-use tile_examples::gpu_check::padding::padding_case;
-use tile_examples::gpu_check::reductions::{
+use tile_examples::{masked_tile_2d, vector_add};
+use tile_tools::gpu_check::padding::padding_case;
+use tile_tools::gpu_check::reductions::{
     row_sum_case, softmax_case, weighted_sum_bwd_case, weighted_sum_fwd_case,
 };
-use tile_examples::gpu_check::{Storage, k_tile_case, q_tile_case, tile_2d_case, vector_add_case};
-use tile_examples::{masked_tile_2d, vector_add};
+use tile_tools::gpu_check::{Storage, k_tile_case, q_tile_case, tile_2d_case, vector_add_case};
 
 /// Runs every case, then fails listing those that failed (all of them, not
 /// just the first).

@@ -3,7 +3,7 @@
 //! reach against Triton. The Python baselines get the same cases on their
 //! command line ([`super::triton::script_args`]).
 
-use crate::weighted_sum;
+use tile_examples::weighted_sum;
 
 /// Bytes of one `f32`.
 const F32: u64 = 4;
@@ -60,7 +60,7 @@ pub struct Case {
     /// Warps per program.
     pub num_warps: u32,
     /// Whether our kernel is compiled specialized on its arguments (the
-    /// default; `tile-bench --no-specialize` measures the code that
+    /// default; `tile-tools bench --no-specialize` measures the code that
     /// assumes nothing: scalar accesses).
     pub specialize: bool,
 }

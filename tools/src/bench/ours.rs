@@ -7,9 +7,9 @@ use super::cases::{Case, KernelKind};
 use super::{Timing, median};
 use crate::gpu_check::reductions::compare_close;
 use crate::gpu_check::{compare, inputs, poisoned};
-use crate::{row_sum, softmax, vector_add, weighted_sum};
 use tile::{Arg, Buffer, Device, LoadedKernel, Options};
 use tile_dialect::{DType, Kernel};
+use tile_examples::{row_sum, softmax, vector_add, weighted_sum};
 use tile_runtime::Specialization;
 
 /// The relative tolerance of sums against their f64 reference (see
