@@ -12,6 +12,7 @@
 //! | [`row_sum`] | [`row_sum`](row_sum::row_sum) | 002: iterative row sum with `advance` |
 //! | [`weighted_sum`] | [`weighted_sum_fwd`](weighted_sum::weighted_sum_fwd), [`weighted_sum_bwd`](weighted_sum::weighted_sum_bwd) | 004: weighted sum, forward and backward |
 //! | [`softmax`] | [`softmax`](softmax::softmax) | 000: `other = -inf` before a max reduction |
+//! | [`layer_norm`] | [`layer_norm_fwd`](layer_norm::layer_norm_fwd) | Triton's tutorial 05: three loops, `where`, `sqrt` |
 //!
 //! Compile-time parameters (block and tile sizes, Triton's `tl.constexpr`)
 //! are arguments of the Rust functions; runtime values (sizes, strides) are
@@ -29,6 +30,7 @@
 //! ```
 
 pub mod attention_tiles;
+pub mod layer_norm;
 pub mod masked_tile_2d;
 pub mod row_sum;
 pub mod softmax;
@@ -96,6 +98,10 @@ pub const ALL: &[Example] = &[
         name: "softmax",
         build: |c| softmax::softmax(c, softmax::BLOCK),
     },
+    Example {
+        name: "layer_norm_fwd",
+        build: |c| layer_norm::layer_norm_fwd(c, layer_norm::BLOCK_SIZE),
+    },
 ];
 
 /// Every seed kernel with its default parameters ([`ALL`] as a vector).
@@ -134,7 +140,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 8);
+        assert_eq!(names.len(), 9);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 
