@@ -5,6 +5,7 @@
 //! integration tests run them on the CPU interpreter too.
 
 pub mod cross_check;
+pub mod layer_norm;
 pub mod offsets;
 pub mod padding;
 pub mod program;

@@ -20,7 +20,6 @@
 //! - `tile-tools gpu-check fault`: a kernel that faults must come back as a
 //!   `KernelFault` naming it (the context is lost afterwards).
 
-use super::cross_check;
 use super::padding::padding_case;
 use super::reductions::{
     row_sum_beyond_2_31_case, row_sum_case, softmax_case, weighted_sum_bwd_case,
@@ -30,6 +29,7 @@ use super::{
     GUARD, POISON, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, k_tile_case,
     poisoned, q_tile_case, scalar_args_kernel, tile_2d_case, vector_add_case,
 };
+use super::{cross_check, layer_norm};
 use std::time::Instant;
 use tile::{Arg, Device, Options, device_or_skip};
 use tile_dialect::{DType, Padding};
@@ -252,6 +252,35 @@ fn paddings(device: &Device, report: &mut Report) {
     }
 }
 
+/// The LayerNorm forward: the benchmark's widths (1151x8192, 4096x781)
+/// and irregular small shapes, with the tutorial's `BLOCK_SIZE` (one loop
+/// iteration a row) and with smaller blocks (several, the last one
+/// partial), on contiguous and padded rows.
+fn layer_norms(device: &Device, report: &mut Report) {
+    let heuristic = layer_norm::heuristic_block;
+    // (rows, N, row stride, BLOCK_SIZE)
+    let cases = [
+        (1151, 8192, 8192, heuristic(8192)),
+        (4096, 781, 781, heuristic(781)),
+        (1, 1, 1, heuristic(1)),
+        (3, 17, 17, heuristic(17)),
+        (3, 17, 20, 8),
+        (64, 1000, 1000, heuristic(1000)),
+        (64, 1000, 1024, 256),
+        (7, 4097, 4097, heuristic(4097)),
+        (7, 4097, 4097, 1024),
+        (4096, 781, 800, 128),
+    ];
+    for (rows, n, stride, block) in cases {
+        let warps = tile_examples::layer_norm::num_warps(block);
+        report.record(
+            "layer_norm",
+            format!("{rows}x{n} stride={stride} BLOCK_SIZE={block} warps={warps}"),
+            layer_norm::layer_norm_case(device, rows, n, stride, block),
+        );
+    }
+}
+
 /// The value after `flag` in the arguments, if any.
 fn flag_value(args: &[String], flag: &str) -> Option<String> {
     args.iter()
@@ -387,6 +416,7 @@ pub fn main(args: &[String]) -> i32 {
         report.record("k_tile_transposed", case, k_tile_case(&device, b, t, h, k));
     }
     reductions(&device, quick, &mut report);
+    layer_norms(&device, &mut report);
     paddings(&device, &mut report);
     {
         use super::runtime;
