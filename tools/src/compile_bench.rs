@@ -1,7 +1,7 @@
 //! The compile-latency benchmark, `tile-tools compile-bench`: how long a
-//! cold compilation (tile IR to PTX, no cache) of the vector add and the
-//! row sum takes, on this machine, against each kernel's target
-//! ([`KERNELS`]).
+//! cold compilation (tile IR to PTX, no cache) of the vector add, the row
+//! sum and the LayerNorm takes, on this machine, against each kernel's
+//! target ([`KERNELS`]).
 //!
 //! Three measurements per kernel, each `reps` times:
 //!
@@ -34,7 +34,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 use tile::Options;
 use tile_dialect::{DType, Kernel};
-use tile_examples::{row_sum, vector_add};
+use tile_examples::{layer_norm, row_sum, vector_add};
 
 /// One kernel the benchmark compiles: how it is built, its warps, and the
 /// median a cold compilation must stay within.
@@ -51,8 +51,9 @@ pub struct Measured {
 }
 
 /// The kernels measured: the vector add and the row sum with their default
-/// blocks (target 25 ms).
-pub const KERNELS: [Measured; 2] = [
+/// blocks (target 25 ms), and the LayerNorm with an 8192-wide tile on 8
+/// warps (target 40 ms: three loops over a tile eight times the row sum's).
+pub const KERNELS: [Measured; 3] = [
     Measured {
         name: "safe_kernel",
         build: |c| vector_add::safe_kernel(c, vector_add::BLOCK),
@@ -64,6 +65,12 @@ pub const KERNELS: [Measured; 2] = [
         build: |c| row_sum::row_sum(c, row_sum::BLOCK_N, DType::F32),
         num_warps: 4,
         target_ms: 25.0,
+    },
+    Measured {
+        name: "layer_norm_fwd",
+        build: |c| layer_norm::layer_norm_fwd(c, 8192),
+        num_warps: 8,
+        target_ms: 40.0,
     },
 ];
 
@@ -385,10 +392,10 @@ fn measure_kernel(
         let text = String::from_utf8_lossy(&out.stdout);
         let Some(line) = text.lines().find(|l| l.starts_with("first ")) else {
             let stderr = String::from_utf8_lossy(&out.stderr);
-            return Ok(Err(format!(
-                "the child measuring it failed: {}",
-                stderr.trim()
-            )));
+            let message = stderr
+                .trim()
+                .trim_start_matches("tile-tools compile-bench: ");
+            return Ok(Err(format!("the child measuring it failed: {message}")));
         };
         let v: Vec<f64> = line
             .split_whitespace()
@@ -468,7 +475,8 @@ fn stage_table(kernel: &str, fresh: &Samples, reused: &Samples) -> String {
 }
 
 /// The result table, as Markdown. A kernel that could not be measured
-/// shows the first line of its error (up to 160 characters).
+/// shows the first line of its error that says `error:` (else its first
+/// line), up to 200 characters.
 pub fn table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| kernel | measurement | median ms | max ms | target ms | verdict (median <= target) |\n\
@@ -482,14 +490,10 @@ pub fn table(rows: &[Row]) -> String {
                 format!("{:.2}", s.max),
             ),
             Err(e) => {
-                let first: String = e
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(160)
-                    .collect();
-                let what = format!("{}: {}", r.what, first.replace('|', "/"));
+                let line = e.lines().find(|l| l.contains("error:"));
+                let line = line.or(e.lines().next()).unwrap_or_default();
+                let line: String = line.chars().take(200).collect();
+                let what = format!("{}: {}", r.what, line.replace('|', "/"));
                 (what, "-".into(), "-".into())
             }
         };
@@ -557,6 +561,53 @@ mod tests {
         assert!(cli.check_upstream);
         assert!(Cli::parse(["--reps", "0"].map(String::from)).is_err());
         assert!(Cli::parse(["--nope"].map(String::from)).is_err());
+    }
+
+    #[test]
+    fn verdicts_use_each_kernels_target_and_failures_show_their_error() {
+        let row = |median, target_ms, judged| Row {
+            kernel: "k",
+            what: "cold compile",
+            summary: Ok(Summary {
+                median,
+                max: median,
+            }),
+            target_ms,
+            judged,
+        };
+        assert_eq!(row(30.0, 40.0, true).verdict(), "PASS");
+        assert_eq!(row(30.0, 25.0, true).verdict(), "FAIL");
+        assert_eq!(row(30.0, 25.0, false).verdict(), "-");
+        let failed = Row {
+            summary: Err("stage 'nvvm' failed: a | b\nx.rs:1:2: error: no | way\nnote".into()),
+            ..row(0.0, 40.0, true)
+        };
+        assert_eq!(failed.verdict(), "FAIL");
+        let t = table(&[row(30.0, 40.0, true), row(2.0, 40.0, false), failed]);
+        assert!(
+            t.contains("| k | cold compile | 30.00 | 30.00 | 40 | PASS |"),
+            "{t}"
+        );
+        assert!(
+            t.contains("| k | cold compile | 2.00 | 2.00 | - | - |"),
+            "{t}"
+        );
+        assert!(
+            t.contains("| k | cold compile: x.rs:1:2: error: no / way | - | - | 40 | FAIL |"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn the_layer_norm_is_measured_with_the_tutorials_configuration_for_8192() {
+        let norm = find("layer_norm_fwd").unwrap();
+        assert_eq!(tile_examples::layer_norm::block_size(8192, 4), 8192);
+        assert_eq!(norm.num_warps, tile_examples::layer_norm::num_warps(8192));
+        assert_eq!(norm.target_ms, 40.0);
+        let context = tile::context().unwrap();
+        let kernel = (norm.build)(&context).unwrap();
+        assert!(kernel.to_string().contains("tensor<8192xf32>"));
+        assert!(find("nope").is_err());
     }
 
     #[test]
