@@ -164,9 +164,8 @@ fn softmax_at_every_size() {
 #[test]
 fn layer_norm_at_every_size() {
     let device = Device::interpreter();
-    let mut cases = Vec::new();
     // (rows, N, row stride, BLOCK_SIZE)
-    for (rows, n, stride, block) in [
+    let shapes = [
         (1, 1, 1, heuristic_block(1)),
         (3, 17, 17, heuristic_block(17)),
         (3, 17, 20, 8),
@@ -174,13 +173,12 @@ fn layer_norm_at_every_size() {
         (5, 1000, 1024, 256),
         (7, 4097, 4097, 1024),
         (2, 130, 130, 64),
-    ] {
-        cases.push((
-            format!("{rows}x{n} stride={stride} BLOCK_SIZE={block}"),
-            layer_norm_case(&device, rows, n, stride, block),
-        ));
-    }
-    all_pass("layer_norm", cases);
+    ];
+    let run = |(rows, n, stride, block)| {
+        let case = format!("{rows}x{n} stride={stride} BLOCK_SIZE={block}");
+        (case, layer_norm_case(&device, rows, n, stride, block))
+    };
+    all_pass("layer_norm", shapes.map(run).into());
 }
 
 /// Shapes that are block multiples along neither axis, every subset of

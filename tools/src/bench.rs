@@ -311,10 +311,7 @@ fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_string).collect()
-    }
+    use crate::words as args;
 
     #[test]
     fn median_of_odd_and_even_counts() {

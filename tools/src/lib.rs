@@ -59,13 +59,16 @@ pub fn run(argv: &[String]) -> i32 {
     }
 }
 
+/// The words of `s`, as the arguments of a command line (for tests).
+#[cfg(test)]
+pub(crate) fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn argv(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_string).collect()
-    }
+    use crate::words as argv;
 
     #[test]
     fn help_lists_every_subcommand() {

@@ -97,18 +97,15 @@ impl Inputs {
         let (rows, n, stride) = (self.rows, self.n, self.stride);
         let want = layer_norm::reference(&self.x, &self.w, &self.b, (rows, n, stride), EPS);
         let dense_y = unpad(y, rows, n, stride).map_err(|e| format!("Y: {e}"))?;
-        let mean_abs: Vec<f64> = self
-            .x
-            .chunks(stride)
-            .take(rows)
-            .map(|row| row[..n].iter().map(|&v| f64::from(v).abs()).sum::<f64>() / n as f64)
+        let rows_of_x = || self.x.chunks(stride).take(rows).map(|row| &row[..n]);
+        let mean_abs: Vec<f64> = rows_of_x()
+            .map(|row| row.iter().map(|&v| f64::from(v).abs()).sum::<f64>() / n as f64)
             .collect();
         let mut y_scale = Vec::with_capacity(rows * n);
-        for r in 0..rows {
-            for c in 0..n {
-                let x = f64::from(self.x[r * stride + c]).abs();
-                let terms = (x + mean_abs[r]) * want.rstd[r] * f64::from(self.w[c]).abs();
-                y_scale.push(terms + f64::from(self.b[c]).abs());
+        for ((row, &m), &r) in rows_of_x().zip(&mean_abs).zip(&want.rstd) {
+            for ((&x, &w), &b) in row.iter().zip(&self.w).zip(&self.b) {
+                let terms = (f64::from(x).abs() + m) * r * f64::from(w).abs();
+                y_scale.push(terms + f64::from(b).abs());
             }
         }
         compare_close(&dense_y, &want.y, &y_scale, tol).map_err(|e| format!("Y: {e}"))?;
