@@ -10,7 +10,7 @@
 //! | subcommand | what | module |
 //! | --- | --- | --- |
 //! | `gpu-check [--quick]`, `gpu-check launch-bench\|autotune\|aot-compare FILE\|fault` | every kernel against a CPU reference on irregular sizes, and the runtime's checks | [`gpu_check`] |
-//! | `bench [--quick] ...` | our kernels against Triton 3.6 and PyTorch, checked, then timed | [`bench`] |
+//! | `bench [--quick] ...` | our kernels against Triton 3.6 and PyTorch, checked, then timed | [`mod@bench`] |
 //! | `compile-bench [--reps N] ...` | cold compile latency (no GPU needed) | [`compile_bench`] |
 //!
 //! The kernels themselves are in `tile-examples`.

@@ -1,5 +1,5 @@
 //! A kernel compiled for the facts of each launch's arguments, through the
-//! product's JIT path ([`tile::jit`]: a variant per
+//! product's JIT path ([`tile::jit()`]: a variant per
 //! [`Specialization`](tile::Specialization), the kernel cache, compile
 //! events).
 
