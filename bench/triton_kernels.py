@@ -1,26 +1,29 @@
 #!/usr/bin/env python3
-"""Triton 3.6 and PyTorch baselines for tile-bench.
+"""Triton 3.6 and PyTorch baselines for `tile-tools bench`.
 
 The same kernels as ours (examples/src/{vector_add,row_sum,weighted_sum,
-softmax}.rs), written line for line as the seeds write them, and their
-PyTorch equivalents. tile-bench defines the cases and the timing and passes
-them on the command line:
+softmax}.rs), written line for line as the seeds write them, the LayerNorm
+forward (examples/src/layer_norm.rs) as Triton's tutorial 05 writes it, and
+their PyTorch equivalents. `tile-tools bench` defines the cases and the timing
+and passes them on the command line:
 
     python3 bench/triton_kernels.py [--warmup W] [--reps R] [--flush-bytes B]
         [--seed S] --case KERNEL SIZE BLOCK WARPS [--case ...]
 
-KERNEL is vector_add, row_sum, weighted_sum_fwd, weighted_sum_bwd or
-softmax; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK (vector_add,
-softmax), BLOCK_N (row_sum) or ROWS_TILExD_TILE (weighted sums); WARPS is
-num_warps. Inputs are random normal fp32, contiguous, from a fixed seed.
+KERNEL is vector_add, row_sum, weighted_sum_fwd, weighted_sum_bwd, softmax
+or layer_norm; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK
+(vector_add, softmax), BLOCK_N (row_sum), ROWS_TILExD_TILE (weighted sums)
+or BLOCK_SIZE (layer_norm, which must be the tutorial's heuristic for COLS,
+as WARPS must); WARPS is num_warps. Inputs are random normal fp32,
+contiguous, from a fixed seed.
 
 Each Triton output is poisoned (NaN), computed once and compared with
 PyTorch's: the largest absolute difference over the largest magnitude of
-PyTorch's output must be at most TOLERANCE. Then both are timed as tile-bench
-times ours: `warmup` untimed calls and a synchronize, then for each of `reps`
-repetitions: zero a `flush_bytes` buffer (L2 flush), record a start event,
-call once, record an end event; one synchronize at the end; the median of
-the elapsed times.
+PyTorch's output must be at most TOLERANCE. Then both are timed as
+`tile-tools bench` times ours: `warmup` untimed calls and a synchronize,
+then for each of `reps` repetitions: zero a `flush_bytes` buffer (L2
+flush), record a start event, call once, record an end event; one
+synchronize at the end; the median of the elapsed times.
 
 Output: one `INFO` line (versions, device), then one line per case:
 
@@ -51,6 +54,9 @@ DEVICE = "cuda"
 
 # The largest accepted max_err (fp32 throughout).
 TOLERANCE = 1e-4
+
+# The LayerNorm's eps, as tile-tools bench passes it (PyTorch's default).
+EPS = 1e-5
 
 
 # ---- the kernels, as in the seeds ----
@@ -221,6 +227,49 @@ def softmax(x_ptr, out_ptr, stride_xr, stride_outr, n_cols, BLOCK: tl.constexpr)
     tl.store(out_ptr + row * stride_outr + offs, num / den, mask=m)
 
 
+# LayerNorm forward after Triton's tutorial 05: one program per row; the
+# mean, then the (biased) variance, by loops over blocks of columns
+# accumulated in fp32, masked lanes reading 0 and kept out of the variance by
+# tl.where; 1 / sqrt(var + eps); Mean and Rstd stored per row; a last loop
+# normalizes, scales by W, shifts by B and stores Y.
+@triton.jit
+def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    X += row * stride
+    Y += row * stride
+    acc = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        acc += tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    mean = tl.sum(acc, axis=0) / N
+    acc = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        m = cols < N
+        x = tl.load(X + cols, mask=m, other=0.).to(tl.float32)
+        d = tl.where(m, x - mean, 0.)
+        acc += d * d
+    var = tl.sum(acc, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        m = cols < N
+        w = tl.load(W + cols, mask=m)
+        b = tl.load(B + cols, mask=m)
+        x = tl.load(X + cols, mask=m, other=0.).to(tl.float32)
+        tl.store(Y + cols, (x - mean) * rstd * w + b, mask=m)
+
+
+def layer_norm_config(n, element_size):
+    """The tutorial's heuristics for rows of `n` elements: BLOCK_SIZE (the
+    next power of two of n, at most 64 KiB of elements) and num_warps (one
+    per 256 elements, 1 to 8)."""
+    block = min(65536 // element_size, triton.next_power_of_2(n))
+    return block, min(max(block // 256, 1), 8)
+
+
 # ---- the cases: a Triton launch, its PyTorch equivalent, the check ----
 
 
@@ -343,12 +392,39 @@ def softmax_case(dims, block, warps):
     return run_triton, run_torch, lambda: rel_err(out, ref[0])
 
 
+def layer_norm_case(dims, block, warps):
+    (rows, cols), (BLOCK_SIZE, ) = dims, block
+    if (BLOCK_SIZE, warps) != layer_norm_config(cols, 4):
+        raise ValueError(f"layer_norm {rows}x{cols}: BLOCK_SIZE {BLOCK_SIZE} and {warps} warps, "
+                         f"not the tutorial's {layer_norm_config(cols, 4)}")
+    x, w, b = rand(rows, cols), rand(cols), rand(cols)
+    y, mean, rstd = poisoned(rows, cols), poisoned(rows), poisoned(rows)
+    # PyTorch's layer_norm returns Y only: Mean and Rstd (biased variance,
+    # as layer_norm uses) are computed once, outside the timing.
+    ref_mean = x.mean(dim=1)
+    ref_rstd = 1 / torch.sqrt(x.var(dim=1, unbiased=False) + EPS)
+    ref = []
+
+    def run_triton():
+        layer_norm_fwd[(rows, )](x, y, w, b, mean, rstd, x.stride(0), cols, EPS,
+                                 BLOCK_SIZE=BLOCK_SIZE, num_warps=warps)
+
+    def run_torch():
+        ref[:] = [torch.nn.functional.layer_norm(x, (cols, ), w, b, EPS)]
+
+    def error():
+        return max(rel_err(y, ref[0]), rel_err(mean, ref_mean), rel_err(rstd, ref_rstd))
+
+    return run_triton, run_torch, error
+
+
 CASES = {
     "vector_add": vector_add_case,
     "row_sum": row_sum_case,
     "weighted_sum_fwd": weighted_sum_fwd_case,
     "weighted_sum_bwd": weighted_sum_bwd_case,
     "softmax": softmax_case,
+    "layer_norm": layer_norm_case,
 }
 
 
@@ -356,7 +432,7 @@ CASES = {
 
 
 def bench(fn, warmup, reps, flush):
-    """The median time of `fn` in ms, timed as tile-bench times ours."""
+    """The median time of `fn` in ms, timed as tile-tools bench times ours."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()

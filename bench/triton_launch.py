@@ -1,6 +1,6 @@
 """Host time per launch of a cached 4-argument Triton kernel (the vector
-add, 4096 elements, BLOCK 1024), measured the way `tile-gpu-check
-launch-bench` measures ours: each launch timed on its own with a
+add, 4096 elements, BLOCK 1024), measured the way `tile-tools
+gpu-check launch-bench` measures ours: each launch timed on its own with a
 monotonic clock, the device drained every 200 launches (untimed).
 Prints one Markdown table row."""
 

@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# Builds the GPU check program (and the binaries named as arguments) in
-# release mode, strips them and compresses them into .gpu/ (ignored by git),
-# ready to be carried to the GPU machine:
-#   bash scripts/gpu-pack.sh               # .gpu/tile-gpu-check.xz
-#   bash scripts/gpu-pack.sh tile-bench    # and .gpu/tile-bench.xz
-#   xz -dc .gpu/tile-gpu-check.xz > /tmp/tile-gpu-check && chmod +x /tmp/tile-gpu-check
-#   xz -dc .gpu/tile-bench.xz > /tmp/tile-bench && chmod +x /tmp/tile-bench && /tmp/tile-bench --out $OUT/bench.md
-# See ../shared/GPU.md and bench/README.md.
+# Builds the one program for the GPU machine, tile-tools (the GPU check, the
+# benchmark against Triton and PyTorch, the compile-latency benchmark), in
+# release mode, strips it and compresses it into .gpu/ (ignored by git),
+# ready to be carried there (about 31 MB; at most 64 MiB travel per call):
+#   bash scripts/gpu-pack.sh                    # .gpu/tile-tools.xz
+# On the GPU machine, from the repository root:
+#   xz -dc .gpu/tile-tools.xz > /tmp/tile-tools && chmod +x /tmp/tile-tools
+#   /tmp/tile-tools gpu-check
+#   compute-sanitizer --tool memcheck /tmp/tile-tools gpu-check --quick
+#   /tmp/tile-tools bench --out $OUT/bench.md
+# See ../shared/GPU.md, README.md ("On the GPU machine") and bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ $# -gt 0 ]; then
+  echo "gpu-pack.sh takes no arguments: tile-tools holds every GPU program" \
+    "(tile-tools gpu-check | bench | compile-bench)" >&2
+  exit 2
+fi
 bash scripts/setup.sh
-bins=(tile-gpu-check "$@")
-args=()
-for b in "${bins[@]}"; do args+=(--bin "$b"); done
-cargo build --release -p tile-examples "${args[@]}"
+cargo build --release -p tile-tools --bin tile-tools
+target_dir=${CARGO_TARGET_DIR:-target}
 mkdir -p .gpu
-for b in "${bins[@]}"; do
-  strip -o ".gpu/$b" "target/release/$b"
-  xz -6 -T2 -f ".gpu/$b"
-  ls -l ".gpu/$b.xz"
-done
+strip -o .gpu/tile-tools "$target_dir/release/tile-tools"
+xz -6 -T2 -f .gpu/tile-tools
+ls -l .gpu/tile-tools.xz

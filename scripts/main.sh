@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: builds every example kernel, writes each compilation stage
-# and the PTX to a folder (default: out/<kernel>/), and runs the kernels on
-# the GPU when one is present. Installs what is missing first.
+# The main job: builds every example kernel and writes each compilation
+# stage and the PTX to a folder (default: out/<kernel>/). Running the kernels
+# on a GPU against CPU references is `tile-tools gpu-check` (see README.md,
+# "On the GPU machine"). Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

@@ -12,11 +12,14 @@
 //! | [`row_sum`] | [`row_sum`](row_sum::row_sum) | 002: iterative row sum with `advance` |
 //! | [`weighted_sum`] | [`weighted_sum_fwd`](weighted_sum::weighted_sum_fwd), [`weighted_sum_bwd`](weighted_sum::weighted_sum_bwd) | 004: weighted sum, forward and backward |
 //! | [`softmax`] | [`softmax`](softmax::softmax) | 000: `other = -inf` before a max reduction |
+//! | [`layer_norm`] | [`layer_norm_fwd`](layer_norm::layer_norm_fwd) | Triton's tutorial 05: three loops, `where`, `sqrt` |
 //!
 //! Compile-time parameters (block and tile sizes, Triton's `tl.constexpr`)
 //! are arguments of the Rust functions; runtime values (sizes, strides) are
 //! kernel arguments. [`ALL`] lists every kernel with its default parameters;
-//! the `tile-kernels` binary builds them all and writes their IR.
+//! the `tile-kernels` binary builds them all and writes their IR. The
+//! programs that run them on a GPU (the GPU check, the benchmarks) are in
+//! the `tile-tools` crate (`tools/`).
 //!
 //! ```
 //! let context = tile_dialect::new_context().unwrap();
@@ -27,9 +30,7 @@
 //! ```
 
 pub mod attention_tiles;
-pub mod bench;
-pub mod compile_bench;
-pub mod gpu_check;
+pub mod layer_norm;
 pub mod masked_tile_2d;
 pub mod row_sum;
 pub mod softmax;
@@ -97,6 +98,10 @@ pub const ALL: &[Example] = &[
         name: "softmax",
         build: |c| softmax::softmax(c, softmax::BLOCK),
     },
+    Example {
+        name: "layer_norm_fwd",
+        build: |c| layer_norm::layer_norm_fwd(c, layer_norm::BLOCK_SIZE),
+    },
 ];
 
 /// Every seed kernel with its default parameters ([`ALL`] as a vector).
@@ -135,7 +140,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 8);
+        assert_eq!(names.len(), 9);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 

@@ -2,7 +2,8 @@
 
 use tile::{DType, Padding};
 use tile::{Kernel, Options};
-use tile_examples::{gpu_check, masked_tile_2d, row_sum, softmax, vector_add, weighted_sum};
+use tile_examples::{masked_tile_2d, row_sum, softmax, vector_add, weighted_sum};
+use tile_tools::gpu_check;
 
 fn options() -> Options {
     Options {

@@ -1,15 +1,17 @@
 //! The CPU interpreter, in CI (no GPU): every example kernel at several
 //! sizes, irregular ones included, against the plain Rust references of the
-//! GPU check (the same case functions, on an interpreter device); the
-//! block-pointer sweep; faults reported with the user's source line.
+//! GPU check (`tile_tools::gpu_check`: the same case functions, on an
+//! interpreter device); the block-pointer sweep; faults reported with the
+//! user's source line.
 
 use tile::{Arg, DType, Device, InterpretFault, Kernel, Options, RuntimeError};
-use tile_examples::gpu_check::padding::padding_case;
-use tile_examples::gpu_check::reductions::{
+use tile_examples::{masked_tile_2d, vector_add};
+use tile_tools::gpu_check::layer_norm::{heuristic_block, layer_norm_case};
+use tile_tools::gpu_check::padding::padding_case;
+use tile_tools::gpu_check::reductions::{
     row_sum_case, softmax_case, weighted_sum_bwd_case, weighted_sum_fwd_case,
 };
-use tile_examples::gpu_check::{Storage, k_tile_case, q_tile_case, tile_2d_case, vector_add_case};
-use tile_examples::{masked_tile_2d, vector_add};
+use tile_tools::gpu_check::{Storage, k_tile_case, q_tile_case, tile_2d_case, vector_add_case};
 
 /// Runs every case, then fails listing those that failed (all of them, not
 /// just the first).
@@ -153,6 +155,30 @@ fn softmax_at_every_size() {
         ));
     }
     all_pass("softmax", cases);
+}
+
+/// The LayerNorm forward (`sqrt` then a division) against its f64
+/// reference: with the tutorial's `BLOCK_SIZE` (one iteration a row), and
+/// with smaller blocks where `N` is larger and not a multiple (several
+/// iterations, the last one partial), on contiguous and padded rows.
+#[test]
+fn layer_norm_at_every_size() {
+    let device = Device::interpreter();
+    // (rows, N, row stride, BLOCK_SIZE)
+    let shapes = [
+        (1, 1, 1, heuristic_block(1)),
+        (3, 17, 17, heuristic_block(17)),
+        (3, 17, 20, 8),
+        (16, 1000, 1000, heuristic_block(1000)),
+        (5, 1000, 1024, 256),
+        (7, 4097, 4097, 1024),
+        (2, 130, 130, 64),
+    ];
+    let run = |(rows, n, stride, block)| {
+        let case = format!("{rows}x{n} stride={stride} BLOCK_SIZE={block}");
+        (case, layer_norm_case(&device, rows, n, stride, block))
+    };
+    all_pass("layer_norm", shapes.map(run).into());
 }
 
 /// Shapes that are block multiples along neither axis, every subset of

@@ -10,8 +10,8 @@
 //! checks every element against the host, prints which variant each
 //! launch ran and the SHA-256 of each embedded PTX, and with `--out`
 //! writes both results, as raw little-endian f32s, to FILE, so that
-//! `tile-gpu-check aot-compare FILE` can compare them with the JIT path
-//! bit for bit.
+//! `tile-tools gpu-check aot-compare FILE` can compare them with the JIT
+//! path bit for bit.
 
 use tile_runtime::{Arg, CacheKey, Launcher, Precompiled, RuntimeError, pattern_f32};
 

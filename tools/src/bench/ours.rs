@@ -5,11 +5,12 @@
 
 use super::cases::{Case, KernelKind};
 use super::{Timing, median};
+use crate::gpu_check::layer_norm::Inputs as NormInputs;
 use crate::gpu_check::reductions::compare_close;
 use crate::gpu_check::{compare, inputs, poisoned};
-use crate::{row_sum, softmax, vector_add, weighted_sum};
 use tile::{Arg, Buffer, Device, LoadedKernel, Options};
 use tile_dialect::{DType, Kernel};
+use tile_examples::{layer_norm, row_sum, softmax, vector_add, weighted_sum};
 use tile_runtime::Specialization;
 
 /// The relative tolerance of sums against their f64 reference (see
@@ -80,6 +81,7 @@ pub fn prepare(device: &Device, case: &Case) -> Result<Prepared, String> {
         KernelKind::WeightedSumFwd => prepare_weighted_sum_fwd(device, case),
         KernelKind::WeightedSumBwd => prepare_weighted_sum_bwd(device, case),
         KernelKind::Softmax => prepare_softmax(device, case),
+        KernelKind::LayerNorm => prepare_layer_norm(device, case),
     }
 }
 
@@ -252,6 +254,17 @@ fn prepare_softmax(device: &Device, case: &Case) -> Result<Prepared, String> {
     let magnitude: Vec<f64> = want.iter().map(|w| w.abs()).collect();
     let got = device.download(run.buffer(1)).map_err(err)?;
     compare_close(&got, &want, &magnitude, TOLERANCE)?;
+    Ok(run)
+}
+
+fn prepare_layer_norm(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (rows, n) = case.rows_cols();
+    let input = NormInputs::new(rows, n, n);
+    let (buffers, args) = input.upload(device)?;
+    let context = tile::context().map_err(err)?;
+    let kernel = layer_norm::layer_norm_fwd(&context, case.block[0] as i32).map_err(err)?;
+    let run = load_and_run(device, &kernel, case, rows, args, buffers)?;
+    input.check_buffers(device, &run.buffers, TOLERANCE)?;
     Ok(run)
 }
 

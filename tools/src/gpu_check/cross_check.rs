@@ -317,8 +317,8 @@ mod tests {
 #[cfg(test)]
 mod launch_tests {
     use super::*;
-    use crate::vector_add;
     use tile::Options;
+    use tile_examples::vector_add;
 
     /// The comparison runs on any device; with an interpreter standing in
     /// for the GPU it must agree with itself, and catch a changed result.

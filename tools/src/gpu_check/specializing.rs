@@ -1,5 +1,5 @@
 //! A kernel compiled for the facts of each launch's arguments, through the
-//! product's JIT path ([`tile::jit`]: a variant per
+//! product's JIT path ([`tile::jit()`]: a variant per
 //! [`Specialization`](tile::Specialization), the kernel cache, compile
 //! events).
 
@@ -17,9 +17,14 @@ pub struct Specializing<'a> {
 }
 
 impl<'a> Specializing<'a> {
-    /// No variant compiled yet.
+    /// No variant compiled yet; [`Options::default`] (4 warps).
     pub fn new(device: &'a Device, kernel: &Kernel<'_>) -> Self {
-        let options = Options::default();
+        Self::with_options(device, kernel, Options::default())
+    }
+
+    /// No variant compiled yet; each will be compiled with `options` (and
+    /// the facts of its arguments).
+    pub fn with_options(device: &'a Device, kernel: &Kernel<'_>, options: Options) -> Self {
         Specializing {
             device,
             jit: tile::jit(kernel, options).map_err(|e| e.to_string()),

@@ -3,9 +3,9 @@
 //! with i32 offsets is refused at launch instead of wrapping around.
 
 use super::Outcome;
-use crate::vector_add;
 use tile::{Arg, Device, Options, RuntimeError};
 use tile_dialect::{DType, Kernel, Result};
+use tile_examples::vector_add;
 
 /// Elements in each buffer: just over 2^31.
 pub const ELEMENTS: usize = (1 << 31) + 1000;

@@ -1,4 +1,4 @@
-//! The benchmark behind `tile-bench`: our kernels against Triton 3.6 and
+//! The benchmark, `tile-tools bench`: our kernels against Triton 3.6 and
 //! PyTorch on the same GPU, in the same run.
 //!
 //! The cases (kernels, sizes, block sizes, warps) are defined once, in
@@ -67,14 +67,14 @@ pub fn median(times: &[f32]) -> Option<f64> {
     }
 }
 
-/// The usage line of `tile-bench`.
-pub const USAGE: &str = "usage: tile-bench [--quick] [--no-specialize] [--warmup N] [--reps N] \
+/// The usage line of `tile-tools bench`.
+pub const USAGE: &str = "usage: tile-tools bench [--quick] [--no-specialize] [--warmup N] [--reps N] \
                          [--triton-script PATH] [--python PATH] [--out PATH]";
 
-/// The flags of `tile-bench` that take a value.
+/// The flags of `tile-tools bench` that take a value.
 const VALUED_FLAGS: [&str; 5] = ["--warmup", "--reps", "--triton-script", "--python", "--out"];
 
-/// The command line of `tile-bench`.
+/// The command line of `tile-tools bench`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cli {
     /// Small sizes and few repetitions, for a smoke run.
@@ -135,12 +135,29 @@ impl Cli {
     }
 }
 
+/// `tile-tools bench ARGS`: reads `args` (those after `bench`) and runs the
+/// benchmark ([`run`]); `command_line` is recorded in the report. Returns
+/// the exit status: 2 for arguments it cannot read.
+pub fn main(command_line: &str, args: &[String]) -> i32 {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return 0;
+    }
+    match Cli::parse(args.iter().cloned()) {
+        Ok(cli) => run(&cli, command_line),
+        Err(e) => {
+            eprintln!("tile-tools bench: {e}\n{USAGE}");
+            2
+        }
+    }
+}
+
 /// Runs the benchmark and prints the table last; returns the exit status:
 /// 0, or 1 when one of our kernels failed its check or could not run, or
 /// the output file could not be written. Without a GPU it prints
 /// `skipped: no CUDA device` and returns 0.
 pub fn run(cli: &Cli, command_line: &str) -> i32 {
-    let Some(device) = tile::device_or_skip("tile-bench") else {
+    let Some(device) = tile::device_or_skip("tile-tools bench") else {
         return 0;
     };
     let name = device.name().unwrap_or_else(|e| e.to_string());
@@ -272,7 +289,7 @@ fn report(
         .map_or(0, |d| d.as_secs());
     let copy = copy_gbps.map_or_else(|| "-".to_string(), |g| format!("{g:.0} GB/s"));
     let mut lines = vec![
-        "# tile-bench".to_string(),
+        "# tile-tools bench".to_string(),
         String::new(),
         format!("- device: {device}"),
         format!("- date: unix time {seconds}"),
@@ -294,10 +311,7 @@ fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(str::to_string).collect()
-    }
+    use crate::words as args;
 
     #[test]
     fn median_of_odd_and_even_counts() {
@@ -341,14 +355,14 @@ mod tests {
         };
         let text = report(
             "H100",
-            "tile-bench --quick",
+            "tile-tools bench --quick",
             &cli,
             &script,
             Some(2999.6),
             "| t |",
         );
         assert!(text.contains("- device: H100\n"));
-        assert!(text.contains("- command: `tile-bench --quick`\n"));
+        assert!(text.contains("- command: `tile-tools bench --quick`\n"));
         assert!(text.contains("median of 5 (each after zeroing 256 MiB)"));
         assert!(text.contains("copy: 3000 GB/s"));
         assert!(text.contains("- INFO triton=3.6.0\n"));

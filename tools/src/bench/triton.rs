@@ -279,7 +279,8 @@ mod tests {
         assert!(text.starts_with("--warmup 3 --reps 7 --flush-bytes 268435456 --case"));
         assert!(text.contains("--case vector_add 268435456 1024 4 "));
         assert!(text.contains("--case weighted_sum_bwd 65536x1024 16x64 4 "));
-        assert!(text.ends_with("--case softmax 4096x4096 4096 8"));
-        assert_eq!(args.iter().filter(|a| *a == "--case").count(), 5);
+        assert!(text.contains("--case softmax 4096x4096 4096 8 "));
+        assert!(text.ends_with("--case layer_norm 4096x8192 8192 8"));
+        assert_eq!(args.iter().filter(|a| *a == "--case").count(), 6);
     }
 }

@@ -1,38 +1,38 @@
-//! The GPU check: compiles kernels with `tile`, runs them on the GPU on
-//! irregular sizes, and compares every element with a CPU reference.
+//! `tile-tools gpu-check`: compiles kernels with `tile`, runs them on the
+//! GPU on irregular sizes, and compares every element with a CPU reference.
 //! Outputs are poisoned (NaN) before each run and followed by a guard
 //! region that must stay untouched. Prints one line a case and a summary
 //! table last; exits 1 if any case fails. Without a GPU it prints
 //! "skipped: no CUDA device" and exits 0.
 //!
-//! `tile-gpu-check [--quick]`: `--quick` drops the largest sizes (for
+//! `tile-tools gpu-check [--quick]`: `--quick` drops the largest sizes (for
 //! runs under compute-sanitizer): 2^24-element vectors, 65536-row
 //! reductions and the cases over more than 2^31 elements.
 //!
 //! The runtime's own checks and benchmarks are subcommands:
 //!
-//! - `tile-gpu-check launch-bench [--samples N]`: host time per launch of a
+//! - `tile-tools gpu-check launch-bench [--samples N]`: host time per launch of a
 //!   cached 4-argument kernel (median, p99, mean), as a table.
-//! - `tile-gpu-check autotune [--cache-dir DIR]`: the autotuner over row-sum
+//! - `tile-tools gpu-check autotune [--cache-dir DIR]`: the autotuner over row-sum
 //!   configurations, its choice re-timed against every configuration.
-//! - `tile-gpu-check aot-compare FILE`: the vector add through the JIT,
+//! - `tile-tools gpu-check aot-compare FILE`: the vector add through the JIT,
 //!   compared bit for bit with what `tile-aot-example --out FILE` wrote.
-//! - `tile-gpu-check fault`: a kernel that faults must come back as a
+//! - `tile-tools gpu-check fault`: a kernel that faults must come back as a
 //!   `KernelFault` naming it (the context is lost afterwards).
 
-use std::time::Instant;
-use tile::{Arg, Device, Options, device_or_skip};
-use tile_dialect::{DType, Padding};
-use tile_examples::gpu_check::cross_check;
-use tile_examples::gpu_check::padding::padding_case;
-use tile_examples::gpu_check::reductions::{
+use super::padding::padding_case;
+use super::reductions::{
     row_sum_beyond_2_31_case, row_sum_case, softmax_case, weighted_sum_bwd_case,
     weighted_sum_fwd_case,
 };
-use tile_examples::gpu_check::{
+use super::{
     GUARD, POISON, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, k_tile_case,
     poisoned, q_tile_case, scalar_args_kernel, tile_2d_case, vector_add_case,
 };
+use super::{cross_check, layer_norm};
+use std::time::Instant;
+use tile::{Arg, Device, Options, device_or_skip};
+use tile_dialect::{DType, Padding};
 
 type Outcome = Result<(), String>;
 
@@ -167,7 +167,7 @@ fn reductions(device: &Device, quick: bool, report: &mut Report) {
         report.record(
             "offsets_beyond_2_31",
             "add_one_i64 on 2^31+1000 f32; safe_kernel (i32 offsets) refused".into(),
-            tile_examples::gpu_check::offsets::beyond_2_31_case(device),
+            super::offsets::beyond_2_31_case(device),
         );
         report.record(
             "row_sum",
@@ -252,6 +252,35 @@ fn paddings(device: &Device, report: &mut Report) {
     }
 }
 
+/// The LayerNorm forward: the benchmark's widths (1151x8192, 4096x781)
+/// and irregular small shapes, with the tutorial's `BLOCK_SIZE` (one loop
+/// iteration a row) and with smaller blocks (several, the last one
+/// partial), on contiguous and padded rows.
+fn layer_norms(device: &Device, report: &mut Report) {
+    let heuristic = layer_norm::heuristic_block;
+    // (rows, N, row stride, BLOCK_SIZE)
+    let cases = [
+        (1151, 8192, 8192, heuristic(8192)),
+        (4096, 781, 781, heuristic(781)),
+        (1, 1, 1, heuristic(1)),
+        (3, 17, 17, heuristic(17)),
+        (3, 17, 20, 8),
+        (64, 1000, 1000, heuristic(1000)),
+        (64, 1000, 1024, 256),
+        (7, 4097, 4097, heuristic(4097)),
+        (7, 4097, 4097, 1024),
+        (4096, 781, 800, 128),
+    ];
+    for (rows, n, stride, block) in cases {
+        let warps = tile_examples::layer_norm::num_warps(block);
+        report.record(
+            "layer_norm",
+            format!("{rows}x{n} stride={stride} BLOCK_SIZE={block} warps={warps}"),
+            layer_norm::layer_norm_case(device, rows, n, stride, block),
+        );
+    }
+}
+
 /// The value after `flag` in the arguments, if any.
 fn flag_value(args: &[String], flag: &str) -> Option<String> {
     args.iter()
@@ -261,7 +290,7 @@ fn flag_value(args: &[String], flag: &str) -> Option<String> {
 
 /// Runs a subcommand; `None` when the arguments name none.
 fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
-    use tile_examples::gpu_check::runtime;
+    use super::runtime;
     let name = args.first()?.as_str();
     Some(match name {
         "launch-bench" => {
@@ -290,28 +319,32 @@ fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
         }
         "aot-compare" => match args.get(1) {
             Some(file) => runtime::aot_compare(device, std::path::Path::new(file)),
-            None => Err("usage: tile-gpu-check aot-compare FILE".into()),
+            None => Err("usage: tile-tools gpu-check aot-compare FILE".into()),
         },
         "fault" => runtime::fault_case(device),
         _ => return None,
     })
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// `tile-tools gpu-check ARGS` (`args`: those after `gpu-check`): a
+/// subcommand, or every case; returns the exit status (1 when a case
+/// failed). Without a GPU it prints "skipped: no CUDA device" and returns 0.
+pub fn main(args: &[String]) -> i32 {
     let quick = args.iter().any(|a| a == "--quick");
-    let Some(device) = device_or_skip("tile-gpu-check") else {
-        return;
+    let Some(device) = device_or_skip("tile-tools gpu-check") else {
+        return 0;
     };
-    if let Some(outcome) = subcommand(&args, &device) {
-        match outcome {
-            Ok(()) => println!("PASS {}", args[0]),
+    if let Some(outcome) = subcommand(args, &device) {
+        return match outcome {
+            Ok(()) => {
+                println!("PASS {}", args[0]);
+                0
+            }
             Err(e) => {
                 println!("FAIL {}: {e}", args[0]);
-                std::process::exit(1);
+                1
             }
-        }
-        return;
+        };
     }
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
@@ -383,9 +416,10 @@ fn main() {
         report.record("k_tile_transposed", case, k_tile_case(&device, b, t, h, k));
     }
     reductions(&device, quick, &mut report);
+    layer_norms(&device, &mut report);
     paddings(&device, &mut report);
     {
-        use tile_examples::gpu_check::runtime;
+        use super::runtime;
         report.record(
             "runtime",
             "1000 launches varying n: 1 compile; n % 16 == 0: a 2nd naming `n`".into(),
@@ -451,7 +485,5 @@ fn main() {
             t.no_extent
         );
     }
-    if !failed.is_empty() {
-        std::process::exit(1);
-    }
+    i32::from(!failed.is_empty())
 }

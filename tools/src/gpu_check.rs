@@ -1,18 +1,23 @@
-//! Helpers of the GPU check program: deterministic inputs, poisoned
-//! outputs with a guard region, and the comparison with a CPU reference.
+//! The GPU check (`tile-tools gpu-check`, run by [`program::main`]): every
+//! kernel on irregular sizes against a CPU reference, and the helpers its
+//! cases share: deterministic inputs, poisoned outputs with a guard region,
+//! and the comparisons. The case functions take a [`Device`], so the
+//! integration tests run them on the CPU interpreter too.
 
 pub mod cross_check;
+pub mod layer_norm;
 pub mod offsets;
 pub mod padding;
+pub mod program;
 pub mod reductions;
 pub mod runtime;
 pub mod specializing;
 
 pub use specializing::Specializing;
 
-use crate::{masked_tile_2d, vector_add};
 use tile::{Arg, Device};
 use tile_dialect::{DType, Kernel, Result};
+use tile_examples::{masked_tile_2d, vector_add};
 
 /// The result of one GPU case: `Err` says what was wrong.
 pub type Outcome = std::result::Result<(), String>;
@@ -254,9 +259,12 @@ fn run_one_input(
 /// block pointers (`q_tile_load`, 64 x 64 tiles, `k <= 64`) and compares.
 pub fn q_tile_case(device: &Device, b: usize, t: usize, hq: usize, k: usize) -> Outcome {
     let context = tile::context().map_err(|e| e.to_string())?;
-    let (bt, bk) = (crate::attention_tiles::BT, crate::attention_tiles::BK);
+    let (bt, bk) = (
+        tile_examples::attention_tiles::BT,
+        tile_examples::attention_tiles::BK,
+    );
     let kernel =
-        crate::attention_tiles::q_tile_load(&context, bt, bk).map_err(|e| e.to_string())?;
+        tile_examples::attention_tiles::q_tile_load(&context, bt, bk).map_err(|e| e.to_string())?;
     let q = inputs(b * t * hq * k, (b * 7 + t * 3 + k) as u64);
     let grid = ((t as u32).div_ceil(bt as u32), (b * hq) as u32);
     let scalars = [t, hq, k].map(|x| Arg::from(x as i32));
@@ -268,8 +276,11 @@ pub fn q_tile_case(device: &Device, b: usize, t: usize, hq: usize, k: usize) -> 
 /// tiles, `k <= 64`) and compares.
 pub fn k_tile_case(device: &Device, b: usize, t: usize, h: usize, k: usize) -> Outcome {
     let context = tile::context().map_err(|e| e.to_string())?;
-    let (bt, bk) = (crate::attention_tiles::BT, crate::attention_tiles::BK);
-    let kernel = crate::attention_tiles::k_tile_load_transposed(&context, bt, bk)
+    let (bt, bk) = (
+        tile_examples::attention_tiles::BT,
+        tile_examples::attention_tiles::BK,
+    );
+    let kernel = tile_examples::attention_tiles::k_tile_load_transposed(&context, bt, bk)
         .map_err(|e| e.to_string())?;
     let n = b * t * h * k;
     let x = inputs(n, (b * 5 + t * 11 + k) as u64);

@@ -3,7 +3,7 @@
 //! reach against Triton. The Python baselines get the same cases on their
 //! command line ([`super::triton::script_args`]).
 
-use crate::weighted_sum;
+use tile_examples::{layer_norm, weighted_sum};
 
 /// Bytes of one `f32`.
 const F32: u64 = 4;
@@ -22,6 +22,9 @@ pub enum KernelKind {
     WeightedSumBwd,
     /// The row softmax, one row per program.
     Softmax,
+    /// The LayerNorm forward (Triton's tutorial 05), one row per program:
+    /// `Y`, `Mean` and `Rstd`.
+    LayerNorm,
 }
 
 impl KernelKind {
@@ -33,6 +36,7 @@ impl KernelKind {
             KernelKind::WeightedSumFwd => "weighted_sum_fwd",
             KernelKind::WeightedSumBwd => "weighted_sum_bwd",
             KernelKind::Softmax => "softmax",
+            KernelKind::LayerNorm => "layer_norm",
         }
     }
 
@@ -42,6 +46,7 @@ impl KernelKind {
             KernelKind::VectorAdd => 1.03,
             KernelKind::RowSum => 1.05,
             KernelKind::WeightedSumFwd | KernelKind::WeightedSumBwd | KernelKind::Softmax => 1.10,
+            KernelKind::LayerNorm => 1.00,
         }
     }
 }
@@ -55,12 +60,13 @@ pub struct Case {
     /// `[n]` for the vector add, `[rows, cols]` for the others.
     pub dims: Vec<usize>,
     /// The compile-time block sizes: `[BLOCK]` (vector add, softmax),
-    /// `[BLOCK_N]` (row sum), `[ROWS_TILE, D_TILE]` (weighted sums).
+    /// `[BLOCK_N]` (row sum), `[ROWS_TILE, D_TILE]` (weighted sums),
+    /// `[BLOCK_SIZE]` (LayerNorm).
     pub block: Vec<i64>,
     /// Warps per program.
     pub num_warps: u32,
     /// Whether our kernel is compiled specialized on its arguments (the
-    /// default; `tile-bench --no-specialize` measures the code that
+    /// default; `tile-tools bench --no-specialize` measures the code that
     /// assumes nothing: scalar accesses).
     pub specialize: bool,
 }
@@ -92,7 +98,7 @@ impl Case {
         let (rows, cols) = self.rows_cols();
         match self.kind {
             KernelKind::VectorAdd => cols.div_ceil(self.block[0] as usize),
-            KernelKind::RowSum | KernelKind::Softmax => rows,
+            KernelKind::RowSum | KernelKind::Softmax | KernelKind::LayerNorm => rows,
             KernelKind::WeightedSumFwd | KernelKind::WeightedSumBwd => {
                 rows.div_ceil(self.block[0] as usize)
             }
@@ -114,6 +120,8 @@ impl Case {
                 (m * n + m + n + m * n + partial) * F32
             }
             KernelKind::Softmax => 2 * m * n * F32,
+            // X, W and B in; Y, Mean and Rstd out.
+            KernelKind::LayerNorm => (2 * m * n + 2 * n + 2 * m) * F32,
         }
     }
 }
@@ -134,6 +142,10 @@ pub fn cases(quick: bool) -> Vec<Case> {
     let rows = if quick { 4096 } else { 65536 };
     let softmax_rows = if quick { 256 } else { 4096 };
     let d = 1024;
+    // The tutorial's heuristics for rows of 8192 fp32: BLOCK_SIZE 8192, 8 warps.
+    let norm_cols = 8192;
+    let norm_block = layer_norm::block_size(norm_cols, F32 as usize);
+    let norm_warps = layer_norm::num_warps(norm_block);
     let tiles = vec![weighted_sum::ROWS_TILE, weighted_sum::d_tile_for(d)];
     let case = |kind, dims: Vec<usize>, block: Vec<i64>, num_warps| Case {
         kind,
@@ -148,6 +160,12 @@ pub fn cases(quick: bool) -> Vec<Case> {
         case(KernelKind::WeightedSumFwd, vec![rows, d], tiles.clone(), 4),
         case(KernelKind::WeightedSumBwd, vec![rows, d], tiles, 4),
         case(KernelKind::Softmax, vec![softmax_rows, 4096], vec![4096], 8),
+        case(
+            KernelKind::LayerNorm,
+            vec![softmax_rows, norm_cols],
+            vec![i64::from(norm_block)],
+            norm_warps,
+        ),
     ]
 }
 
@@ -189,6 +207,15 @@ mod tests {
             (2 * 65536 * 1024 + 65536 + 1024 + 4096 * 1024) * 4
         );
         assert_eq!(mib(find(&all, KernelKind::Softmax)), 128.0);
+        // 128 MiB of X and as much of Y, 2 x 32 KiB of W and B, 2 x 16 KiB
+        // of Mean and Rstd.
+        let norm = find(&all, KernelKind::LayerNorm);
+        assert_eq!(norm.bytes(), (2 * 4096 * 8192 + 2 * 8192 + 2 * 4096) * 4);
+        assert_eq!(
+            (norm.size(), norm.block_text()),
+            ("4096x8192".into(), "8192".into())
+        );
+        assert_eq!((norm.num_warps, norm.programs()), (8, 4096));
         assert_eq!(copy_bytes(copy_elems(false)), 2 << 30);
     }
 
@@ -226,5 +253,6 @@ mod tests {
         assert_eq!(KernelKind::VectorAdd.target(), 1.03);
         assert_eq!(KernelKind::RowSum.target(), 1.05);
         assert_eq!(KernelKind::WeightedSumBwd.target(), 1.10);
+        assert_eq!(KernelKind::LayerNorm.target(), 1.00);
     }
 }

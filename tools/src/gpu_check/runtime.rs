@@ -25,7 +25,7 @@ fn add_args(x: &Buffer<f32>, y: &Buffer<f32>, out: &Buffer<f32>, n: usize) -> [A
 /// The vector add with `block` elements per program, as a [`Jit`].
 fn vector_add_jit(block: i32) -> Result<Jit, String> {
     let context = tile::context().map_err(err)?;
-    let kernel = crate::vector_add::safe_kernel(&context, block).map_err(err)?;
+    let kernel = tile_examples::vector_add::safe_kernel(&context, block).map_err(err)?;
     tile::jit(&kernel, Options::default()).map_err(err)
 }
 
@@ -140,7 +140,7 @@ pub fn resource_errors_case(device: &Device) -> Outcome {
     check_still_works("out of memory")?;
     // The vector add's PTX with a block of 64 warps.
     let context = tile::context().map_err(err)?;
-    let kernel = crate::vector_add::safe_kernel(&context, 128).map_err(err)?;
+    let kernel = tile_examples::vector_add::safe_kernel(&context, 128).map_err(err)?;
     let compiled = tile::compile(&kernel, &Options::default()).map_err(err)?;
     let mut wide = compiled.spec.clone();
     wide.num_warps = 64;
@@ -151,7 +151,8 @@ pub fn resource_errors_case(device: &Device) -> Outcome {
     check_still_works("too many threads")?;
     // A transposing block-pointer load of a 128x128 f32 tile goes through
     // 64 KiB of static shared memory; PTX allows at most 48 KiB of it.
-    let kernel = crate::attention_tiles::k_tile_load_transposed(&context, 128, 128).map_err(err)?;
+    let kernel =
+        tile_examples::attention_tiles::k_tile_load_transposed(&context, 128, 128).map_err(err)?;
     let compiled = tile::compile(&kernel, &Options::default()).map_err(err)?;
     match device.load(&compiled.ptx, &compiled.spec) {
         Err(e @ RuntimeError::TooMuchSharedMemory { .. }) => println!("  {e}"),
@@ -167,7 +168,7 @@ pub fn resource_errors_case(device: &Device) -> Outcome {
 /// Launches the vector add on an address nothing is mapped at and waits:
 /// the fault must come back as [`RuntimeError::KernelFault`] naming the
 /// kernel. The context is lost afterwards, so this runs on its own
-/// (`tile-gpu-check fault`) and last.
+/// (`tile-tools gpu-check fault`) and last.
 pub fn fault_case(device: &Device) -> Outcome {
     let add = vector_add_jit(1024)?;
     let bogus = Arg::from(DevicePtr(0x10));
@@ -449,7 +450,7 @@ fn row_sum_config<'c>(
     context: &'c melior::Context,
     config: &Config,
 ) -> tile_dialect::Result<tile_dialect::Kernel<'c>> {
-    crate::row_sum::row_sum(context, config.get("BLOCK_N").unwrap_or(1024), DType::F32)
+    tile_examples::row_sum::row_sum(context, config.get("BLOCK_N").unwrap_or(1024), DType::F32)
 }
 
 /// The vector add through the JIT on the inputs `tile-aot-example` uses;
@@ -457,7 +458,8 @@ fn row_sum_config<'c>(
 /// SHA-256 of the JIT's PTX for the two variants the program embeds.
 pub fn aot_compare(device: &Device, aot_output: &std::path::Path) -> Outcome {
     let context = tile::context().map_err(err)?;
-    let kernel = crate::vector_add::safe_kernel(&context, crate::vector_add::BLOCK).map_err(err)?;
+    let kernel = tile_examples::vector_add::safe_kernel(&context, tile_examples::vector_add::BLOCK)
+        .map_err(err)?;
     let options = Options {
         dump: None,
         ..Options::default()

@@ -12,9 +12,9 @@
 
 use super::Specializing;
 use super::{Outcome, Storage, compare, inputs, poisoned, verdict};
-use crate::{row_sum, softmax, weighted_sum};
 use tile::{Arg, Buffer, Device};
 use tile_dialect::{DType, Kernel};
+use tile_examples::{row_sum, softmax, weighted_sum};
 
 /// The relative tolerance for sums of `dtype` inputs.
 pub fn tolerance(dtype: DType) -> f64 {
