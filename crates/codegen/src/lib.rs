@@ -37,8 +37,8 @@
 //! `optimize`, `codegen`) and [`Compiled::total`] the whole compilation;
 //! [`Compiled::timing_report`] makes a table of them, which every
 //! compilation prints to standard error when `TILE_TIMINGS=1`
-//! ([`TIMINGS_VAR`]). Compile latency is measured by the `tile-compile-bench`
-//! program (`examples/`).
+//! ([`TIMINGS_VAR`]). Compile latency is measured by `tile-tools compile-bench`
+//! (`tools/`).
 
 mod dump;
 mod nvptx;

@@ -25,7 +25,7 @@
 //!   the addresses give the backend's own run nothing left to split and
 //!   SLSR one candidate where it had one per access. The PTX of every
 //!   example, at every level, default and specialized, is byte-identical to
-//!   upstream's (the test below checks two kernels; `tile-compile-bench
+//!   upstream's (the test below checks two kernels; `tile-tools compile-bench
 //!   --check-upstream` checks them all).
 
 use crate::options::Options;

@@ -219,7 +219,7 @@ fn run(
 /// the same `llvm` stage: by the native `ptx` stage that [`compile`] runs,
 /// and by the upstream pass that [`STAGES`] names for it
 /// (`gpu-module-to-binary{format=isa}`). The two are meant to be
-/// byte-identical; this is how tests and `tile-compile-bench
+/// byte-identical; this is how tests and `tile-tools compile-bench
 /// --check-upstream` check it. `module` is left as it is.
 pub fn ptx_both_ways(
     context: &Context,
