@@ -334,8 +334,8 @@ impl Launch<'_> {
                 }
                 Ok(Some(Value::BlockPtr(b)))
             }
-            Kind::BlockLoad { check, fill } => {
-                memory::block_load(self, inst, check, *fill).map(|x| Some(Value::Tensor(x)))
+            Kind::BlockLoad { check, padding } => {
+                memory::block_load(self, inst, check, *padding).map(|x| Some(Value::Tensor(x)))
             }
             Kind::BlockStore { check } => memory::block_store(self, inst, check).map(|()| None),
             // The result type's shape says whether the axis is kept.
