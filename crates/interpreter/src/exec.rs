@@ -1,12 +1,13 @@
 //! Running a [`Program`] over a grid: every program one after another,
 //! each a walk over its instructions with whole tensors as values.
 
-use crate::program::{Body, CastOp, FloatOp, Inst, IntOp, Kind, Predicate, Program, UnaryOp};
-use crate::value::{
-    BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, unsigned, wrap,
-};
+mod arith;
+
+pub use arith::{maximum, maxnum};
+
+use crate::program::{Body, Inst, Kind, Program};
+use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, wrap};
 use crate::{float, memory, reduce};
-use std::cmp::Ordering;
 use tile_dialect::DType;
 use tile_dialect::types::{Elem, TileType};
 use tile_runtime::{
@@ -334,8 +335,8 @@ impl Launch<'_> {
                 }
                 Ok(Some(Value::BlockPtr(b)))
             }
-            Kind::BlockLoad { check, fill } => {
-                memory::block_load(self, inst, check, *fill).map(|x| Some(Value::Tensor(x)))
+            Kind::BlockLoad { check, padding } => {
+                memory::block_load(self, inst, check, *padding).map(|x| Some(Value::Tensor(x)))
             }
             Kind::BlockStore { check } => memory::block_store(self, inst, check).map(|()| None),
             // The result type's shape says whether the axis is kept.
@@ -350,21 +351,8 @@ impl Launch<'_> {
             Kind::Constant(c) => t(c.clone()),
             Kind::Int(op) => self.int_binary(inst, *op).map(|x| Some(Value::Tensor(x))),
             Kind::Float(op) => self.float_binary(inst, *op).map(|x| Some(Value::Tensor(x))),
-            Kind::Unary(op) => {
-                let (x, d) = self.floats(inst, 0)?;
-                let f = unary(*op);
-                let shape = self.tensor(inst, 0)?.shape.clone();
-                t(Tensor::floats(shape, d, x.iter().map(|&v| f(v)).collect()))
-            }
-            Kind::AbsI => {
-                let (x, d) = self.ints(inst, 0)?;
-                let shape = self.tensor(inst, 0)?.shape.clone();
-                t(Tensor::ints(
-                    shape,
-                    d,
-                    x.iter().map(|&v| v.wrapping_abs()).collect(),
-                ))
-            }
+            Kind::Unary(op) => self.unary(inst, *op).map(|x| Some(Value::Tensor(x))),
+            Kind::AbsI => self.abs_int(inst).map(|x| Some(Value::Tensor(x))),
             Kind::Cast(op) => self.cast(inst, *op).map(|x| Some(Value::Tensor(x))),
             Kind::CmpI(p) => self.cmpi(inst, *p).map(|x| Some(Value::Tensor(x))),
             Kind::CmpF(p) => self.cmpf(inst, *p).map(|x| Some(Value::Tensor(x))),
@@ -424,296 +412,6 @@ impl Launch<'_> {
             block,
         })
     }
-
-    fn int_binary(&self, inst: &Inst, op: IntOp) -> Result<Tensor> {
-        let (a, d) = self.ints(inst, 0)?;
-        let (b, _) = self.ints(inst, 1)?;
-        let shape = self.tensor(inst, 0)?.shape.clone();
-        let mut out = Vec::with_capacity(a.len());
-        for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-            let (sx, sy) = (signed(x, d), signed(y, d));
-            let (ux, uy) = (unsigned(x, d), unsigned(y, d));
-            let divides = matches!(
-                op,
-                IntOp::DivS
-                    | IntOp::DivU
-                    | IntOp::RemS
-                    | IntOp::RemU
-                    | IntOp::CeilDivS
-                    | IntOp::FloorDivS
-            );
-            if divides && uy == 0 {
-                return Err(self.fault(
-                    inst,
-                    InterpretFault::DivisionByZero {
-                        index: unflatten(i, &shape),
-                    },
-                ));
-            }
-            let bits = d.bits() as u64;
-            out.push(match op {
-                IntOp::Add => x.wrapping_add(y),
-                IntOp::Sub => x.wrapping_sub(y),
-                IntOp::Mul => x.wrapping_mul(y),
-                IntOp::DivS => sx.wrapping_div(sy),
-                IntOp::DivU => (ux / uy) as i64,
-                IntOp::RemS => sx.wrapping_rem(sy),
-                IntOp::RemU => (ux % uy) as i64,
-                IntOp::CeilDivS => {
-                    let q = sx.wrapping_div(sy);
-                    if q.wrapping_mul(sy) != sx && ((sx < 0) == (sy < 0)) {
-                        q + 1
-                    } else {
-                        q
-                    }
-                }
-                IntOp::FloorDivS => {
-                    let q = sx.wrapping_div(sy);
-                    if q.wrapping_mul(sy) != sx && ((sx < 0) != (sy < 0)) {
-                        q - 1
-                    } else {
-                        q
-                    }
-                }
-                IntOp::And => x & y,
-                IntOp::Or => x | y,
-                IntOp::Xor => x ^ y,
-                IntOp::MaxS => sx.max(sy),
-                IntOp::MinS => sx.min(sy),
-                IntOp::MaxU => ux.max(uy) as i64,
-                IntOp::MinU => ux.min(uy) as i64,
-                // A shift by the width or more is poison in LLVM; the
-                // interpreter gives 0 (or the sign, shifting right).
-                IntOp::Shl if uy >= bits => 0,
-                IntOp::Shl => x << uy,
-                IntOp::ShrS if uy >= bits => {
-                    if sx < 0 {
-                        -1
-                    } else {
-                        0
-                    }
-                }
-                IntOp::ShrS => sx >> uy,
-                IntOp::ShrU if uy >= bits => 0,
-                IntOp::ShrU => (ux >> uy) as i64,
-            });
-        }
-        Ok(Tensor::ints(shape, d, out))
-    }
-
-    fn float_binary(&self, inst: &Inst, op: FloatOp) -> Result<Tensor> {
-        let (a, d) = self.floats(inst, 0)?;
-        let (b, _) = self.floats(inst, 1)?;
-        let shape = self.tensor(inst, 0)?.shape.clone();
-        let f = |x: f64, y: f64| match op {
-            FloatOp::Add => x + y,
-            FloatOp::Sub => x - y,
-            FloatOp::Mul => x * y,
-            FloatOp::Div => x / y,
-            FloatOp::Maximum => maximum(x, y),
-            FloatOp::Minimum => -maximum(-x, -y),
-            FloatOp::MaxNum => maxnum(x, y),
-            FloatOp::MinNum => -maxnum(-x, -y),
-        };
-        Ok(Tensor::floats(
-            shape,
-            d,
-            a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect(),
-        ))
-    }
-
-    fn cast(&self, inst: &Inst, op: CastOp) -> Result<Tensor> {
-        let (shape, to) = self.result(inst)?;
-        let src = self.tensor(inst, 0)?;
-        let from = src.dtype;
-        let out = match (op, &src.elems) {
-            (CastOp::Float, Elems::Float(v)) => Tensor::floats(shape, to, v.clone()),
-            (CastOp::ExtS, Elems::Int(v)) => {
-                Tensor::ints(shape, to, v.iter().map(|&x| signed(x, from)).collect())
-            }
-            (CastOp::ExtU, Elems::Int(v)) => Tensor::ints(
-                shape,
-                to,
-                v.iter().map(|&x| unsigned(x, from) as i64).collect(),
-            ),
-            (CastOp::Trunc, Elems::Int(v)) => Tensor::ints(shape, to, v.clone()),
-            (CastOp::SIToFP, Elems::Int(v)) => Tensor::floats(
-                shape,
-                to,
-                v.iter()
-                    .map(|&x| int_to_float(signed(x, from) as i128, to))
-                    .collect(),
-            ),
-            (CastOp::UIToFP, Elems::Int(v)) => Tensor::floats(
-                shape,
-                to,
-                v.iter()
-                    .map(|&x| int_to_float(unsigned(x, from) as i128, to))
-                    .collect(),
-            ),
-            (CastOp::FPToSI, Elems::Float(v)) => {
-                let (lo, hi) = match to.bits() {
-                    1 => (-1i128, 0),
-                    b => (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1),
-                };
-                Tensor::ints(
-                    shape,
-                    to,
-                    v.iter().map(|&x| float_to_int(x, lo, hi)).collect(),
-                )
-            }
-            (CastOp::FPToUI, Elems::Float(v)) => {
-                let hi = (1i128 << to.bits()) - 1;
-                Tensor::ints(
-                    shape,
-                    to,
-                    v.iter().map(|&x| float_to_int(x, 0, hi)).collect(),
-                )
-            }
-            _ => return Err(self.malformed(inst, "cast of the wrong kind of operand")),
-        };
-        Ok(out)
-    }
-
-    fn cmpi(&self, inst: &Inst, p: Predicate) -> Result<Tensor> {
-        let (a, d) = self.ints(inst, 0)?;
-        let (b, _) = self.ints(inst, 1)?;
-        let shape = self.tensor(inst, 0)?.shape.clone();
-        let out = a
-            .iter()
-            .zip(b)
-            .map(|(&x, &y)| {
-                let o = if p.unsigned_or_unordered {
-                    unsigned(x, d).cmp(&unsigned(y, d))
-                } else {
-                    signed(x, d).cmp(&signed(y, d))
-                };
-                holds(p, o) as i64
-            })
-            .collect();
-        Ok(Tensor::ints(shape, DType::I1, out))
-    }
-
-    fn cmpf(&self, inst: &Inst, p: Predicate) -> Result<Tensor> {
-        let (a, _) = self.floats(inst, 0)?;
-        let (b, _) = self.floats(inst, 1)?;
-        let shape = self.tensor(inst, 0)?.shape.clone();
-        let out = a
-            .iter()
-            .zip(b)
-            .map(|(&x, &y)| match x.partial_cmp(&y) {
-                None => p.unsigned_or_unordered as i64,
-                Some(o) => holds(p, o) as i64,
-            })
-            .collect();
-        Ok(Tensor::ints(shape, DType::I1, out))
-    }
-
-    fn select(&self, inst: &Inst) -> Result<Tensor> {
-        let (shape, _) = self.result(inst)?;
-        let (c, _) = self.ints(inst, 0)?;
-        let a = self.tensor(inst, 1)?;
-        let b = self.tensor(inst, 2)?;
-        let n = shape.iter().product::<usize>();
-        let pick = |i: usize| (c[at(c.len(), i)] & 1) != 0;
-        let elems = match (&a.elems, &b.elems) {
-            (Elems::Int(x), Elems::Int(y)) => Elems::Int(choose(n, pick, x, y)),
-            (Elems::Float(x), Elems::Float(y)) => Elems::Float(choose(n, pick, x, y)),
-            (Elems::Ptr(x), Elems::Ptr(y)) => Elems::Ptr(choose(n, pick, x, y)),
-            _ => return Err(self.malformed(inst, "select between different kinds")),
-        };
-        Ok(Tensor {
-            shape,
-            dtype: a.dtype,
-            elems,
-        })
-    }
-}
-
-/// Element `i` of `x` where `pick(i)`, else of `y` (either may be a
-/// scalar, standing for all `n`).
-fn choose<T: Copy>(n: usize, pick: impl Fn(usize) -> bool, x: &[T], y: &[T]) -> Vec<T> {
-    (0..n)
-        .map(|i| {
-            if pick(i) {
-                x[at(x.len(), i)]
-            } else {
-                y[at(y.len(), i)]
-            }
-        })
-        .collect()
-}
-
-/// True when predicate `p` holds for ordering `o`.
-fn holds(p: Predicate, o: Ordering) -> bool {
-    match o {
-        Ordering::Less => p.lt,
-        Ordering::Equal => p.eq,
-        Ordering::Greater => p.gt,
-    }
-}
-
-/// IEEE 754 `maximum`: a NaN operand gives NaN, and +0 is above -0.
-pub fn maximum(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        f64::NAN
-    } else if x == y {
-        if x.is_sign_negative() { y } else { x }
-    } else {
-        x.max(y)
-    }
-}
-
-/// `maxnum`: a NaN operand loses to a number.
-pub fn maxnum(x: f64, y: f64) -> f64 {
-    if x.is_nan() {
-        y
-    } else if y.is_nan() {
-        x
-    } else {
-        maximum(x, y)
-    }
-}
-
-fn unary(op: UnaryOp) -> fn(f64) -> f64 {
-    match op {
-        UnaryOp::Neg => |x| -x,
-        UnaryOp::Abs => f64::abs,
-        UnaryOp::Exp => f64::exp,
-        UnaryOp::Exp2 => f64::exp2,
-        UnaryOp::Log => f64::ln,
-        UnaryOp::Log2 => f64::log2,
-        UnaryOp::Sqrt => f64::sqrt,
-        UnaryOp::Rsqrt => |x| 1.0 / x.sqrt(),
-        UnaryOp::Sin => f64::sin,
-        UnaryOp::Cos => f64::cos,
-        UnaryOp::Floor => f64::floor,
-        UnaryOp::Ceil => f64::ceil,
-    }
-}
-
-/// An integer converted to float type `d`, rounded once.
-fn int_to_float(v: i128, d: DType) -> f64 {
-    match d {
-        DType::F32 => v as f32 as f64,
-        _ => float::round(v as f64, d),
-    }
-}
-
-/// A float converted towards zero to an integer in `[lo, hi]`, saturating;
-/// NaN gives 0 (what `cvt.rzi` does on the GPU).
-fn float_to_int(x: f64, lo: i128, hi: i128) -> i64 {
-    if x.is_nan() {
-        return 0;
-    }
-    let t = x.trunc();
-    if t <= lo as f64 {
-        lo as i64
-    } else if t >= hi as f64 {
-        hi as i64
-    } else {
-        t as i64
-    }
 }
 
 /// `src` repeated along its axes of size 1 to `shape`.
@@ -739,27 +437,6 @@ pub fn broadcast(src: &Tensor, shape: Vec<usize>) -> Tensor {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn maximum_propagates_nan_and_orders_zeros() {
-        assert!(maximum(1.0, f64::NAN).is_nan());
-        assert_eq!(maximum(-0.0, 0.0).to_bits(), 0f64.to_bits());
-        assert_eq!(maximum(0.0, -0.0).to_bits(), 0f64.to_bits());
-        assert_eq!((-maximum(0.0, -0.0)).to_bits(), (-0f64).to_bits());
-        assert_eq!(maxnum(f64::NAN, 2.0), 2.0);
-        assert!(maxnum(f64::NAN, f64::NAN).is_nan());
-    }
-
-    #[test]
-    fn float_to_int_saturates_like_cvt_rzi() {
-        assert_eq!(
-            float_to_int(1e10, i32::MIN as i128, i32::MAX as i128),
-            i32::MAX as i64
-        );
-        assert_eq!(float_to_int(-2.7, i32::MIN as i128, i32::MAX as i128), -2);
-        assert_eq!(float_to_int(f64::NAN, 0, 255), 0);
-        assert_eq!(float_to_int(-3.0, 0, 255), 0);
-    }
 
     #[test]
     fn broadcast_repeats_unit_axes() {

@@ -23,11 +23,12 @@
 //!
 //! Where the GPU differs: its float sums group by layout, `exp`, `log`,
 //! `rsqrt`, `sin` and `cos` are PTX approximations (see the table in
-//! `tile_passes::simt::math`), and its compiler may fuse a multiply and an
+//! [`tile_dialect::float_math`]), and its compiler may fuse a multiply and an
 //! add. The interpreter rounds each op correctly instead (transcendentals
 //! through `f64`), so float results agree within a few ULP, not bit for
-//! bit. Ops the GPU path refuses (f64 transcendentals, `tanh`, `remf`) are
-//! refused here too, when the program is read.
+//! bit. Ops the GPU path refuses (f64 transcendentals, `tanh`, `remf`: what
+//! [`tile_dialect::float_math`] does not compile) are refused here too,
+//! when the program is read.
 //!
 //! The interpreter is a [`HostKernel`]: an interpreter
 //! [`Device`](tile_runtime::Device) (`Device::interpreter()`, or any device
@@ -44,7 +45,6 @@ pub mod value;
 pub use program::{Program, TranslateError};
 
 use melior::ir::Module;
-use tile_passes::mirror::Mirror;
 use tile_runtime::{Arg, HostKernel, HostMemory, Result};
 
 /// A kernel read for interpretation.
@@ -54,15 +54,11 @@ pub struct Interpreter {
 }
 
 impl Interpreter {
-    /// Reads the kernel in `module` (tile IR as the builder makes it).
+    /// Reads the kernel in `module` (tile IR as the builder makes it; see
+    /// [`Program::read`]).
     pub fn from_module(module: &Module) -> std::result::Result<Interpreter, TranslateError> {
-        let mirror = Mirror::read(&module.as_operation()).map_err(|e| TranslateError {
-            op: e.op,
-            location: program::source_location(&e.loc),
-            message: e.message,
-        })?;
         Ok(Interpreter {
-            program: Program::from_mirror(&mirror)?,
+            program: Program::read(module)?,
         })
     }
 

@@ -9,9 +9,9 @@
 
 use crate::exec::Launch;
 use crate::float;
-use crate::program::{Fill, Inst};
+use crate::program::Inst;
 use crate::value::{Elems, Pointer, Tensor, at, unflatten, wrap};
-use tile_dialect::DType;
+use tile_dialect::{DType, Padding};
 use tile_runtime::{InterpretFault, Result};
 
 /// The byte address of `p` after checking that `bytes` bytes there lie in
@@ -242,17 +242,19 @@ fn check_axes(l: &Launch, inst: &Inst, rank: usize, check: &[usize]) -> Result<(
 
 /// `tile.block_load`: elements outside the view along a checked axis read
 /// the padding and touch no memory; the others must be in bounds.
-pub fn block_load(l: &Launch, inst: &Inst, check: &[usize], fill: Fill) -> Result<Tensor> {
+/// [`Padding::Undefined`] reads NaN for floats and 0 for integers (the GPU
+/// leaves those elements undefined).
+pub fn block_load(l: &Launch, inst: &Inst, check: &[usize], padding: Padding) -> Result<Tensor> {
     let b = l.block_ptr(inst, 0)?;
     let (shape, d) = l.result(inst)?;
     check_axes(l, inst, shape.len(), check)?;
     let n: usize = shape.iter().product();
     let size = float::size_of(d);
-    let padding = match (fill, d.is_float()) {
-        (Fill::Zero, true) => Element::Float(0.0),
-        (Fill::Nan | Fill::Undefined, true) => Element::Float(f64::NAN),
-        (Fill::Value(v), true) => Element::Float(v),
-        (Fill::Value(v), false) => Element::Int(v as i64),
+    let padding = match (padding, d.is_float()) {
+        (Padding::Zero, true) => Element::Float(0.0),
+        (Padding::Nan | Padding::Undefined, true) => Element::Float(f64::NAN),
+        (Padding::Value(v), true) => Element::Float(v),
+        (Padding::Value(v), false) => Element::Int(v as i64),
         (_, false) => Element::Int(0),
     };
     let mut out = Vec::with_capacity(n);

@@ -10,9 +10,8 @@
 
 use crate::exec::maxnum;
 use crate::float;
-use crate::program::ReduceKind;
 use crate::value::{Elems, Tensor, signed, wrap};
-use tile_dialect::DType;
+use tile_dialect::{DType, ReduceKind};
 
 /// Reduces `src` along `axis` into a tensor of `shape` (the result type's,
 /// with or without the kept axis) and type `d`.
