@@ -61,28 +61,38 @@ fn store<'k>(k: &'k KernelBuilder<'k>, how: Access, x: Tile<'k>, n: Tile<'k>, v:
 /// load-store-load (`y = x + 1`), store-store-load (`y = 2`), and a
 /// plain store then a load the way `how` says (`y = 3`).
 fn kernel<'c>(context: &'c melior::Context, sequence: &str, how: Access) -> Kernel<'c> {
-    Kernel::build(context, &format!("{sequence}_{how:?}").to_lowercase(), |k| {
-        let x = k.arg_ptr("x", DType::F32);
-        let y = k.arg_ptr("y", DType::F32);
-        let n = k.arg("n", DType::I32);
-        let last = match sequence {
-            "load_store_load" => {
-                let a = load(k, how, x, n);
-                store(k, how, x, n, a + 1.0);
-                load(k, how, x, n)
-            }
-            "store_store_load" => {
-                store(k, how, x, n, k.full(&[i64::from(BLOCK)], 1.0, DType::F32));
-                store(k, how, x, n, k.full(&[i64::from(BLOCK)], 2.0, DType::F32));
-                load(k, how, x, n)
-            }
-            _ => {
-                store(k, Access::Unmasked, x, n, k.full(&[i64::from(BLOCK)], 3.0, DType::F32));
-                load(k, how, x, n)
-            }
-        };
-        store(k, how, y, n, last);
-    })
+    Kernel::build(
+        context,
+        &format!("{sequence}_{how:?}").to_lowercase(),
+        |k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let y = k.arg_ptr("y", DType::F32);
+            let n = k.arg("n", DType::I32);
+            let last = match sequence {
+                "load_store_load" => {
+                    let a = load(k, how, x, n);
+                    store(k, how, x, n, a + 1.0);
+                    load(k, how, x, n)
+                }
+                "store_store_load" => {
+                    store(k, how, x, n, k.full(&[i64::from(BLOCK)], 1.0, DType::F32));
+                    store(k, how, x, n, k.full(&[i64::from(BLOCK)], 2.0, DType::F32));
+                    load(k, how, x, n)
+                }
+                _ => {
+                    store(
+                        k,
+                        Access::Unmasked,
+                        x,
+                        n,
+                        k.full(&[i64::from(BLOCK)], 3.0, DType::F32),
+                    );
+                    load(k, how, x, n)
+                }
+            };
+            store(k, how, y, n, last);
+        },
+    )
     .unwrap_or_else(|e| panic!("{sequence} {how:?}: {e}"))
 }
 
@@ -145,7 +155,11 @@ fn predicated_reloads_survive_every_optimisation_level() {
                 .map(|l| if l.contains("ld.global") { "ld" } else { "st" })
                 .collect();
             // One element per thread: load, store, reload, store to y.
-            assert_eq!(kinds, ["ld", "st", "ld", "st"], "{how:?} at -O{opt_level}:\n{ptx}");
+            assert_eq!(
+                kinds,
+                ["ld", "st", "ld", "st"],
+                "{how:?} at -O{opt_level}:\n{ptx}"
+            );
         }
     }
 }

@@ -54,7 +54,11 @@ fn round(d: DType, v: Num) -> Num {
         d => {
             let bits = d.bits();
             let x = v.i() & ((1i128 << bits) - 1);
-            Num::Int(if x >> (bits - 1) == 1 { x - (1 << bits) } else { x })
+            Num::Int(if x >> (bits - 1) == 1 {
+                x - (1 << bits)
+            } else {
+                x
+            })
         }
     }
 }
@@ -145,6 +149,9 @@ fn close(d: DType, got: Num, want: Num, ulps: f64) -> bool {
         (Num::Int(a), Num::Int(b)) => a == b,
         (a, b) => {
             let (a, b) = (a.f(), b.f());
+            if a == b {
+                return true;
+            }
             if a.is_nan() || b.is_nan() {
                 return a.is_nan() && b.is_nan();
             }
@@ -161,7 +168,10 @@ fn close(d: DType, got: Num, want: Num, ulps: f64) -> bool {
 
 fn check(name: &str, d: DType, got: &[Num], want: &[Num], ulps: f64) {
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!(close(d, *g, *w, ulps), "{name} on {d}: element {i}: got {g:?}, want {w:?}");
+        assert!(
+            close(d, *g, *w, ulps),
+            "{name} on {d}: element {i}: got {g:?}, want {w:?}"
+        );
     }
 }
 
@@ -182,16 +192,23 @@ fn elementwise<'c>(
         let n = k.arg("n", DType::I32);
         let offs = k.arange(0, BLOCK);
         let m = offs.lt(n);
+        // Masked-off lanes read 1: a divisor there is not zero (the
+        // interpreter faults on an integer division by zero in any lane).
         let values: Vec<Tile> = ptrs
             .iter()
-            .map(|&p| k.load(p + offs).mask(m).build())
+            .map(|&p| k.load(p + offs).mask(m).other(1).build())
             .collect();
         let r = body(k, &values);
         k.store(o + offs, r).mask(m).build();
     })
 }
 
-type Unary = (&'static str, fn(Tile) -> Tile, fn(DType, Num) -> Option<Num>, f64);
+type Unary = (
+    &'static str,
+    fn(Tile) -> Tile,
+    fn(DType, Num) -> Option<Num>,
+    f64,
+);
 
 /// Float unary ops: builder method, reference (`None`: refused for the
 /// type), tolerance in ulps.
@@ -201,15 +218,50 @@ fn float_unary() -> Vec<Unary> {
     }
     vec![
         ("neg", |x| -x, |_, x| Some(Num::Float(-x.f())), 0.0),
-        ("abs", |x| x.abs(), |_, x| Some(Num::Float(x.f().abs())), 0.0),
-        ("floor", |x| x.floor(), |_, x| Some(Num::Float(x.f().floor())), 0.0),
-        ("ceil", |x| x.ceil(), |_, x| Some(Num::Float(x.f().ceil())), 0.0),
-        ("sqrt", |x| x.abs().sqrt(), |_, x| Some(Num::Float(x.f().abs().sqrt())), 0.0),
+        (
+            "abs",
+            |x| x.abs(),
+            |_, x| Some(Num::Float(x.f().abs())),
+            0.0,
+        ),
+        (
+            "floor",
+            |x| x.floor(),
+            |_, x| Some(Num::Float(x.f().floor())),
+            0.0,
+        ),
+        (
+            "ceil",
+            |x| x.ceil(),
+            |_, x| Some(Num::Float(x.f().ceil())),
+            0.0,
+        ),
+        (
+            "sqrt",
+            |x| x.abs().sqrt(),
+            |_, x| Some(Num::Float(x.f().abs().sqrt())),
+            0.0,
+        ),
         ("exp", |x| x.exp(), |d, x| approx(d, x.f().exp()), 1.0),
         ("exp2", |x| x.exp2(), |d, x| approx(d, x.f().exp2()), 1.0),
-        ("log", |x| x.abs().log(), |d, x| approx(d, x.f().abs().ln()), 1.0),
-        ("log2", |x| x.abs().log2(), |d, x| approx(d, x.f().abs().log2()), 1.0),
-        ("rsqrt", |x| x.abs().rsqrt(), |d, x| approx(d, 1.0 / x.f().abs().sqrt()), 1.0),
+        (
+            "log",
+            |x| x.abs().log(),
+            |d, x| approx(d, x.f().abs().ln()),
+            1.0,
+        ),
+        (
+            "log2",
+            |x| x.abs().log2(),
+            |d, x| approx(d, x.f().abs().log2()),
+            1.0,
+        ),
+        (
+            "rsqrt",
+            |x| x.abs().rsqrt(),
+            |d, x| approx(d, 1.0 / x.f().abs().sqrt()),
+            1.0,
+        ),
         ("sin", |x| x.sin(), |d, x| approx(d, x.f().sin()), 1.0),
         ("cos", |x| x.cos(), |d, x| approx(d, x.f().cos()), 1.0),
     ]
@@ -235,8 +287,14 @@ fn every_float_unary_op_in_every_float_type() {
                 }
                 (None, Err(e)) => {
                     let text = e.to_string();
-                    assert!(text.contains("would need NVIDIA's libdevice"), "{name} on {d}: {text}");
-                    assert!(text.contains(file!()), "{name} on {d} names the line: {text}");
+                    assert!(
+                        text.contains("would need NVIDIA's libdevice"),
+                        "{name} on {d}: {text}"
+                    );
+                    assert!(
+                        text.contains(file!()),
+                        "{name} on {d} names the line: {text}"
+                    );
                 }
                 (Some(_), Err(e)) => panic!("{name} on {d} refused: {e}"),
                 (None, Ok(_)) => panic!("{name} on {d} accepted, but cannot be compiled"),
@@ -259,7 +317,11 @@ fn ops_that_need_libdevice_are_refused_by_the_builder() {
     }
 }
 
-type Binary = (&'static str, fn(Tile, Tile) -> Tile, fn(DType, Num, Num) -> Option<Num>);
+type Binary = (
+    &'static str,
+    for<'k> fn(Tile<'k>, Tile<'k>) -> Tile<'k>,
+    fn(DType, Num, Num) -> Option<Num>,
+);
 
 fn binary_ops() -> Vec<Binary> {
     fn int_or_float(
@@ -279,21 +341,72 @@ fn binary_ops() -> Vec<Binary> {
         (!d.is_float()).then_some(v)
     }
     vec![
-        ("add", |a, b| a + b, |d, a, b| int_or_float(d, a, b, |x, y| x + y, |x, y| x + y)),
-        ("sub", |a, b| a - b, |d, a, b| int_or_float(d, a, b, |x, y| x - y, |x, y| x - y)),
-        ("mul", |a, b| a * b, |d, a, b| int_or_float(d, a, b, |x, y| x * y, |x, y| x * y)),
-        ("div", |a, b| a / b, |d, a, b| int_or_float(d, a, b, |x, y| x / y, |x, y| x / y)),
-        ("rem", |a, b| a % b, |d, a, b| ints(d, Num::Int(a.i() % b.i()))),
-        ("and", |a, b| a & b, |d, a, b| ints(d, Num::Int(a.i() & b.i()))),
-        ("or", |a, b| a | b, |d, a, b| ints(d, Num::Int(a.i() | b.i()))),
-        ("xor", |a, b| a ^ b, |d, a, b| ints(d, Num::Int(a.i() ^ b.i()))),
-        ("maximum", |a, b| a.maximum(b), |d, a, b| int_or_float(d, a, b, i128::max, f64::max)),
-        ("minimum", |a, b| a.minimum(b), |d, a, b| int_or_float(d, a, b, i128::min, f64::min)),
-        ("cdiv", |a, b| a.cdiv(b), |d, a, b| {
-            let (x, y) = (a.i(), b.i());
-            let q = x / y;
-            ints(d, Num::Int(if (x % y != 0) && ((x < 0) == (y < 0)) { q + 1 } else { q }))
-        }),
+        (
+            "add",
+            |a, b| a + b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x + y, |x, y| x + y),
+        ),
+        (
+            "sub",
+            |a, b| a - b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x - y, |x, y| x - y),
+        ),
+        (
+            "mul",
+            |a, b| a * b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x * y, |x, y| x * y),
+        ),
+        (
+            "div",
+            |a, b| a / b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x / y, |x, y| x / y),
+        ),
+        (
+            "rem",
+            |a, b| a % b,
+            |d, a, b| ints(d, Num::Int(a.i() % b.i())),
+        ),
+        (
+            "and",
+            |a, b| a & b,
+            |d, a, b| ints(d, Num::Int(a.i() & b.i())),
+        ),
+        (
+            "or",
+            |a, b| a | b,
+            |d, a, b| ints(d, Num::Int(a.i() | b.i())),
+        ),
+        (
+            "xor",
+            |a, b| a ^ b,
+            |d, a, b| ints(d, Num::Int(a.i() ^ b.i())),
+        ),
+        (
+            "maximum",
+            |a, b| a.maximum(b),
+            |d, a, b| int_or_float(d, a, b, i128::max, f64::max),
+        ),
+        (
+            "minimum",
+            |a, b| a.minimum(b),
+            |d, a, b| int_or_float(d, a, b, i128::min, f64::min),
+        ),
+        (
+            "cdiv",
+            |a, b| a.cdiv(b),
+            |d, a, b| {
+                let (x, y) = (a.i(), b.i());
+                let q = x / y;
+                ints(
+                    d,
+                    Num::Int(if (x % y != 0) && ((x < 0) == (y < 0)) {
+                        q + 1
+                    } else {
+                        q
+                    }),
+                )
+            },
+        ),
     ]
 }
 
@@ -309,7 +422,12 @@ fn every_binary_op_in_every_type() {
             let kernel = elementwise(&context, name, &[d, d], d, |_, v| op(v[0], v[1]));
             match (want, kernel) {
                 (Some(want), Ok(kernel)) => {
-                    let got = run(&kernel, &[(d, a.clone()), (d, b.clone())], d, BLOCK as usize);
+                    let got = run(
+                        &kernel,
+                        &[(d, a.clone()), (d, b.clone())],
+                        d,
+                        BLOCK as usize,
+                    );
                     check(name, d, &got[..N], &want, 0.0);
                 }
                 (None, Err(_)) => {}
@@ -323,7 +441,12 @@ fn every_binary_op_in_every_type() {
 #[test]
 fn boolean_ops_and_comparisons_in_every_type() {
     let context = tile::context().unwrap();
-    let compares: [(&str, fn(Tile, Tile) -> Tile, fn(f64, f64) -> bool); 6] = [
+    type Compare = (
+        &'static str,
+        for<'k> fn(Tile<'k>, Tile<'k>) -> Tile<'k>,
+        fn(f64, f64) -> bool,
+    );
+    let compares: [Compare; 6] = [
         ("lt", |a, b| a.lt(b), |x, y| x < y),
         ("le", |a, b| a.le(b), |x, y| x <= y),
         ("gt", |a, b| a.gt(b), |x, y| x > y),
@@ -340,22 +463,43 @@ fn boolean_ops_and_comparisons_in_every_type() {
         for (name, op, reference) in compares {
             let kernel = elementwise(&context, name, &[d, d], DType::I1, |_, v| op(v[0], v[1]))
                 .unwrap_or_else(|e| panic!("{name} on {d}: {e}"));
-            let got = run(&kernel, &[(d, a.clone()), (d, b.clone())], DType::I1, BLOCK as usize);
+            let got = run(
+                &kernel,
+                &[(d, a.clone()), (d, b.clone())],
+                DType::I1,
+                BLOCK as usize,
+            );
             let want: Vec<Num> = (0..N)
                 .map(|i| Num::Int(i128::from(reference(a[i].f(), b[i].f()))))
                 .collect();
             check(name, DType::I1, &got[..N], &want, 0.0);
         }
         // where(a < b, a, b) is the minimum; !(a < b) its negation.
-        let kernel = elementwise(&context, "where", &[d, d], d, |k, v| k.where_(v[0].lt(v[1]), v[0], v[1]))
-            .unwrap_or_else(|e| panic!("where on {d}: {e}"));
-        let got = run(&kernel, &[(d, a.clone()), (d, b.clone())], d, BLOCK as usize);
-        let want: Vec<Num> = (0..N).map(|i| if a[i].f() < b[i].f() { a[i] } else { b[i] }).collect();
+        let kernel = elementwise(&context, "where", &[d, d], d, |k, v| {
+            k.where_(v[0].lt(v[1]), v[0], v[1])
+        })
+        .unwrap_or_else(|e| panic!("where on {d}: {e}"));
+        let got = run(
+            &kernel,
+            &[(d, a.clone()), (d, b.clone())],
+            d,
+            BLOCK as usize,
+        );
+        let want: Vec<Num> = (0..N)
+            .map(|i| if a[i].f() < b[i].f() { a[i] } else { b[i] })
+            .collect();
         check("where", d, &got[..N], &want, 0.0);
         let kernel = elementwise(&context, "not", &[d, d], DType::I1, |_, v| !v[0].lt(v[1]))
             .unwrap_or_else(|e| panic!("not on {d}: {e}"));
-        let got = run(&kernel, &[(d, a.clone()), (d, b.clone())], DType::I1, BLOCK as usize);
-        let want: Vec<Num> = (0..N).map(|i| Num::Int(i128::from(a[i].f() >= b[i].f()))).collect();
+        let got = run(
+            &kernel,
+            &[(d, a.clone()), (d, b.clone())],
+            DType::I1,
+            BLOCK as usize,
+        );
+        let want: Vec<Num> = (0..N)
+            .map(|i| Num::Int(i128::from(a[i].f() >= b[i].f())))
+            .collect();
         check("not", DType::I1, &got[..N], &want, 0.0);
     }
 }
@@ -368,13 +512,20 @@ fn integer_negation_and_abs_wrap() {
         // The most negative value: its negation and absolute value are itself.
         x[3] = round(d, Num::Int(1i128 << (d.bits() - 1)));
         for (name, op, reference) in [
-            ("neg", (|v: Tile| -v) as fn(Tile) -> Tile, (|v: i128| -v) as fn(i128) -> i128),
+            (
+                "neg",
+                (|v: Tile| -v) as fn(Tile) -> Tile,
+                (|v: i128| -v) as fn(i128) -> i128,
+            ),
             ("abs", |v: Tile| v.abs(), |v: i128| v.abs()),
         ] {
             let kernel = elementwise(&context, name, &[d], d, |_, v| op(v[0]))
                 .unwrap_or_else(|e| panic!("{name} on {d}: {e}"));
             let got = run(&kernel, &[(d, x.clone())], d, BLOCK as usize);
-            let want: Vec<Num> = x[..N].iter().map(|v| round(d, Num::Int(reference(v.i())))).collect();
+            let want: Vec<Num> = x[..N]
+                .iter()
+                .map(|v| round(d, Num::Int(reference(v.i()))))
+                .collect();
             check(name, d, &got[..N], &want, 0.0);
         }
     }
@@ -392,7 +543,11 @@ fn cast(from: DType, to: DType, v: Num) -> Num {
             let bits = to.bits();
             let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
             let x = v.f();
-            Num::Int(if x.is_nan() { 0 } else { (x.trunc() as i128).clamp(lo, hi) })
+            Num::Int(if x.is_nan() {
+                0
+            } else {
+                (x.trunc() as i128).clamp(lo, hi)
+            })
         }
         (false, false) => v,
     }
@@ -412,7 +567,10 @@ fn every_cast_between_every_pair_of_types() {
             let kernel = elementwise(&context, "cast", &[from], to, |_, v| v[0].to(to))
                 .unwrap_or_else(|e| panic!("{from} to {to}: {e}"));
             let got = run(&kernel, &[(from, x.clone())], to, BLOCK as usize);
-            let want: Vec<Num> = x[..N].iter().map(|&v| round(to, cast(from, to, v))).collect();
+            let want: Vec<Num> = x[..N]
+                .iter()
+                .map(|&v| round(to, cast(from, to, v)))
+                .collect();
             check(&format!("cast from {from}"), to, &got[..N], &want, 0.0);
         }
     }
@@ -436,8 +594,16 @@ fn every_reduction_along_every_axis_in_every_type() {
                         let c = k.arange(0, cols as i32).expand_dims(0);
                         let t = k.load(p + (r * cols as i32 + c)).build();
                         let s = t.reduce(kind, axis as i64, keep_dims);
-                        let out_offs = if axis == 0 { k.arange(0, cols as i32) } else { k.arange(0, rows as i32) };
-                        let out_offs = if keep_dims { out_offs.expand_dims(axis as i64) } else { out_offs };
+                        let out_offs = if axis == 0 {
+                            k.arange(0, cols as i32)
+                        } else {
+                            k.arange(0, rows as i32)
+                        };
+                        let out_offs = if keep_dims {
+                            out_offs.expand_dims(axis as i64)
+                        } else {
+                            out_offs
+                        };
                         k.store(o + out_offs, s).build();
                     })
                     .unwrap_or_else(|e| panic!("{name} on {d}: {e}"));
@@ -446,17 +612,25 @@ fn every_reduction_along_every_axis_in_every_type() {
                     let want: Vec<Num> = (0..len)
                         .map(|j| {
                             let items = (0..if axis == 0 { rows } else { cols }).map(|i| {
-                                if axis == 0 { x[i * cols + j] } else { x[j * cols + i] }
+                                if axis == 0 {
+                                    x[i * cols + j]
+                                } else {
+                                    x[j * cols + i]
+                                }
                             });
                             let v = match (kind, d.is_float()) {
                                 (ReduceKind::Sum, true) => Num::Float(items.map(Num::f).sum()),
                                 (ReduceKind::Sum, false) => Num::Int(items.map(Num::i).sum()),
-                                (ReduceKind::Max, _) => items.fold(None, |m: Option<Num>, v| {
-                                    Some(m.map_or(v, |m| if v.f() > m.f() { v } else { m }))
-                                }).unwrap(),
-                                (ReduceKind::Min, _) => items.fold(None, |m: Option<Num>, v| {
-                                    Some(m.map_or(v, |m| if v.f() < m.f() { v } else { m }))
-                                }).unwrap(),
+                                (ReduceKind::Max, _) => items
+                                    .fold(None, |m: Option<Num>, v| {
+                                        Some(m.map_or(v, |m| if v.f() > m.f() { v } else { m }))
+                                    })
+                                    .unwrap(),
+                                (ReduceKind::Min, _) => items
+                                    .fold(None, |m: Option<Num>, v| {
+                                        Some(m.map_or(v, |m| if v.f() < m.f() { v } else { m }))
+                                    })
+                                    .unwrap(),
                             };
                             round(d, v)
                         })
@@ -465,10 +639,15 @@ fn every_reduction_along_every_axis_in_every_type() {
                         // Pairwise sums (f16 and bf16 accumulated in f32):
                         // within a few ulps of the sum of magnitudes.
                         let magnitude: f64 = x.iter().map(|v| v.f().abs()).sum();
-                        let eps = if d == DType::F64 { 2f64.powi(-52) } else { 2f64.powi(-7) };
+                        let eps = if d == DType::F64 {
+                            2f64.powi(-52)
+                        } else {
+                            2f64.powi(-7)
+                        };
                         for (j, (g, w)) in got.iter().zip(&want).enumerate() {
                             assert!(
-                                (g.f() - w.f()).abs() <= 4.0 * eps * magnitude / len as f64 + 2.0 * eps * w.f().abs(),
+                                (g.f() - w.f()).abs()
+                                    <= 4.0 * eps * magnitude / len as f64 + 2.0 * eps * w.f().abs(),
                                 "{name} on {d}: element {j}: got {g:?}, want {w:?}"
                             );
                         }

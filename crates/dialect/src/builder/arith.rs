@@ -294,7 +294,7 @@ impl<'k> KernelBuilder<'k> {
         let (name, predicate) = if da.is_float() {
             ("arith.cmpf", cmpf_predicate(op))
         } else {
-            ("arith.cmpi", cmpi_predicate(op))
+            ("arith.cmpi", cmpi_predicate(op, da == DType::I1))
         };
         let predicate = self.int_attr(64, predicate);
         self.emit1(
@@ -668,14 +668,20 @@ fn binary_op_name(op: BinOp, d: DType) -> &'static str {
     }
 }
 
-fn cmpi_predicate(op: CmpOp) -> i64 {
-    match op {
-        CmpOp::Eq => 0,
-        CmpOp::Ne => 1,
-        CmpOp::Lt => 2,
-        CmpOp::Le => 3,
-        CmpOp::Gt => 4,
-        CmpOp::Ge => 5,
+/// The `arith.cmpi` predicate: signed, but unsigned for booleans
+/// (`false < true`, as Triton's int1; signed, `true` would be -1).
+fn cmpi_predicate(op: CmpOp, unsigned: bool) -> i64 {
+    match (op, unsigned) {
+        (CmpOp::Eq, _) => 0,
+        (CmpOp::Ne, _) => 1,
+        (CmpOp::Lt, false) => 2,
+        (CmpOp::Le, false) => 3,
+        (CmpOp::Gt, false) => 4,
+        (CmpOp::Ge, false) => 5,
+        (CmpOp::Lt, true) => 6,
+        (CmpOp::Le, true) => 7,
+        (CmpOp::Gt, true) => 8,
+        (CmpOp::Ge, true) => 9,
     }
 }
 
