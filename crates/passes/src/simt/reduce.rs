@@ -262,9 +262,8 @@ fn across_warps<'c>(
         Some(d) => {
             for r in 0..d.registers() {
                 let key = key_of_out(&d.offsets[r]);
-                if !slot.contains_key(&key) {
-                    let at = e.linear(d, r);
-                    slot.insert(key, at);
+                if let std::collections::btree_map::Entry::Vacant(v) = slot.entry(key) {
+                    v.insert(e.linear(d, r));
                 }
             }
         }
