@@ -43,9 +43,7 @@ pub use tile_runtime::{
 /// stages are dumped when `options.dump` says so (by default, when
 /// `TILE_DUMP_DIR` is set).
 pub fn compile(kernel: &Kernel, options: &Options) -> std::result::Result<Compiled, CompileError> {
-    let context = kernel.module().context();
-    // SAFETY: the kernel's context outlives this call.
-    let context = unsafe { context.to_ref() };
+    let context = tile_dialect::context_of(kernel.module().context());
     tile_codegen::compile_copy(context, kernel.module(), options)
 }
 

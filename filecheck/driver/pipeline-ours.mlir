@@ -8,7 +8,7 @@
 
 // CHECK: gpu.module @tile
 // CHECK: gpu.func @k(
-// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];"
+// CHECK: llvm.inline_asm has_side_effects "mov.f32 $0, $1;\0A\09@$3 ld.global.f32 $0, [ $2 ];"
 // CHECK-NOT: func.func
 
 // MODULE: func.func @k

@@ -27,7 +27,7 @@
 // PTX-SAME: st.global.b32 {{[^[]*}}[%rd[[P]]], %r[[S]];
 // O0-SAME: ld.global.b32 {{[^%]*}}%r{{[0-9]+}}, [%rd[[P]]];
 // PTX-NOT: st.global.b32 {{[^[]*}}[%rd{{[0-9]+}}], %r[[A]];
-// PTX-SAME: st.global.b32
+// PTX-SAME: st.global.{{[bf]}}32
 func.func @load_store_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
   %ns = "tile.splat"(%n) : (i32) -> tensor<128xi32>
@@ -51,13 +51,13 @@ func.func @load_store_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attr
 // The same, masked: the second load is not merged with the first.
 
 // CHECK-LABEL: gpu.func @masked
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];"
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.f32 $0, $1;\0A\09@$3 ld.global.f32 $0, [ $2 ];"
 // PTX-LABEL: .entry masked
-// PTX-SAME: ld.global.b32
+// PTX-SAME: ld.global.{{[bf]}}32
 // PTX-SAME: add.rn.f32
-// PTX-SAME: st.global.b32
-// PTX-SAME: ld.global.b32
-// PTX-SAME: st.global.b32
+// PTX-SAME: st.global.{{[bf]}}32
+// PTX-SAME: ld.global.{{[bf]}}32
+// PTX-SAME: st.global.{{[bf]}}32
 func.func @masked(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
   %ns = "tile.splat"(%n) : (i32) -> tensor<128xi32>
@@ -87,7 +87,7 @@ func.func @masked(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {t
 // PTX-LABEL: .entry store_store_load
 // PTX-SAME: st.global.b32 {{[^[]*}}[%rd{{[0-9]+}}], {{0f40000000|1073741824}};
 // PTX-NOT: {{0f3F800000|1065353216}}
-// PTX-SAME: st.global.b32
+// PTX-SAME: st.global.{{[bf]}}32
 func.func @store_store_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
   %ns = "tile.splat"(%n) : (i32) -> tensor<128xi32>
@@ -112,11 +112,11 @@ func.func @store_store_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) att
 
 // CHECK-LABEL: gpu.func @store_then_masked_load
 // CHECK: llvm.store %{{.*}}, %[[P:.*]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
-// CHECK: llvm.inline_asm has_side_effects {{.*}}ld.global.b32{{.*}}%[[P]]
+// CHECK: llvm.inline_asm has_side_effects {{.*}}ld.global.f32{{.*}}%[[P]]
 // PTX-LABEL: .entry store_then_masked_load
 // PTX-SAME: st.global.b32 {{[^[]*}}[%rd{{[0-9]+}}], {{0f40000000|1073741824}};
-// PTX-SAME: ld.global.b32 %r{{[0-9]+}}, [ %rd{{[0-9]+}} ];
-// PTX-SAME: st.global.b32
+// PTX-SAME: ld.global.f32 %{{r|f}}{{[0-9]+}}, [ %rd{{[0-9]+}} ];
+// PTX-SAME: st.global.{{[bf]}}32
 func.func @store_then_masked_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
   %ns = "tile.splat"(%n) : (i32) -> tensor<128xi32>
@@ -138,13 +138,13 @@ func.func @store_then_masked_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i3
 // Block pointers with a bounds check: load, store, load.
 
 // CHECK-LABEL: gpu.func @block_load_store_load
-// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];"
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.f32 $0, $1;\0A\09@$3 ld.global.f32 $0, [ $2 ];"
 // PTX-LABEL: .entry block_load_store_load
-// PTX-SAME: ld.global.b32
+// PTX-SAME: ld.global.{{[bf]}}32
 // PTX-SAME: add.rn.f32
-// PTX-SAME: st.global.b32
-// PTX-SAME: ld.global.b32
-// PTX-SAME: st.global.b32
+// PTX-SAME: st.global.{{[bf]}}32
+// PTX-SAME: ld.global.{{[bf]}}32
+// PTX-SAME: st.global.{{[bf]}}32
 func.func @block_load_store_load(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i64, %o: i32) attributes {tile.kernel} {
   %one = arith.constant dense<1.0> : tensor<128xf32>
   %c1 = arith.constant 1 : i64

@@ -13,9 +13,9 @@
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
 // CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
-// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
+// CHECK: llvm.inline_asm has_side_effects "mov.f32 $0, $1;\0A\09@$3 ld.global.f32 $0, [ $2 ];", "=f,f,l,b"
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
-// CHECK: llvm.inline_asm has_side_effects "@$2 st.global.b32 [ $0 ], $1;", "l,r,b"
+// CHECK: llvm.inline_asm has_side_effects "@$2 st.global.f32 [ $0 ], $1;", "l,f,b"
 // CHECK-NOT: arith.cmpi slt, %{{.*}}, %arg1 : i64
 // CHECK: gpu.return
 func.func @check_axis_1(%base: !tile.ptr<f32>, %m: i64, %k: i64, %sm: i64, %sk: i64, %om: i32, %ok: i32) attributes {tile.kernel} {
@@ -49,9 +49,9 @@ func.func @unchecked(%base: !tile.ptr<f32>, %n: i64, %s: i64, %o: i32) attribute
 // CHECK-LABEL: gpu.func @paddings
 // CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: arith.bitcast %[[NAN]] : f32 to i32
-// CHECK: arith.bitcast %[[NEGINF]] : f32 to i32
-// CHECK: llvm.inline_asm has_side_effects "@$2 ld.global.b32 $0, [ $1 ];", "=r,l,b"
+// CHECK: llvm.inline_asm has_side_effects "mov.f32 $0, $1;{{.*}}", "=f,f,l,b" %[[NAN]],
+// CHECK: llvm.inline_asm has_side_effects "mov.f32 $0, $1;{{.*}}", "=f,f,l,b" %[[NEGINF]],
+// CHECK: llvm.inline_asm has_side_effects "@$2 ld.global.f32 $0, [ $1 ];", "=f,l,b"
 func.func @paddings(%base: !tile.ptr<f32>, %n: i64, %s: i64, %o: i32) attributes {tile.kernel} {
   %bp = "tile.make_block_ptr"(%base, %n, %s, %o) {operandSegmentSizes = array<i32: 1, 1, 1, 1>, order = array<i32: 0>} : (!tile.ptr<f32>, i64, i64, i32) -> !tile.block_ptr<tensor<128xf32>>
   %a = "tile.block_load"(%bp) {boundary_check = array<i32: 0>, cache_modifier = "", eviction_policy = "", padding = "nan", volatile = false} : (!tile.block_ptr<tensor<128xf32>>) -> tensor<128xf32>

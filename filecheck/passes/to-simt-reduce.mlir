@@ -5,6 +5,7 @@
 // the lane bits that number the axis, warps along it through shared memory
 // (one lane per group writes between two barriers, every thread reads all
 // partials in warp order). Steps a layout does not need are not emitted.
+// Each kernel stores its results: tile-to-simt removes what nothing uses.
 
 // 16x64 with 4 warps: threads [1, 32], warps [2, 2]. Along axis 1 each
 // thread holds one element per row it covers (8 rows), so 8 butterflies of
@@ -20,14 +21,18 @@
 // CHECK-NOT: gpu.shuffle
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.if
-// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-16: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
-func.func @rows(%v: f32) attributes {tile.kernel} {
+func.func @rows(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<16x64xf32>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 1 : i32, keep_dims = false} : (tensor<16x64xf32>) -> tensor<16xf32>
+  %r_s = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  %ps_s = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
+  %p_s = "tile.addptr"(%ps_s, %r_s) : (tensor<16x!tile.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<f32>>
+  "tile.store"(%p_s, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> ()
   return
 }
 
@@ -40,15 +45,19 @@ func.func @rows(%v: f32) attributes {tile.kernel} {
 // CHECK-COUNT-7: arith.addf
 // CHECK-NOT: gpu.shuffle
 // CHECK: gpu.barrier
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
-// CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-2: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NEXT: arith.addf
 // CHECK-NOT: llvm.load
 // CHECK: gpu.return
-func.func @cols(%v: f32) attributes {tile.kernel} {
+func.func @cols(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<16x64xf32>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<16x64xf32>) -> tensor<64xf32>
+  %r_s = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+  %ps_s = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<64x!tile.ptr<f32>>
+  %p_s = "tile.addptr"(%ps_s, %r_s) : (tensor<64x!tile.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f32>>
+  "tile.store"(%p_s, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> ()
   return
 }
 
@@ -63,11 +72,12 @@ func.func @cols(%v: f32) attributes {tile.kernel} {
 // CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-4: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-COUNT-3: llvm.call_intrinsic "llvm.maxnum.f32"
-func.func @to_scalar(%v: f32) attributes {tile.kernel} {
+func.func @to_scalar(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<128xf32>
   %s = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<128xf32>) -> f32
+  "tile.store"(%out, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
   return
 }
 
@@ -79,9 +89,14 @@ func.func @to_scalar(%v: f32) attributes {tile.kernel} {
 // CHECK-NEXT: arith.minsi
 // CHECK: gpu.barrier
 // CHECK: arith.minsi
-func.func @keep_dims_int_min(%v: i32) attributes {tile.kernel} {
+func.func @keep_dims_int_min(%v: i32, %out: !tile.ptr<i32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (i32) -> tensor<4x64xi32>
   %s = "tile.reduce"(%t) {kind = "min", axis = 1 : i32, keep_dims = true} : (tensor<4x64xi32>) -> tensor<4x1xi32>
+  %r = "tile.arange"() {end = 4 : i32, start = 0 : i32} : () -> tensor<4xi32>
+  %c = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<4xi32>) -> tensor<4x1xi32>
+  %ps = "tile.splat"(%out) : (!tile.ptr<i32>) -> tensor<4x1x!tile.ptr<i32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<4x1x!tile.ptr<i32>>, tensor<4x1xi32>) -> tensor<4x1x!tile.ptr<i32>>
+  "tile.store"(%p, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x1x!tile.ptr<i32>>, tensor<4x1xi32>) -> ()
   return
 }
 
@@ -99,10 +114,12 @@ func.func @keep_dims_int_min(%v: i32) attributes {tile.kernel} {
 // CHECK-NEXT: arith.trunci %{{.*}} : i32 to i16
 // CHECK-NEXT: arith.bitcast %{{.*}} : i16 to f16
 // CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f16"(%{{.*}}, %{{.*}}) : (f16, f16) -> f16
-func.func @half(%v: f16) attributes {tile.kernel} {
+func.func @half(%v: f16, %out: !tile.ptr<f16>, %out2: !tile.ptr<f16>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f16) -> tensor<128xf16>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<128xf16>) -> f16
   %m = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<128xf16>) -> f16
+  "tile.store"(%out, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f16>, f16) -> ()
+  "tile.store"(%out2, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f16>, f16) -> ()
   return
 }
 
@@ -119,10 +136,12 @@ func.func @half(%v: f16) attributes {tile.kernel} {
 // CHECK-NOT: arith.select
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
-func.func @wrapped(%v: f32) attributes {tile.kernel} {
+func.func @wrapped(%v: f32, %out: !tile.ptr<f32>, %out2: !tile.ptr<f32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<4xf32>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<4xf32>) -> f32
   %m = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<4xf32>) -> f32
+  "tile.store"(%out, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
+  "tile.store"(%out2, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
   return
 }
 
@@ -137,9 +156,13 @@ func.func @wrapped(%v: f32) attributes {tile.kernel} {
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
-func.func @in_thread(%v: f32) attributes {tile.kernel} {
+func.func @in_thread(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<128x4xf32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>
   %s = "tile.reduce"(%t) {kind = "sum", axis = 1 : i32, keep_dims = false} : (tensor<128x4xf32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>) -> tensor<128xf32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %r_s = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %ps_s = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %p_s = "tile.addptr"(%ps_s, %r_s) : (tensor<128x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>, tensor<128xi32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>) -> tensor<128x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  "tile.store"(%p_s, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>, tensor<128xf32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 32, 1>, array<i32: 4, 1>, array<i32: 1, 0>>>>) -> ()
   return
 }
 
@@ -158,10 +181,18 @@ func.func @in_thread(%v: f32) attributes {tile.kernel} {
 // CHECK-NOT: gpu.shuffle
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
-func.func @lane_bits(%v: f32) attributes {tile.kernel} {
+// CHECK-COUNT-4: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+func.func @lane_bits(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
   %t = "tile.splat"(%v) : (f32) -> tensor<16x8xf32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>
   %a = "tile.reduce"(%t) {kind = "sum", axis = 1 : i32, keep_dims = false} : (tensor<16x8xf32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>) -> tensor<16xf32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
   %b = "tile.reduce"(%t) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<16x8xf32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>) -> tensor<8xf32, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %r_a = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %ps_a = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %p_a = "tile.addptr"(%ps_a, %r_a) : (tensor<16x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>, tensor<16xi32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>) -> tensor<16x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  "tile.store"(%p_a, %a) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<f32>, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>, tensor<16xf32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>) -> ()
+  %r_b = "tile.arange"() {end = 8 : i32, start = 0 : i32} : () -> tensor<8xi32, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %ps_b = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<8x!tile.ptr<f32>, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  %p_b = "tile.addptr"(%ps_b, %r_b) : (tensor<8x!tile.ptr<f32>, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>, tensor<8xi32, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>) -> tensor<8x!tile.ptr<f32>, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>
+  "tile.store"(%p_b, %b) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<8x!tile.ptr<f32>, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>, tensor<8xf32, #tile.slice<0 : i32, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>>) -> ()
   return
 }

@@ -8,11 +8,11 @@
 // Masked f32, four per access: 1024 elements over 128 threads are two
 // vectors a thread.
 // CHECK-LABEL: gpu.func @masked_f32
-// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $4;\0A\09mov.b32 $1, $5;\0A\09mov.b32 $2, $6;\0A\09mov.b32 $3, $7;\0A\09@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" {{.*}} : (i32, i32, i32, i32, !llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: llvm.inline_asm has_side_effects "mov.f32 $0, $4;\0A\09mov.f32 $1, $5;\0A\09mov.f32 $2, $6;\0A\09mov.f32 $3, $7;\0A\09@$9 ld.global.v4.f32 {$0, $1, $2, $3}, [ $8 ];", "=f,=f,=f,=f,f,f,f,f,l,b" {{.*}} : (f32, f32, f32, f32, !llvm.ptr<1>, i1) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-4: llvm.extractvalue
-// CHECK: ld.global.v4.b32
-// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r,b"
-// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.b32 [ $0 ], {$1, $2, $3, $4};", "l,r,r,r,r,b"
+// CHECK: ld.global.v4.f32
+// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.f32 [ $0 ], {$1, $2, $3, $4};", "l,f,f,f,f,b"
+// CHECK: llvm.inline_asm has_side_effects "@$5 st.global.v4.f32 [ $0 ], {$1, $2, $3, $4};", "l,f,f,f,f,b"
 // CHECK-NOT: st.global
 // CHECK: gpu.return
 func.func @masked_f32(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
@@ -81,8 +81,7 @@ func.func @wide(%x: !tile.ptr<i64> {tile.divisibility = 16 : i32}) attributes {t
 // word.
 // CHECK-LABEL: gpu.func @block_nan
 // CHECK: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
-// CHECK: %[[W:.*]] = arith.bitcast %[[NAN]] : f32 to i32
-// CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, $4;{{.*}}@$9 ld.global.v4.b32 {$0, $1, $2, $3}, [ $8 ];", "=r,=r,=r,=r,r,r,r,r,l,b" %[[W]], %[[W]], %[[W]], %[[W]],
+// CHECK: llvm.inline_asm has_side_effects "mov.f32 $0, $4;{{.*}}@$9 ld.global.v4.f32 {$0, $1, $2, $3}, [ $8 ];", "=f,=f,=f,=f,f,f,f,f,l,b" %[[NAN]], %[[NAN]], %[[NAN]], %[[NAN]],
 func.func @block_nan(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64, %n: i64 {tile.divisibility = 16 : i32}, %s: i64 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64

@@ -13,10 +13,10 @@
 // CHECK: gpu.block_id x
 // CHECK-COUNT-8: arith.cmpi slt, %{{.*}}, %[[N]] : i32
 // CHECK-COUNT-8: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-// CHECK-COUNT-8: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
+// CHECK-COUNT-8: llvm.inline_asm has_side_effects "mov.f32 $0, $1;\0A\09@$3 ld.global.f32 $0, [ $2 ];", "=f,f,l,b"
 // CHECK-NOT: scf.if
 // CHECK-NOT: cf.cond_br
-// CHECK-COUNT-8: llvm.inline_asm has_side_effects "@$2 st.global.b32 [ $0 ], $1;", "l,r,b"
+// CHECK-COUNT-8: llvm.inline_asm has_side_effects "@$2 st.global.f32 [ $0 ], $1;", "l,f,b"
 // CHECK: gpu.return
 func.func @masked(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   %pid = "tile.program_id"() {axis = 0 : i32} : () -> i32
@@ -39,14 +39,14 @@ func.func @masked(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>, %n: i32) attributes 
 // -----
 
 // Cache modifiers, eviction policies and volatile reach the instruction
-// (PTX with side effects); unmasked accesses with the default policy are
-// aligned llvm.load / llvm.store.
+// (PTX with side effects; f32 in .f32 registers); unmasked accesses with
+// the default policy are aligned llvm.load / llvm.store.
 
 // CHECK-LABEL: gpu.func @qualifiers
-// CHECK: llvm.inline_asm has_side_effects "ld.global.cg.L1::evict_last.b32 $0, [ $1 ];", "=r,l"
-// CHECK: llvm.inline_asm has_side_effects "ld.volatile.global.b32 $0, [ $1 ];", "=r,l"
+// CHECK: llvm.inline_asm has_side_effects "ld.global.cg.L1::evict_last.f32 $0, [ $1 ];", "=f,l"
+// CHECK: llvm.inline_asm has_side_effects "ld.volatile.global.f32 $0, [ $1 ];", "=f,l"
 // CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> f16
-// CHECK: llvm.inline_asm has_side_effects "st.global.cs.b32 [ $0 ], $1;", "l,r"
+// CHECK: llvm.inline_asm has_side_effects "st.global.cs.f32 [ $0 ], $1;", "l,f"
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<1>
 func.func @qualifiers(%x: !tile.ptr<f32>, %y: !tile.ptr<f16>) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>

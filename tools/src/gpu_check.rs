@@ -6,7 +6,9 @@
 
 pub mod cross_check;
 pub mod layer_norm;
+pub mod memory_order;
 pub mod offsets;
+pub mod ops;
 pub mod padding;
 pub mod program;
 pub mod reductions;

@@ -80,6 +80,39 @@ pub fn new_context() -> Result<Context> {
     Ok(context)
 }
 
+/// The `&Context` of a context reference (an op's, a pass's), valid as long
+/// as the context itself.
+///
+/// melior's `ContextRef::to_ref` returns a reference into the `ContextRef`
+/// value, which dangles once that value (usually a temporary, as in
+/// `op.context().to_ref()`) is gone. Here each distinct context handle is
+/// stored once, for the life of the process, in a table of leaked
+/// one-pointer boxes, and the reference points there: a few words a
+/// context, whatever number of passes run.
+pub fn context_of<'c>(context: melior::ContextRef<'c>) -> &'c Context {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    // Context handle -> address of its leaked `ContextRef<'static>`.
+    static TABLE: Mutex<Option<HashMap<usize, usize>>> = Mutex::new(None);
+    // SAFETY: `context` lives through this call.
+    let raw = unsafe { context.to_ref() }.to_raw();
+    let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+    let address = *table
+        .get_or_insert_with(HashMap::new)
+        .entry(raw.ptr as usize)
+        .or_insert_with(|| {
+            // SAFETY: the box only holds the handle; it is never freed, so
+            // the reference made below stays valid memory.
+            let leaked: &'static melior::ContextRef<'static> =
+                Box::leak(Box::new(unsafe { melior::ContextRef::from_raw(raw) }));
+            leaked as *const melior::ContextRef<'static> as usize
+        });
+    // SAFETY: `address` is a leaked, never freed `ContextRef` holding this
+    // very handle; `to_ref` on a `'static` reference to it is sound, and
+    // the context it names lives for `'c`.
+    unsafe { (*(address as *const melior::ContextRef<'static>)).to_ref() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

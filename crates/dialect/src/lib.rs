@@ -23,7 +23,7 @@ pub mod view;
 pub use builder::{
     IntoOperand, Kernel, KernelBuilder, Load, MakeBlockPtr, Operand, Param, Store, Tile,
 };
-pub use context::{new_context, register_dialects};
+pub use context::{context_of, new_context, register_dialects};
 pub use dtype::DType;
 pub use error::{BuildError, Diagnostic, Error, Result, Rule, SourceLoc};
 pub use ops::{CacheModifier, EvictionPolicy, Padding, ReduceKind};

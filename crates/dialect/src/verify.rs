@@ -17,8 +17,7 @@ use std::ffi::CString;
 /// Checks every tile op in `module`. Returns whether all passed and the
 /// diagnostics for those that did not (each also emitted through MLIR).
 pub fn verify_module(module: &Module) -> (bool, Vec<Diagnostic>) {
-    let context = module.context();
-    let capture = DiagnosticCapture::new(unsafe { context.to_ref() });
+    let capture = DiagnosticCapture::new(crate::context_of(module.context()));
     let ok = verify_operation(&module.as_operation());
     (ok, capture.finish())
 }
@@ -29,7 +28,7 @@ pub fn verify_module(module: &Module) -> (bool, Vec<Diagnostic>) {
 pub fn verify_operation(root: &OperationRef) -> bool {
     let mut ok = true;
     // SAFETY: the context outlives the walk.
-    let table = TypeTable::new(unsafe { root.context().to_ref() });
+    let table = TypeTable::new(crate::context_of(root.context()));
     root.walk(WalkOrder::PreOrder, |op| {
         let name = crate::view::op_name(&op);
         if name.starts_with("tile.")

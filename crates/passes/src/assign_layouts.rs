@@ -115,8 +115,7 @@ impl<'c, 'a> Tensors<'c, 'a> {
 
 /// Assigns layouts in the kernel `func` (see the module docs).
 pub fn assign_layouts(func: &OperationRef) -> PassResult {
-    // SAFETY: the context outlives the pass.
-    let types = TypeTable::new(unsafe { func.context().to_ref() });
+    let types = TypeTable::new(tile_dialect::context_of(func.context()));
     let warps = num_warps(func)?;
     let tensors = Tensors::collect(func);
     let mut laid_out = 0;

@@ -47,8 +47,7 @@ enum Known {
 
 /// Rewrites the masks of every load and store in the kernel `func`.
 pub fn predicate(func: &OperationRef) -> PassResult {
-    // SAFETY: the context outlives the pass.
-    let types = TypeTable::new(unsafe { func.context().to_ref() });
+    let types = TypeTable::new(tile_dialect::context_of(func.context()));
     let mut known: HashMap<usize, Known> = HashMap::new();
     let mut ops = Vec::new();
     func.walk(WalkOrder::PreOrder, |op| {
@@ -103,8 +102,7 @@ pub fn predicate(func: &OperationRef) -> PassResult {
 }
 
 fn set_segments(op: &OperationRef, sizes: &[i32]) {
-    // SAFETY: the context outlives the pass.
-    let context = unsafe { op.context().to_ref() };
+    let context = tile_dialect::context_of(op.context());
     edit::set_attribute(
         op,
         "operandSegmentSizes",
@@ -139,8 +137,7 @@ fn zero_before<'c, 'a>(
     at: &OperationRef<'c, 'a>,
     ty: Type<'c>,
 ) -> Result<Value<'c, 'a>, PassError> {
-    // SAFETY: the context outlives the pass.
-    let context = unsafe { at.context().to_ref() };
+    let context = tile_dialect::context_of(at.context());
     let elem = element_type(ty);
     let Some(d) = dtype_of(elem) else {
         return Err(PassError::at(

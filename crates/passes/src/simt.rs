@@ -82,8 +82,7 @@ pub(crate) fn unsupported(op: &OperationRef) -> PassError {
 
 /// Lowers every kernel of `module` into a `gpu.module`, in place.
 pub fn lower_module(module: &OperationRef) -> PassResult {
-    // SAFETY: the context outlives the pass.
-    let context = unsafe { module.context().to_ref() };
+    let context = tile_dialect::context_of(module.context());
     let warps = num_warps(module)?;
     let body = module
         .region(0)
@@ -224,8 +223,66 @@ fn lower_kernel<'c>(
         .add_regions([region])
         .build()
         .map_err(|err| PassError::at(op, format!("cannot make the gpu.func: {err}")))?;
-    gpu_block.append_operation(func);
+    let func = gpu_block.append_operation(func);
+    prune(&func);
     Ok(e.shared_bytes())
+}
+
+/// True for the ops the lowering makes that only compute a value (no
+/// memory effect, no control flow): removable when nothing uses them.
+fn pure(op: &OperationRef) -> bool {
+    let name = tile_dialect::view::op_name(op);
+    name.starts_with("arith.")
+        || matches!(
+            name,
+            "llvm.getelementptr"
+                | "llvm.extractvalue"
+                | "llvm.extractelement"
+                | "llvm.insertelement"
+                | "llvm.mlir.poison"
+                | "llvm.mlir.addressof"
+                | "llvm.call_intrinsic"
+                | "gpu.thread_id"
+                | "gpu.block_id"
+                | "gpu.grid_dim"
+        )
+        || (name == "llvm.inline_asm" && !op.has_attribute("has_side_effects"))
+}
+
+/// Erases the pure ops of `func` whose results nothing uses, and then
+/// those that only they used: the lowering computes every register's
+/// address and predicate, and a vector access uses the first of each run
+/// only. Less for the upstream conversions and LLVM to read.
+fn prune(func: &OperationRef) {
+    let mut work = Vec::new();
+    func.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if pure(&op) {
+            work.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    let mut erased = std::collections::HashSet::new();
+    while let Some(raw) = work.pop() {
+        if erased.contains(&(raw.ptr as usize)) {
+            continue;
+        }
+        // SAFETY: ops on the list are live: each is erased once, and
+        // erased ones are skipped.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        if op.results().any(edit::has_uses) {
+            continue;
+        }
+        let defs: Vec<_> = op
+            .operands()
+            .filter_map(|v| melior::ir::operation::OperationResult::try_from(v).ok())
+            .map(|r| r.owner())
+            .filter(pure)
+            .map(|o| o.to_raw())
+            .collect();
+        erased.insert(raw.ptr as usize);
+        edit::erase(op);
+        work.extend(defs);
+    }
 }
 
 /// `llvm.mlir.global internal @__tile_shared() {addr_space = 3,

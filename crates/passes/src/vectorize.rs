@@ -47,8 +47,7 @@ pub fn create() -> Pass {
 /// that can move more than one element per access (and removes it from
 /// those that cannot).
 pub fn vectorize(func: &OperationRef) -> PassResult {
-    // SAFETY: the context outlives the pass.
-    let context = unsafe { func.context().to_ref() };
+    let context = tile_dialect::context_of(func.context());
     let types = TypeTable::new(context);
     let analysis = AxisAnalysis::run(&types, func);
     let mut widths = Vec::new();

@@ -417,6 +417,12 @@ pub fn main(args: &[String]) -> i32 {
     }
     reductions(&device, quick, &mut report);
     layer_norms(&device, &mut report);
+    for (case, outcome) in super::memory_order::memory_order(&device) {
+        report.record("memory_order", case, outcome);
+    }
+    for (group, case, outcome) in super::ops::every_op(&device, super::ops::Accuracy::Approximate) {
+        report.record(&format!("op_{group}"), case, outcome);
+    }
     paddings(&device, &mut report);
     {
         use super::runtime;

@@ -251,9 +251,7 @@ impl Program {
     /// `tile.kernel` attribute, or else the first one (tile IR as the
     /// builder makes it, before any pass).
     pub fn read(module: &Module<'_>) -> R<Program> {
-        // SAFETY: the module's context outlives the module, which
-        // outlives this call.
-        let context = unsafe { module.context().to_ref() };
+        let context = tile_dialect::context_of(module.context());
         let mut funcs = Vec::new();
         let mut next = module.body().first_operation();
         while let Some(op) = next {

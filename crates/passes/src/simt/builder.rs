@@ -110,6 +110,11 @@ impl<'c> Ir<'c> {
         }
     }
 
+    /// The location new ops get.
+    pub fn location(&self) -> Location<'c> {
+        self.location
+    }
+
     /// Gives new ops `location` (the tile op being lowered).
     pub fn set_location(&mut self, location: Location<'c>) {
         self.location = location;

@@ -72,6 +72,10 @@ pub struct Emitter<'t, 'c> {
     pub types: &'t TypeTable<'c>,
     vals: HashMap<usize, Lowered>,
     consts: HashMap<(usize, u64), Val>,
+    /// The values of `consts`.
+    constants: std::collections::HashSet<Val>,
+    /// Conversions of constants, hoisted: (constant, type) to result.
+    const_casts: HashMap<(Val, usize), Val>,
     bases: HashMap<(Blocked, usize), Val>,
     owners: HashMap<(Layout, Vec<i64>), Option<Val>>,
     dists: HashMap<usize, Dist>,
@@ -88,6 +92,8 @@ impl<'t, 'c> Emitter<'t, 'c> {
             types,
             vals: HashMap::new(),
             consts: HashMap::new(),
+            constants: Default::default(),
+            const_casts: HashMap::new(),
             bases: HashMap::new(),
             owners: HashMap::new(),
             dists: HashMap::new(),
@@ -112,6 +118,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
         }
         let c = self.ir.int_constant(ty, v);
         self.consts.insert(k, c);
+        self.constants.insert(c);
         c
     }
 
@@ -123,6 +130,28 @@ impl<'t, 'c> Emitter<'t, 'c> {
         }
         let c = self.ir.float_constant(ty, v);
         self.consts.insert(k, c);
+        self.constants.insert(c);
+        c
+    }
+
+    /// `make(v, ty)` (a conversion): once, in the prologue, when `v` is a
+    /// hoisted constant (a masked load's `other`, a padding); appended
+    /// otherwise.
+    pub fn convert(
+        &mut self,
+        make: fn(Value<'c, '_>, Type<'c>, melior::ir::Location<'c>) -> melior::ir::Operation<'c>,
+        v: Val,
+        ty: Type<'c>,
+    ) -> Val {
+        if !self.constants.contains(&v) {
+            return self.ir.cast(make, v, ty);
+        }
+        let key = (v, ty.to_raw().ptr as usize);
+        if let Some(&c) = self.const_casts.get(&key) {
+            return c;
+        }
+        let c = self.ir.hoist1(make(v.value(), ty, self.ir.location()));
+        self.const_casts.insert(key, c);
         c
     }
 

@@ -24,7 +24,7 @@ use super::block_ptr;
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
 use super::ptx::{PtxAsm, RegClass};
-use super::words::{self, access_type, carrier_bits, memory_bits, reg_class};
+use super::words::{self, access_type, memory_bits, reg_class};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
 use melior::ir::operation::OperationLike;
@@ -64,21 +64,21 @@ fn load_run(
                 _ => v,
             }];
         }
-        let i32_ty = e.ir.int_type(32);
+        let lane = words::lane_type(e, d);
         let n = (bytes / 4) as usize;
-        let vector = e.ir.vector_type(n as u64, i32_ty);
+        let vector = e.ir.vector_type(n as u64, lane);
         let v = e.ir.load(ptr, vector, bytes);
-        let words: Vec<Val> = (0..n)
+        let lanes: Vec<Val> = (0..n)
             .map(|i| {
                 let index = e.i32(i as i64);
-                e.ir.extract_element(v, index, i32_ty)
+                e.ir.extract_element(v, index, lane)
             })
             .collect();
-        return words::unpack(e, &words, d, width);
+        return words::from_lanes(e, &lanes, d, width);
     }
     let mut asm = PtxAsm::new();
     if width == 1 {
-        let carrier = e.ir.int_type(carrier_bits(d));
+        let carrier = words::carrier_type(e, d);
         let class = reg_class(d);
         let dst = asm.output(class, carrier);
         let guard = match mask {
@@ -87,7 +87,7 @@ fn load_run(
                 if let Fill::Values(f) = fill {
                     let bits = words::to_bits(e, f[0], d);
                     let src = asm.input(class, bits);
-                    asm.mov(carrier_bits(d), dst, src);
+                    asm.mov(words::move_type(d), dst, src);
                 }
                 Some(m)
             }
@@ -98,17 +98,19 @@ fn load_run(
         let bits = asm.emit(&e.ir, true)[0];
         return vec![words::from_bits(e, bits, d)];
     }
-    let i32_ty = e.ir.int_type(32);
+    let lane = words::lane_type(e, d);
     let n = (bytes / 4) as usize;
-    let dsts: Vec<_> = (0..n).map(|_| asm.output(RegClass::B32, i32_ty)).collect();
+    let dsts: Vec<_> = (0..n)
+        .map(|_| asm.output(words::lane_class(d), lane))
+        .collect();
     let guard = match mask {
         None => None,
         Some((m, fill)) => {
             if let Fill::Values(f) = fill {
-                let packed = words::pack(e, &f, d);
-                for (&dst, w) in dsts.iter().zip(packed) {
-                    let src = asm.input(RegClass::B32, w);
-                    asm.mov(32, dst, src);
+                let lanes = words::to_lanes(e, &f, d);
+                for (&dst, w) in dsts.iter().zip(lanes) {
+                    let src = asm.input(words::lane_class(d), w);
+                    asm.mov(words::lane_ptx(d), dst, src);
                 }
             }
             Some(m)
@@ -116,9 +118,9 @@ fn load_run(
     };
     let addr = asm.input(RegClass::B64, ptr);
     let guard = guard.map(|m| asm.input(RegClass::Pred, m));
-    asm.load(guard, access, "b32", &dsts, addr);
-    let words = asm.emit(&e.ir, true);
-    words::unpack(e, &words, d, width)
+    asm.load(guard, access, words::lane_ptx(d), &dsts, addr);
+    let lanes = asm.emit(&e.ir, true);
+    words::from_lanes(e, &lanes, d, width)
 }
 
 /// Stores `values` (elements of `d`) at `ptr` under `pred`.
@@ -143,11 +145,11 @@ fn store_run(
             e.ir.store(v, ptr, bytes);
             return;
         }
-        let words = words::pack(e, values, d);
-        let i32_ty = e.ir.int_type(32);
-        let vector_ty = e.ir.vector_type(words.len() as u64, i32_ty);
+        let lanes = words::to_lanes(e, values, d);
+        let lane = words::lane_type(e, d);
+        let vector_ty = e.ir.vector_type(lanes.len() as u64, lane);
         let mut vector = e.ir.poison(vector_ty);
-        for (i, w) in words.into_iter().enumerate() {
+        for (i, w) in lanes.into_iter().enumerate() {
             let index = e.i32(i as i64);
             vector = e.ir.insert_element(vector, w, index);
         }
@@ -160,9 +162,9 @@ fn store_run(
         let bits = words::to_bits(e, values[0], d);
         vec![asm.input(reg_class(d), bits)]
     } else {
-        words::pack(e, values, d)
+        words::to_lanes(e, values, d)
             .into_iter()
-            .map(|w| asm.input(RegClass::B32, w))
+            .map(|w| asm.input(words::lane_class(d), w))
             .collect()
     };
     let guard = pred.map(|p| asm.input(RegClass::Pred, p));
@@ -172,7 +174,7 @@ fn store_run(
             _ => access_type(d),
         }
     } else {
-        "b32"
+        words::lane_ptx(d)
     };
     asm.store(guard, access, ty, addr, &srcs);
     asm.emit(&e.ir, true);

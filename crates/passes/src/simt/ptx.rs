@@ -132,11 +132,11 @@ impl<'c> PtxAsm<'c> {
         });
     }
 
-    /// `mov.b{bits} dst, src`.
-    pub fn mov(&mut self, bits: u32, dst: Operand, src: Operand) {
+    /// `mov.<ty> dst, src` (`ty`: `b16`, `b32`, `b64`, `f32`).
+    pub fn mov(&mut self, ty: &str, dst: Operand, src: Operand) {
         self.push(
             None,
-            format!("mov.b{bits}"),
+            format!("mov.{ty}"),
             vec![Arg::Reg(dst), Arg::Reg(src)],
         );
     }

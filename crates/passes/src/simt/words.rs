@@ -1,6 +1,8 @@
-//! Elements as the integers memory accesses move: one element in an asm
-//! register (`to_bits`, `from_bits`), or runs of elements packed into
-//! 32-bit words, lowest address first (`pack`, `unpack`).
+//! Elements as the registers memory accesses move: one element in an asm
+//! register (`to_bits`, `from_bits`), or a run of elements as 32-bit lanes
+//! of a vector access (`to_lanes`, `from_lanes`). An `f32` travels as
+//! itself, in an `.f32` register; other types as integers, narrow ones
+//! packed into 32-bit words, lowest address first (`pack`, `unpack`).
 
 use super::builder::Val;
 use super::emit::Emitter;
@@ -16,23 +18,36 @@ pub fn memory_bits(d: DType) -> u32 {
 
 /// The register class an element of `d` travels in through inline asm.
 pub fn reg_class(d: DType) -> RegClass {
-    match memory_bits(d) {
-        8 => RegClass::B32,
-        b => RegClass::of_bits(b),
+    match (d, memory_bits(d)) {
+        (DType::F32, _) => RegClass::F32,
+        (_, 8) => RegClass::B32,
+        (_, b) => RegClass::of_bits(b),
     }
 }
 
-/// The PTX type of a one-element access (`u8`, `b16`, `b32`, `b64`).
+/// The PTX type of a one-element access (`u8`, `b16`, `b32`, `f32`,
+/// `b64`).
 pub fn access_type(d: DType) -> &'static str {
-    match memory_bits(d) {
-        8 => "u8",
-        16 => "b16",
-        32 => "b32",
+    match (d, memory_bits(d)) {
+        (DType::F32, _) => "f32",
+        (_, 8) => "u8",
+        (_, 16) => "b16",
+        (_, 32) => "b32",
         _ => "b64",
     }
 }
 
-/// The integer type (bits) an element of `d` is carried in through asm.
+/// The PTX type of a `mov` between registers of an element of `d`.
+pub fn move_type(d: DType) -> &'static str {
+    match (d, carrier_bits(d)) {
+        (DType::F32, _) => "f32",
+        (_, 16) => "b16",
+        (_, 32) => "b32",
+        _ => "b64",
+    }
+}
+
+/// Bits of the register an element of `d` is carried in through asm.
 pub fn carrier_bits(d: DType) -> u32 {
     match memory_bits(d) {
         8 => 32,
@@ -40,17 +55,25 @@ pub fn carrier_bits(d: DType) -> u32 {
     }
 }
 
-/// An element of `d` as the integer asm moves (see [`carrier_bits`]).
-pub fn to_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
-    let carrier = e.ir.int_type(carrier_bits(d));
+/// The type of the register an element of `d` is carried in.
+pub fn carrier_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> melior::ir::Type<'c> {
     match d {
-        DType::I1 | DType::I8 => e.ir.cast(arith::extui, v, carrier),
-        DType::I16 | DType::I32 | DType::I64 => v,
-        _ => e.ir.cast(arith::bitcast, v, carrier),
+        DType::F32 => e.types.dtype(DType::F32),
+        _ => e.ir.int_type(carrier_bits(d)),
     }
 }
 
-/// The integer asm moved back as an element of `d`.
+/// An element of `d` as asm moves it (see [`carrier_type`]).
+pub fn to_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
+    let carrier = carrier_type(e, d);
+    match d {
+        DType::I1 | DType::I8 => e.convert(arith::extui, v, carrier),
+        DType::I16 | DType::I32 | DType::I64 | DType::F32 => v,
+        _ => e.convert(arith::bitcast, v, carrier),
+    }
+}
+
+/// The register asm moved back as an element of `d`.
 pub fn from_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
     match d {
         DType::I1 => {
@@ -61,11 +84,52 @@ pub fn from_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
             let ty = e.types.dtype(DType::I8);
             e.ir.cast(arith::trunci, v, ty)
         }
-        DType::I16 | DType::I32 | DType::I64 => v,
+        DType::I16 | DType::I32 | DType::I64 | DType::F32 => v,
         _ => {
             let ty = e.types.dtype(d);
             e.ir.cast(arith::bitcast, v, ty)
         }
+    }
+}
+
+/// The 32-bit lanes of a vector access of elements of `d`: `f32` itself,
+/// else an `i32` word.
+pub fn lane_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> melior::ir::Type<'c> {
+    match d {
+        DType::F32 => e.types.dtype(DType::F32),
+        _ => e.ir.int_type(32),
+    }
+}
+
+/// The register class of a lane (see [`lane_type`]).
+pub fn lane_class(d: DType) -> RegClass {
+    match d {
+        DType::F32 => RegClass::F32,
+        _ => RegClass::B32,
+    }
+}
+
+/// The PTX type of a vector access's lanes.
+pub fn lane_ptx(d: DType) -> &'static str {
+    match d {
+        DType::F32 => "f32",
+        _ => "b32",
+    }
+}
+
+/// A run of elements of `d` as the lanes of one vector access.
+pub fn to_lanes(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
+    match d {
+        DType::F32 => elems.to_vec(),
+        _ => pack(e, elems, d),
+    }
+}
+
+/// The lanes of a vector access back as `count` elements of `d`.
+pub fn from_lanes(e: &mut Emitter, lanes: &[Val], d: DType, count: usize) -> Vec<Val> {
+    match d {
+        DType::F32 => lanes[..count].to_vec(),
+        _ => unpack(e, lanes, d, count),
     }
 }
 
