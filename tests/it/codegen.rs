@@ -233,8 +233,8 @@ fn count(ptx: &str, needle: &str) -> usize {
 }
 
 /// With 16-byte aligned pointers and `n` a multiple of 16, the masked
-/// vector add moves 16 bytes per access: two `ld.global.v4.b32` per input
-/// and two `st.global.v4.b32` per thread for BLOCK 1024 on 4 warps, each
+/// vector add moves 16 bytes per access: two `ld.global.v4.f32` per input
+/// and two `st.global.v4.f32` per thread for BLOCK 1024 on 4 warps, each
 /// predicated, and no scalar access left.
 #[test]
 fn aligned_vector_add_uses_128_bit_accesses() {
@@ -244,9 +244,9 @@ fn aligned_vector_add_uses_128_bit_accesses() {
     let ptx = tile::compile(&kernel, &specialized(&[D16, D16, D16, D16]))
         .unwrap()
         .ptx;
-    assert_eq!(count(&ptx, "ld.global.v4.b32"), 4, "{ptx}");
-    assert_eq!(count(&ptx, "st.global.v4.b32"), 2, "{ptx}");
-    assert_eq!(count(&ptx, "ld.global.b32"), 0, "{ptx}");
+    assert_eq!(count(&ptx, "ld.global.v4.f32"), 4, "{ptx}");
+    assert_eq!(count(&ptx, "st.global.v4.f32"), 2, "{ptx}");
+    assert_eq!(count(&ptx, "ld.global.f32"), 0, "{ptx}");
     for line in ptx.lines().filter(|l| l.contains(".global.v4")) {
         assert!(line.trim_start().starts_with("@%p"), "unpredicated: {line}");
     }
@@ -256,7 +256,7 @@ fn aligned_vector_add_uses_128_bit_accesses() {
         .unwrap()
         .ptx;
     assert_eq!(count(&ptx, ".v4."), 0, "{ptx}");
-    assert_eq!(count(&ptx, "ld.global.b32"), 16, "{ptx}");
+    assert_eq!(count(&ptx, "ld.global.f32"), 16, "{ptx}");
     // Pointers only known to be 4-byte aligned: scalar as well.
     let ptx = tile::compile(&kernel, &specialized(&[No, No, No, D16]))
         .unwrap()
