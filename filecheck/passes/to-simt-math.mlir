@@ -180,3 +180,38 @@ func.func @double(%x: !tile.ptr<f64>, %b: f64, %o0: !tile.ptr<f64>, %o1: !tile.p
   "tile.store"(%q3, %v3) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f64>>, tensor<128xf64>) -> ()
   return
 }
+
+// -----
+
+// Float to integer casts saturate (NaN to 0), as the interpreter: a plain
+// fptosi is poison out of range, and to i8 the NVPTX backend converts to
+// 16 bits and truncates (1e30 became -1 on the GPU).
+
+// CHECK-LABEL: gpu.func @saturating_casts
+// CHECK: llvm.call_intrinsic "llvm.fptosi.sat.i8.f32"(%{{.*}}) : (f32) -> i8
+// CHECK: llvm.call_intrinsic "llvm.fptosi.sat.i32.f16"(%{{.*}}) : (f16) -> i32
+// CHECK-NOT: arith.fptosi
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry saturating_casts
+// PTX-SAME: max.f32 {{[^;]*}}0fC3000000;
+// PTX-SAME: min.f32 {{[^;]*}}0f42FE0000;
+// PTX-SAME: cvt.rzi.s16.f32
+// PTX-SAME: cvt.rzi.s32.f32
+func.func @saturating_casts(%x: !tile.ptr<f32>, %y: !tile.ptr<i8>, %h: !tile.ptr<f16>, %z: !tile.ptr<i32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %c = arith.fptosi %v : tensor<128xf32> to tensor<128xi8>
+  %ys = "tile.splat"(%y) : (!tile.ptr<i8>) -> tensor<128x!tile.ptr<i8>>
+  %q = "tile.addptr"(%ys, %r) : (tensor<128x!tile.ptr<i8>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i8>>
+  "tile.store"(%q, %c) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i8>>, tensor<128xi8>) -> ()
+  %hs = "tile.splat"(%h) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %hp = "tile.addptr"(%hs, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  %hv = "tile.load"(%hp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f16>>) -> tensor<128xf16>
+  %hc = arith.fptosi %hv : tensor<128xf16> to tensor<128xi32>
+  %zs = "tile.splat"(%z) : (!tile.ptr<i32>) -> tensor<128x!tile.ptr<i32>>
+  %zp = "tile.addptr"(%zs, %r) : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i32>>
+  "tile.store"(%zp, %hc) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> ()
+  return
+}

@@ -470,6 +470,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             }
             "arith.constant" => elementwise::constant(self, op),
             "math.absi" => math::integer_abs(self, op),
+            "arith.fptosi" => math::saturating_fptosi(self, op),
             _ if math::handles(name) => math::lower(self, op),
             _ if name.starts_with("arith.") || name.starts_with("math.") => {
                 elementwise::lower(self, op)

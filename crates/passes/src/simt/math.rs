@@ -43,6 +43,31 @@ pub fn integer_abs<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> Pa
     Ok(())
 }
 
+/// `arith.fptosi` as `llvm.fptosi.sat`: towards zero, saturating at the
+/// integer's range, NaN to 0 — the interpreter's semantics. (A plain
+/// `fptosi` out of range is poison to LLVM: to i8 the NVPTX backend
+/// converts to 16 bits and truncates, so 1e30 became -1.)
+pub fn saturating_fptosi<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
+    let result: Value = op
+        .result(0)
+        .map_err(|_| PassError::at(op, "has no result"))?
+        .into();
+    let src = op
+        .operand(0)
+        .map_err(|_| PassError::at(op, "has no operand"))?;
+    let (to, from) = (e.dtype(result, op)?, e.dtype(src, op)?);
+    let ty = e.types.dtype(to);
+    let name = format!("{}.{}", overloaded("llvm.fptosi.sat", to), from.mlir_name());
+    let n = e.registers(result, op)?;
+    let mut out = Vec::with_capacity(n.unwrap_or(1));
+    for r in 0..n.unwrap_or(1) {
+        let x = e.reg(src, r, op)?;
+        out.push(e.ir.intrinsic(&name, &[x], ty));
+    }
+    e.set_like(result, out);
+    Ok(())
+}
+
 /// The name of an overloaded LLVM intrinsic for elements of `d`
 /// (`llvm.sqrt` on f32: `llvm.sqrt.f32`).
 pub fn overloaded(base: &str, d: DType) -> String {
