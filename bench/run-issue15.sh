@@ -35,3 +35,4 @@ for log in check memcheck; do
 done
 [ -f "$OUT/bench.md" ] && { echo "--- bench"; grep -E '^\|' "$OUT/bench.md" | tail -12; }
 [ -f "$OUT/compile.md" ] && { echo "--- compile"; grep -E 'cold compile|first compile' "$OUT/compile.md"; }
+true

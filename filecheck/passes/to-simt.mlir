@@ -12,7 +12,10 @@
 // CHECK: gpu.thread_id x
 // CHECK: gpu.block_id x
 // CHECK-COUNT-8: arith.cmpi slt, %{{.*}}, %[[N]] : i32
-// CHECK-COUNT-8: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// The addresses: one base, x + (pid * 1024 + thread index), then a
+// constant offset a register.
+// CHECK: %[[BASE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+// CHECK-COUNT-7: llvm.getelementptr %[[BASE]][{{[0-9]+}}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
 // CHECK-COUNT-8: llvm.inline_asm has_side_effects "mov.f32 $0, $1;\0A\09@$3 ld.global.f32 $0, [ $2 ];", "=f,f,l,b"
 // CHECK-NOT: scf.if
 // CHECK-NOT: cf.cond_br

@@ -31,6 +31,10 @@ pub fn addptr<'c>(
         .ok_or_else(|| PassError::at(op, "expects pointers"))?;
     let elem = memory_type(e, pointee);
     let n = e.registers(result, op)?;
+    if let Some(out) = uniform_base_plus_constants(e, op, a, n, elem)? {
+        e.set_like(result, out);
+        return Ok(());
+    }
     let mut out = Vec::with_capacity(n.unwrap_or(1));
     for r in 0..n.unwrap_or(1) {
         let p = e.reg(a.ptr, r, op)?;
@@ -39,6 +43,54 @@ pub fn addptr<'c>(
     }
     e.set_like(result, out);
     Ok(())
+}
+
+/// `p + (root + c_r)` for one pointer `p` and offsets `root + c_r` (a
+/// range added to a uniform start, as `x + off + arange(..)`): one shared
+/// `p + root`, then a constant offset a register, which LLVM folds into
+/// each access's address. `None` when the operands are not of that form.
+fn uniform_base_plus_constants<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AddPtr<'c, '_>,
+    n: Option<usize>,
+    elem: Type<'c>,
+) -> Result<Option<Vec<Val>>, PassError> {
+    let Some(n) = n else { return Ok(None) };
+    let (Lowered::Regs(ptrs), Lowered::Regs(offs)) = (e.get(a.ptr, op)?, e.get(a.offset, op)?)
+    else {
+        return Ok(None);
+    };
+    if ptrs.len() != n || offs.len() != n || ptrs.iter().any(|&p| p != ptrs[0]) {
+        return Ok(None);
+    }
+    let Some(forms) = offs
+        .iter()
+        .map(|&o| e.affine(o))
+        .collect::<Option<Vec<(Val, i64)>>>()
+    else {
+        return Ok(None);
+    };
+    let root = forms[0].0;
+    if forms
+        .iter()
+        .any(|&(r, c)| r != root || i32::try_from(c).is_err())
+    {
+        return Ok(None);
+    }
+    let base = e.ir.gep(ptrs[0], root, elem);
+    Ok(Some(
+        forms
+            .iter()
+            .map(|&(_, c)| {
+                if c == 0 {
+                    base
+                } else {
+                    e.ir.gep_const(base, c, elem)
+                }
+            })
+            .collect(),
+    ))
 }
 
 /// `tile.make_block_ptr`: its scalars, kept as they are.

@@ -363,6 +363,19 @@ impl<'c> Ir<'c> {
         ))
     }
 
+    /// `llvm.getelementptr base[offset]` with a constant `offset` (which
+    /// LLVM folds into the addressing of the access).
+    pub fn gep_const(&self, base: Val, offset: i64, elem: Type<'c>) -> Val {
+        self.push1(llvm::get_element_ptr(
+            self.context,
+            base.value(),
+            DenseI32ArrayAttribute::new(self.context, &[offset as i32]),
+            elem,
+            base.ty(),
+            self.location,
+        ))
+    }
+
     /// `llvm.load` of a `ty` at `ptr`, aligned to `align` bytes.
     pub fn load(&self, ptr: Val, ty: Type<'c>, align: u64) -> Val {
         let options = LoadStoreOptions::new().align(Some(self.align(align)));

@@ -22,7 +22,11 @@ pub fn arange<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>, start: i64
         let mut x = e.index(d, r, 0);
         if start != 0 {
             let c = e.i32(start);
+            let root = e.affine(x);
             x = e.ir.binary(arith::addi, x, c);
+            if let Some((root, k)) = root {
+                e.set_affine(x, root, k + start);
+            }
         }
         regs.push(x);
     }

@@ -1,5 +1,6 @@
 //! `arith` and `math` ops and constants, once per register.
 
+use super::builder::Val;
 use super::emit::{Emitter, Lowered};
 use crate::pass::{PassError, PassResult};
 use melior::ir::operation::OperationLike;
@@ -49,6 +50,12 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
             n = Some(k);
         }
     }
+    if op_name(op) == "arith.addi"
+        && let Some(regs) = uniform_plus_affine(e, &operands)?
+    {
+        e.set(results[0], Lowered::Regs(regs));
+        return Ok(());
+    }
     let result_types: Vec<Type> = results
         .iter()
         .map(|&v| e.scalar_type(v, op))
@@ -74,4 +81,54 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
         }
     }
     Ok(())
+}
+
+/// `s + (root + c_r)` for one value `s` and registers `root + c_r`: one
+/// shared `s + root`, then `+ c_r` a register, each recorded as
+/// `(s + root) + c_r` (so that an `addptr` of it is a shared base and
+/// constant offsets). `None` when the operands are not of that form.
+fn uniform_plus_affine<'c>(
+    e: &mut Emitter<'_, 'c>,
+    operands: &[Value<'c, '_>],
+) -> Result<Option<Vec<Val>>, PassError> {
+    let [a, b] = operands else { return Ok(None) };
+    let regs = |e: &Emitter<'_, 'c>, v: Value<'c, '_>| match e.get_unchecked(v) {
+        Some(Lowered::Regs(r)) => Some(r),
+        Some(Lowered::Scalar(s)) => Some(vec![s]),
+        _ => None,
+    };
+    let (Some(ra), Some(rb)) = (regs(e, *a), regs(e, *b)) else {
+        return Ok(None);
+    };
+    for (uniform, varying) in [(&ra, &rb), (&rb, &ra)] {
+        if varying.len() < 2 || uniform.iter().any(|&u| u != uniform[0]) {
+            continue;
+        }
+        let Some(forms) = varying
+            .iter()
+            .map(|&v| e.affine(v))
+            .collect::<Option<Vec<(Val, i64)>>>()
+        else {
+            continue;
+        };
+        let root = forms[0].0;
+        if forms.iter().any(|&(r, _)| r != root) {
+            continue;
+        }
+        let shared = e.ir.binary(melior::dialect::arith::addi, uniform[0], root);
+        e.set_affine(shared, shared, 0);
+        let mut out = Vec::with_capacity(forms.len());
+        for &(_, c) in &forms {
+            let v = if c == 0 {
+                shared
+            } else {
+                let k = e.int(shared.ty(), c);
+                e.ir.binary(melior::dialect::arith::addi, shared, k)
+            };
+            e.set_affine(v, shared, c);
+            out.push(v);
+        }
+        return Ok(Some(out));
+    }
+    Ok(None)
 }

@@ -79,6 +79,10 @@ pub struct Emitter<'t, 'c> {
     bases: HashMap<(Blocked, usize), Val>,
     owners: HashMap<(Layout, Vec<i64>), Option<Val>>,
     dists: HashMap<usize, Dist>,
+    /// Registers known to be `root + constant` (indices and what is added
+    /// to them uniformly), so that addresses become one shared base and a
+    /// constant offset each (see [`Emitter::affine`]).
+    affine: HashMap<Val, (Val, i64)>,
     thread: Option<(Val, Val, Val)>,
     shared: Option<Val>,
     shared_bytes: usize,
@@ -97,6 +101,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             bases: HashMap::new(),
             owners: HashMap::new(),
             dists: HashMap::new(),
+            affine: HashMap::new(),
             thread: None,
             shared: None,
             shared_bytes: 0,
@@ -286,13 +291,25 @@ impl<'t, 'c> Emitter<'t, 'c> {
     /// the axis's extent exactly for the first copy of each element.
     pub fn unwrapped_index(&mut self, d: &Distribution, r: usize, i: usize) -> Val {
         let base = self.base(d, d.axes[i]);
-        match d.offsets[r][i] {
+        let v = match d.offsets[r][i] {
             0 => base,
             off => {
                 let c = self.i32(off);
                 self.ir.binary(arith::addi, base, c)
             }
-        }
+        };
+        self.set_affine(v, base, d.offsets[r][i]);
+        v
+    }
+
+    /// `(root, c)` when register value `v` is known to be `root + c`.
+    pub fn affine(&self, v: Val) -> Option<(Val, i64)> {
+        self.affine.get(&v).copied()
+    }
+
+    /// Records that `v` is `root + c`.
+    pub fn set_affine(&mut self, v: Val, root: Val, c: i64) {
+        self.affine.insert(v, (root, c));
     }
 
     /// The row-major index of register `r`'s element within the tensor.
@@ -351,6 +368,11 @@ impl<'t, 'c> Emitter<'t, 'c> {
             .get(&key(v))
             .cloned()
             .ok_or_else(|| PassError::at(op, "uses a value the lowering has not seen"))
+    }
+
+    /// The lowered form of a tile value, if the lowering has seen it.
+    pub fn get_unchecked(&self, v: Value<'c, '_>) -> Option<Lowered> {
+        self.vals.get(&key(v)).cloned()
     }
 
     /// Register `r` of value `v` (scalars broadcast).
