@@ -88,29 +88,15 @@ pub fn kernel_pass(
     info: &PassInfo,
     body: for<'c, 'a> fn(&OperationRef<'c, 'a>) -> PassResult,
 ) -> Pass {
-    create_external(
-        move |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            let mut failure = None;
-            let run = |f: OperationRef| {
-                if failure.is_none()
-                    && let Err(e) = body(&f)
-                {
-                    failure = Some((e, f.location().to_raw()));
-                }
-            };
-            for_each_func(&op, run);
-            if let Some((e, fallback)) = failure {
-                e.emit(fallback);
-                pass.signal_failure();
+    external(id, info, "", move |op| {
+        let mut failure = Ok(());
+        for_each_func(op, |f| {
+            if failure.is_ok() {
+                failure = body(&f);
             }
-        },
-        TypeId::create(id),
-        info.name,
-        info.flag,
-        info.summary,
-        "",
-        &[],
-    )
+        });
+        failure
+    })
 }
 
 /// Makes a pass anchored on `builtin.module` that runs `body` on it.
@@ -119,9 +105,21 @@ pub fn module_pass(
     info: &PassInfo,
     body: for<'c, 'a> fn(&OperationRef<'c, 'a>) -> PassResult,
 ) -> Pass {
+    external(id, info, "builtin.module", body)
+}
+
+/// An MLIR pass (on `anchor`, any op when empty) that runs `run` and turns
+/// its failure into an error diagnostic (at the op it ran on when the
+/// failure has no location of its own) and a failed pass.
+fn external(
+    id: &'static PassId,
+    info: &PassInfo,
+    anchor: &str,
+    run: impl for<'c, 'a> Fn(&OperationRef<'c, 'a>) -> PassResult + Clone,
+) -> Pass {
     create_external(
         move |op: OperationRef<'_, '_>, pass: ExternalPass<'_>| {
-            if let Err(e) = body(&op) {
+            if let Err(e) = run(&op) {
                 e.emit(op.location().to_raw());
                 pass.signal_failure();
             }
@@ -130,7 +128,7 @@ pub fn module_pass(
         info.name,
         info.flag,
         info.summary,
-        "builtin.module",
+        anchor,
         &[],
     )
 }

@@ -117,7 +117,7 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
         )])
         .add_regions([region])
         .build()
-        .map_err(|e| PassError::at(module, format!("cannot make the gpu.module: {e}")))?;
+        .map_err(|e| PassError::at(module, format!("cannot make the kernels' module: {e}")))?;
     let types = TypeTable::new(context);
     let mut shared_bytes = 0;
     for (op, f) in &kernels {
@@ -222,7 +222,7 @@ fn lower_kernel<'c>(
         ])
         .add_regions([region])
         .build()
-        .map_err(|err| PassError::at(op, format!("cannot make the gpu.func: {err}")))?;
+        .map_err(|err| PassError::at(op, format!("cannot make the kernel's function: {err}")))?;
     let func = gpu_block.append_operation(func);
     prune(&func);
     Ok(e.shared_bytes())

@@ -22,6 +22,17 @@ pub enum Access {
     Block,
 }
 
+/// A block pointer to the first [`BLOCK`] elements of `x`, of extent `n`.
+fn block_ptr<'k>(k: &'k KernelBuilder<'k>, x: Tile<'k>, n: Tile<'k>) -> Tile<'k> {
+    k.make_block_ptr(x)
+        .shape([n.to(DType::I64)])
+        .strides([1i64])
+        .offsets([0])
+        .block_shape([i64::from(BLOCK)])
+        .order([0])
+        .build()
+}
+
 /// Loads the tile of `x` at offset 0, the way `how` says.
 fn load<'k>(k: &'k KernelBuilder<'k>, how: Access, x: Tile<'k>, n: Tile<'k>) -> Tile<'k> {
     let offs = k.arange(0, BLOCK);
@@ -29,14 +40,7 @@ fn load<'k>(k: &'k KernelBuilder<'k>, how: Access, x: Tile<'k>, n: Tile<'k>) -> 
         Access::Masked => k.load(x + offs).mask(offs.lt(n)).build(),
         Access::Unmasked => k.load(x + offs).build(),
         Access::Block => {
-            let bp = k
-                .make_block_ptr(x)
-                .shape([n.to(DType::I64)])
-                .strides([1i64])
-                .offsets([0])
-                .block_shape([i64::from(BLOCK)])
-                .order([0])
-                .build();
+            let bp = block_ptr(k, x, n);
             k.load(bp).boundary_check(&[0]).build()
         }
     }
@@ -49,20 +53,14 @@ fn store<'k>(k: &'k KernelBuilder<'k>, how: Access, x: Tile<'k>, n: Tile<'k>, v:
         Access::Masked => k.store(x + offs, v).mask(offs.lt(n)).build(),
         Access::Unmasked => k.store(x + offs, v).build(),
         Access::Block => {
-            let bp = k
-                .make_block_ptr(x)
-                .shape([n.to(DType::I64)])
-                .strides([1i64])
-                .offsets([0])
-                .block_shape([i64::from(BLOCK)])
-                .order([0])
-                .build();
+            let bp = block_ptr(k, x, n);
             k.store(bp, v).boundary_check(&[0]).build()
         }
     }
 }
 
-/// The kernel of `sequence` (one of [`SEQUENCES`]) through `how`. The three sequences, each writing what it read last to `y`:
+/// The kernel of `sequence` (one of [`SEQUENCES`]) through `how`. The
+/// three sequences each write what they read last to `y`:
 /// load-store-load (`y = x + 1`), store-store-load (`y = 2`), and a
 /// plain store then a load the way `how` says (`y = 3`).
 pub fn kernel<'c>(context: &'c melior::Context, sequence: &str, how: Access) -> Kernel<'c> {

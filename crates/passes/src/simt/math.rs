@@ -21,26 +21,9 @@ pub fn handles(name: &str) -> bool {
 /// negative integer is itself, as in two's complement, not poison).
 /// `convert-gpu-to-nvvm` would call libdevice's `__nv_abs`.
 pub fn integer_abs<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
-    let result: Value = op
-        .result(0)
-        .map_err(|_| PassError::at(op, "has no result"))?
-        .into();
-    let src = op
-        .operand(0)
-        .map_err(|_| PassError::at(op, "has no operand"))?;
-    let d = e.dtype(result, op)?;
-    let ty = e.types.dtype(d);
     let i1 = e.types.dtype(DType::I1);
     let not_poison = e.int(i1, 0);
-    let name = overloaded("llvm.abs", d);
-    let n = e.registers(result, op)?;
-    let mut out = Vec::with_capacity(n.unwrap_or(1));
-    for r in 0..n.unwrap_or(1) {
-        let x = e.reg(src, r, op)?;
-        out.push(e.ir.intrinsic(&name, &[x, not_poison], ty));
-    }
-    e.set_like(result, out);
-    Ok(())
+    per_register(e, op, |to, _| overloaded("llvm.abs", &[to]), &[not_poison])
 }
 
 /// `arith.fptosi` as `llvm.fptosi.sat`: towards zero, saturating at the
@@ -48,6 +31,22 @@ pub fn integer_abs<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> Pa
 /// `fptosi` out of range is poison to LLVM: to i8 the NVPTX backend
 /// converts to 16 bits and truncates, so 1e30 became -1.)
 pub fn saturating_fptosi<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
+    per_register(
+        e,
+        op,
+        |to, from| overloaded("llvm.fptosi.sat", &[to, from]),
+        &[],
+    )
+}
+
+/// The one-operand op `op` as a call of the intrinsic `name(result type,
+/// operand type)` once per register, with `extra` operands after it.
+fn per_register<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    name: impl Fn(DType, DType) -> String,
+    extra: &[Val],
+) -> PassResult {
     let result: Value = op
         .result(0)
         .map_err(|_| PassError::at(op, "has no result"))?
@@ -56,22 +55,27 @@ pub fn saturating_fptosi<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>)
         .operand(0)
         .map_err(|_| PassError::at(op, "has no operand"))?;
     let (to, from) = (e.dtype(result, op)?, e.dtype(src, op)?);
-    let ty = e.types.dtype(to);
-    let name = format!("{}.{}", overloaded("llvm.fptosi.sat", to), from.mlir_name());
+    let (ty, name) = (e.types.dtype(to), name(to, from));
     let n = e.registers(result, op)?;
     let mut out = Vec::with_capacity(n.unwrap_or(1));
     for r in 0..n.unwrap_or(1) {
-        let x = e.reg(src, r, op)?;
-        out.push(e.ir.intrinsic(&name, &[x], ty));
+        let mut args = vec![e.reg(src, r, op)?];
+        args.extend_from_slice(extra);
+        out.push(e.ir.intrinsic(&name, &args, ty));
     }
     e.set_like(result, out);
     Ok(())
 }
 
-/// The name of an overloaded LLVM intrinsic for elements of `d`
+/// The name of an overloaded LLVM intrinsic for element types `types`
 /// (`llvm.sqrt` on f32: `llvm.sqrt.f32`).
-pub fn overloaded(base: &str, d: DType) -> String {
-    format!("{base}.{}", d.mlir_name())
+pub fn overloaded(base: &str, types: &[DType]) -> String {
+    let mut name = base.to_string();
+    for d in types {
+        name.push('.');
+        name.push_str(d.mlir_name());
+    }
+    name
 }
 
 /// Emits float math op `op` once per register.
@@ -94,7 +98,7 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
             .map(|&v| e.reg(v, r, op))
             .collect::<Result<_, _>>()?;
         out.push(match how {
-            NativeMath::Intrinsic(base) => e.ir.intrinsic(&overloaded(base, d), &args, ty),
+            NativeMath::Intrinsic(base) => e.ir.intrinsic(&overloaded(base, &[d]), &args, ty),
             NativeMath::Approx { ptx, scale, post } => {
                 let mut x = args[0];
                 if d != DType::F32 {

@@ -59,7 +59,7 @@ impl<'c> Reduction<'_, 'c> {
                 } else {
                     "llvm.minnum"
                 };
-                let name = super::math::overloaded(base, self.acc);
+                let name = super::math::overloaded(base, &[self.acc]);
                 e.ir.intrinsic(&name, &[a, b], self.acc_type)
             }
         }
