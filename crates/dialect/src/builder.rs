@@ -31,6 +31,7 @@ mod kernel;
 mod memory;
 mod shape;
 mod tile;
+mod values;
 
 pub use block_ptr::MakeBlockPtr;
 pub use kernel::{Kernel, KernelBuilder, Param};
