@@ -40,13 +40,12 @@ impl KernelKind {
         }
     }
 
-    /// The largest `ours / Triton` time ratio that passes.
+    /// The largest `ours / Triton` time ratio that passes: 1.02 for every
+    /// kernel, 1.00 for the LayerNorm (issue 15).
     pub fn target(self) -> f64 {
         match self {
-            KernelKind::VectorAdd => 1.03,
-            KernelKind::RowSum => 1.05,
-            KernelKind::WeightedSumFwd | KernelKind::WeightedSumBwd | KernelKind::Softmax => 1.10,
             KernelKind::LayerNorm => 1.00,
+            _ => 1.02,
         }
     }
 }
@@ -250,9 +249,9 @@ mod tests {
 
     #[test]
     fn targets() {
-        assert_eq!(KernelKind::VectorAdd.target(), 1.03);
-        assert_eq!(KernelKind::RowSum.target(), 1.05);
-        assert_eq!(KernelKind::WeightedSumBwd.target(), 1.10);
+        assert_eq!(KernelKind::VectorAdd.target(), 1.02);
+        assert_eq!(KernelKind::RowSum.target(), 1.02);
+        assert_eq!(KernelKind::WeightedSumBwd.target(), 1.02);
         assert_eq!(KernelKind::LayerNorm.target(), 1.00);
     }
 }
