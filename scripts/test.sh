@@ -13,4 +13,6 @@ echo "== cargo test"
 cargo test --workspace
 echo "== lit (FileCheck tests)"
 cargo build -p tile-passes --bin tile-opt
-TILE_OPT="$PWD/target/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
