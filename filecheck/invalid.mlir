@@ -524,6 +524,55 @@ func.func @reduce_i1(%t: tensor<16xi1>) {
   return
 }
 
+// -----
+
+func.func @dot_inner_dims_differ(%a: tensor<16x32xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.dot' op dot multiplies an [M, K] matrix by a [K, N] one, got [16, 32] and [16, 16]
+  %0 = "tile.dot"(%a, %b, %c) {input_precision = "ieee"} : (tensor<16x32xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_too_small(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<8x16xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.dot' op dot needs M, N and K to be powers of two of at least 16, got M = 8, N = 16, K = 16
+  %0 = "tile.dot"(%a, %b, %c) {input_precision = "ieee"} : (tensor<8x16xf16>, tensor<16x16xf16>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_mixed_inputs(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.dot' op dot takes two f16, two bf16, two f32 or two i8 inputs, got f16 and bf16 (cast explicitly with .to())
+  %0 = "tile.dot"(%a, %b, %c) {input_precision = "ieee"} : (tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_f16_accumulator(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf16>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.dot' op the accumulator of this dot must be tensor<16x16xf32>, found tensor<16x16xf16>
+  %0 = "tile.dot"(%a, %b, %c) {input_precision = "ieee"} : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf16>) -> tensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @dot_tf32_on_f16(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.dot' op input_precision "tf32" applies to f32 inputs; these are f16
+  %0 = "tile.dot"(%a, %b, %c) {input_precision = "tf32"} : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_unknown_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+2]]:8: error: '"bf16x3"' does not satisfy the constraint
+  // CHECK-NEXT: {{.*}}invalid.mlir:[[@LINE+1]]:8: note: see current operation: %0 = "tile.dot"(%arg0, %arg1, %arg2) {input_precision = "bf16x3"}
+  %0 = "tile.dot"(%a, %b, %c) {input_precision = "bf16x3"} : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Where errors are reported
 //===----------------------------------------------------------------------===//

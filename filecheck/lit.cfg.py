@@ -60,18 +60,21 @@ config.substitutions.append(
 # The stages after tile-to-simt, down to PTX in a gpu.binary (as the
 # compiler runs them, `tile_codegen::STAGES`): `tile-opt ... %to-ptx`.
 # `%to-ptx-O0` to `%to-ptx-O3` choose LLVM's optimisation level; `%to-ptx`
-# is -O3, the default.
-def to_ptx(opt):
+# is -O3, the default. `%to-ptx-sm90a` targets sm_90a (what the compiler
+# chooses for kernels that use wgmma), `%to-ptx-sm80` sm_80 (mma.sync).
+def to_ptx(opt, chip="sm_90"):
     return (
-        "'--pass-pipeline=builtin.module(nvvm-attach-target{chip=sm_90 "
+        "'--pass-pipeline=builtin.module(nvvm-attach-target{chip=%s "
         "features=+ptx80 O=%d},convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),"
         "convert-index-to-llvm,reconcile-unrealized-casts,"
-        "gpu-module-to-binary{format=isa})'" % opt
+        "gpu-module-to-binary{format=isa})'" % (chip, opt)
     )
 
 
 for opt in range(4):
     config.substitutions.append(("%%to-ptx-O%d" % opt, to_ptx(opt)))
+config.substitutions.append(("%to-ptx-sm90a", to_ptx(3, "sm_90a")))
+config.substitutions.append(("%to-ptx-sm80", to_ptx(3, "sm_80")))
 config.substitutions.append(("%to-ptx", to_ptx(3)))
 
 # --- where %t and Output/ live --------------------------------------------

@@ -13,6 +13,7 @@
 //! | [`weighted_sum`] | [`weighted_sum_fwd`](weighted_sum::weighted_sum_fwd), [`weighted_sum_bwd`](weighted_sum::weighted_sum_bwd) | 004: weighted sum, forward and backward |
 //! | [`softmax`] | [`softmax`](softmax::softmax) | 000: `other = -inf` before a max reduction |
 //! | [`layer_norm`] | [`layer_norm_fwd`](layer_norm::layer_norm_fwd) | Triton's tutorial 05: three loops, `where`, `sqrt` |
+//! | [`matmul`] | [`matmul`](matmul::matmul) | Triton's tutorial 03: `dot` on tensor cores, K loop, grouped programs |
 //!
 //! Compile-time parameters (block and tile sizes, Triton's `tl.constexpr`)
 //! are arguments of the Rust functions; runtime values (sizes, strides) are
@@ -32,6 +33,7 @@
 pub mod attention_tiles;
 pub mod layer_norm;
 pub mod masked_tile_2d;
+pub mod matmul;
 pub mod row_sum;
 pub mod softmax;
 pub mod vector_add;
@@ -102,6 +104,19 @@ pub const ALL: &[Example] = &[
         name: "layer_norm_fwd",
         build: |c| layer_norm::layer_norm_fwd(c, layer_norm::BLOCK_SIZE),
     },
+    Example {
+        name: "matmul",
+        build: |c| {
+            matmul::matmul(
+                c,
+                matmul::MatmulConfig::default(),
+                DType::F16,
+                DType::F16,
+                None,
+                matmul::Epilogue::None,
+            )
+        },
+    },
 ];
 
 /// Every seed kernel with its default parameters ([`ALL`] as a vector).
@@ -140,7 +155,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 9);
+        assert_eq!(names.len(), 10);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 

@@ -10,7 +10,7 @@
 // 16x64 with 4 warps: threads [1, 32], warps [2, 2]. Along axis 1 each
 // thread holds one element per row it covers (8 rows), so 8 butterflies of
 // 5 steps, then 2 warps through shared memory (2 x 16 floats).
-// CHECK-LABEL: llvm.mlir.global internal @__tile_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x i8>
+// CHECK-LABEL: llvm.mlir.global internal @__tile_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<128 x i8>
 // CHECK-LABEL: gpu.func @rows
 // CHECK-NOT: arith.addf
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32

@@ -89,7 +89,7 @@ func.func @replicated(%x: !tile.ptr<i32>) attributes {tile.kernel} {
 // range used on both axes is converted through shared memory.
 
 // CHECK-LABEL: gpu.module @tile
-// CHECK: llvm.mlir.global internal @__tile_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x i8>
+// CHECK: llvm.mlir.global internal @__tile_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<128 x i8>
 // CHECK: gpu.func @both_axes
 // CHECK: llvm.mlir.addressof @__tile_shared : !llvm.ptr<3>
 // CHECK: gpu.barrier

@@ -3,6 +3,7 @@
 
 mod builder;
 mod codegen;
+mod dot;
 mod examples;
 mod interpreter;
 mod jit;

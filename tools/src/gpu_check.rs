@@ -6,6 +6,7 @@
 
 pub mod cross_check;
 pub mod layer_norm;
+pub mod matmul;
 pub mod memory_order;
 pub mod offsets;
 pub mod ops;

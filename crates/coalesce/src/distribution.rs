@@ -9,7 +9,7 @@
 //! therefore line up register by register through static offsets, which is
 //! what broadcasts, `expand_dims` and loop-carried values need.
 
-use crate::layout::{Blocked, Layout, LayoutError, check_shape};
+use crate::layout::{BaseTerms, Layout, LayoutError, Root, check_shape};
 use std::collections::HashMap;
 
 /// A tensor shape in a layout, resolved to registers.
@@ -17,31 +17,13 @@ use std::collections::HashMap;
 pub struct Distribution {
     /// The tensor's shape.
     pub shape: Vec<i64>,
-    /// The root blocked layout.
-    pub root: Blocked,
+    /// The layout at the root of any slices.
+    pub root: Root,
     /// For each tensor axis, the root axis it stands for.
     pub axes: Vec<usize>,
     /// For each register, the static offset along each tensor axis.
     pub offsets: Vec<Vec<i64>>,
     index: HashMap<Vec<i64>, usize>,
-}
-
-/// How a thread's base index along one root axis is formed from its lane
-/// and warp numbers: `size_per_thread * (lane_digit + threads * warp_digit)`
-/// with `lane_digit = (lane >> lane_shift) & (threads - 1)` and likewise
-/// for warps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BaseTerms {
-    /// Elements per thread along the axis.
-    pub size_per_thread: i64,
-    /// Threads of a warp along the axis.
-    pub threads: i64,
-    /// Lane bits below this axis's digit.
-    pub lane_shift: u32,
-    /// Warps along the axis.
-    pub warps: i64,
-    /// Warp bits below this axis's digit.
-    pub warp_shift: u32,
 }
 
 impl Distribution {
@@ -56,39 +38,25 @@ impl Distribution {
             )));
         }
         let (root, axes) = layout.root();
-        let root = root.clone();
-        // Per tensor axis: elements held contiguously, and repetitions.
-        let held: Vec<i64> = axes
-            .iter()
-            .zip(shape)
-            .map(|(&k, &s)| i64::from(root.size_per_thread[k]).min(s))
-            .collect();
-        let reps: Vec<i64> = axes
-            .iter()
-            .zip(shape)
-            .map(|(&k, &s)| (s / root.cover(k)).max(1))
-            .collect();
-        // Register digits: elements in root order first, then repetitions.
-        let ordered: Vec<usize> = root
-            .order
-            .iter()
-            .filter_map(|k| axes.iter().position(|a| a == k))
-            .collect();
-        let count: i64 = held.iter().product::<i64>() * reps.iter().product::<i64>();
-        let mut offsets = Vec::with_capacity(count as usize);
-        for r in 0..count {
-            let mut rest = r;
-            let mut offset = vec![0i64; shape.len()];
-            for &i in &ordered {
-                offset[i] += rest % held[i];
-                rest /= held[i];
+        let offsets = match &root {
+            Root::Blocked(_) => blocked_offsets(&root, &axes, shape),
+            Root::Mma(m) => {
+                // The parent's registers (one repetition along sliced-away
+                // axes), projected onto the tensor's axes, first copies only.
+                let parent: Vec<i64> = (0..2)
+                    .map(|k| match axes.iter().position(|&a| a == k) {
+                        Some(i) => shape[i],
+                        None => m.cover(k),
+                    })
+                    .collect();
+                let mut seen = std::collections::HashSet::new();
+                m.offsets(&parent)
+                    .into_iter()
+                    .map(|o| axes.iter().map(|&k| o[k]).collect::<Vec<i64>>())
+                    .filter(|o| seen.insert(o.clone()))
+                    .collect()
             }
-            for &i in &ordered {
-                offset[i] += (rest % reps[i]) * root.cover(axes[i]);
-                rest /= reps[i];
-            }
-            offsets.push(offset);
-        }
+        };
         let index = offsets
             .iter()
             .enumerate()
@@ -111,10 +79,10 @@ impl Distribution {
     pub fn contiguous_registers(&self) -> Option<(usize, i64)> {
         let axis = self
             .root
-            .order
+            .order()
             .iter()
             .find_map(|k| self.axes.iter().position(|a| a == k))?;
-        let held = i64::from(self.root.size_per_thread[self.axes[axis]]).min(self.shape[axis]);
+        let held = i64::from(self.root.size_per_thread(self.axes[axis])).min(self.shape[axis]);
         Some((axis, held))
     }
 
@@ -139,7 +107,7 @@ impl Distribution {
     pub fn sliced_spread_axes(&self) -> Vec<usize> {
         (0..self.root.rank())
             .filter(|k| !self.axes.contains(k))
-            .filter(|&k| self.root.threads_per_warp[k] * self.root.warps_per_cta[k] > 1)
+            .filter(|&k| self.root.threads(k) * self.root.warps(k) > 1)
             .collect()
     }
 
@@ -150,23 +118,7 @@ impl Distribution {
 
     /// How the thread's base index along root axis `k` is formed.
     pub fn base_terms(&self, k: usize) -> BaseTerms {
-        let root = &self.root;
-        let mut lane_shift = 0;
-        let mut warp_shift = 0;
-        for &j in &root.order {
-            if j == k {
-                break;
-            }
-            lane_shift += root.threads_per_warp[j].trailing_zeros();
-            warp_shift += root.warps_per_cta[j].trailing_zeros();
-        }
-        BaseTerms {
-            size_per_thread: i64::from(root.size_per_thread[k]),
-            threads: i64::from(root.threads_per_warp[k]),
-            lane_shift,
-            warps: i64::from(root.warps_per_cta[k]),
-            warp_shift,
-        }
+        self.root.base_terms(k)
     }
 
     /// The element a thread with `lane` and `warp` holds in register `r`:
@@ -175,18 +127,55 @@ impl Distribution {
         (0..self.shape.len())
             .map(|i| {
                 let t = self.base_terms(self.axes[i]);
-                let base = t.size_per_thread
-                    * (((lane >> t.lane_shift) & (t.threads - 1))
-                        + t.threads * ((warp >> t.warp_shift) & (t.warps - 1)));
+                let base = t.lane_scale * ((lane >> t.lane_shift) & (t.threads - 1))
+                    + t.warp_scale * ((warp >> t.warp_shift) & (t.warps - 1));
                 (base + self.offsets[r][i]).rem_euclid(self.shape[i])
             })
             .collect()
     }
 }
 
+/// The registers of a tensor of `shape` whose root is blocked: elements
+/// in root order first, then repetitions.
+fn blocked_offsets(root: &Root, axes: &[usize], shape: &[i64]) -> Vec<Vec<i64>> {
+    // Per tensor axis: elements held contiguously, and repetitions.
+    let held: Vec<i64> = axes
+        .iter()
+        .zip(shape)
+        .map(|(&k, &s)| i64::from(root.size_per_thread(k)).min(s))
+        .collect();
+    let reps: Vec<i64> = axes
+        .iter()
+        .zip(shape)
+        .map(|(&k, &s)| (s / root.cover(k)).max(1))
+        .collect();
+    let ordered: Vec<usize> = root
+        .order()
+        .iter()
+        .filter_map(|k| axes.iter().position(|a| a == k))
+        .collect();
+    let count: i64 = held.iter().product::<i64>() * reps.iter().product::<i64>();
+    let mut offsets = Vec::with_capacity(count as usize);
+    for r in 0..count {
+        let mut rest = r;
+        let mut offset = vec![0i64; shape.len()];
+        for &i in &ordered {
+            offset[i] += rest % held[i];
+            rest /= held[i];
+        }
+        for &i in &ordered {
+            offset[i] += (rest % reps[i]) * root.cover(axes[i]);
+            rest /= reps[i];
+        }
+        offsets.push(offset);
+    }
+    offsets
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::Blocked;
     use std::collections::HashSet;
 
     fn covers_every_element_once_per_owner(layout: &Layout, shape: &[i64]) {
@@ -215,6 +204,44 @@ mod tests {
         for n in [1i64, 32, 128, 1024] {
             let b = Layout::Blocked(Blocked::default_for(&[n], 8).unwrap());
             covers_every_element_once_per_owner(&b, &[n]);
+        }
+    }
+
+    #[test]
+    fn mma_layouts_hold_the_ptx_fragments() {
+        use crate::mma::Mma;
+        for (version, warps, instr_n, shape) in [
+            (2, [2, 2], 8, [64i64, 32i64]),
+            (2, [1, 4], 8, [16, 128]),
+            (3, [4, 1], 128, [128, 128]),
+            (3, [4, 2], 64, [64, 256]),
+        ] {
+            let mma = Layout::Mma(Mma {
+                version,
+                warps_per_cta: warps,
+                instr_n,
+            });
+            covers_every_element_once_per_owner(&mma, &shape);
+            let d = Distribution::new(&mma, &shape).unwrap();
+            assert!(!d.replicated());
+            // Lane 9 of warp 0, first instruction: c0 at (9/4, 2 * (9%4)),
+            // c3 eight rows down and one column right.
+            assert_eq!(d.element(9, 0, 0), vec![2, 2]);
+            assert_eq!(d.element(9, 0, 3), vec![10, 3]);
+            // Warp 1 is the next 16 rows (warps go along M first), or
+            // with one warp along M the next instruction's columns.
+            let next = if warps[0] > 1 {
+                vec![18, 2]
+            } else {
+                vec![2, 2 + i64::from(instr_n)]
+            };
+            assert_eq!(d.element(9, 1, 0), next);
+            // Rows of the product (the result of a sum along N) are held
+            // by the four lanes of a quad and the warps along N.
+            let rows = Distribution::new(&mma.slice(1), &shape[..1]).unwrap();
+            let m_reps = shape[0] / (16 * i64::from(warps[0]));
+            assert_eq!(rows.registers() as i64, 2 * m_reps);
+            assert!(rows.replicated());
         }
     }
 

@@ -2,6 +2,7 @@
 //! threads of one program, and their textual form as the encoding of a
 //! tensor type (`tensor<16x64xf32, #tile.blocked<...>>`).
 
+use crate::mma::Mma;
 use std::fmt;
 
 /// Threads in a warp.
@@ -23,12 +24,14 @@ pub struct Blocked {
     pub order: Vec<usize>,
 }
 
-/// The layout of a tensor: blocked, or a slice of another layout (its
-/// parent with one axis removed).
+/// The layout of a tensor: blocked, a tensor-core accumulator, or a slice
+/// of another layout (its parent with one axis removed).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
     /// A blocked layout.
     Blocked(Blocked),
+    /// A tensor-core accumulator layout.
+    Mma(Mma),
     /// The parent layout with axis `dim` removed.
     Slice {
         /// The removed axis of the parent.
@@ -193,11 +196,149 @@ pub fn check_shape(shape: &[i64]) -> Result<(), LayoutError> {
     Ok(())
 }
 
+/// The layout at the root of a chain of slices.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Root {
+    /// A blocked layout.
+    Blocked(Blocked),
+    /// A tensor-core accumulator layout.
+    Mma(Mma),
+}
+
+/// How a thread's base index along one root axis is formed from its lane
+/// and warp numbers: `lane_scale * lane_digit + warp_scale * warp_digit`,
+/// with `lane_digit = (lane >> lane_shift) & (threads - 1)` and likewise
+/// for warps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseTerms {
+    /// Elements between the threads of consecutive lane digits.
+    pub lane_scale: i64,
+    /// Threads of a warp along the axis.
+    pub threads: i64,
+    /// Lane bits below this axis's digit.
+    pub lane_shift: u32,
+    /// Elements between consecutive warp digits.
+    pub warp_scale: i64,
+    /// Warps along the axis.
+    pub warps: i64,
+    /// Warp bits below this axis's digit.
+    pub warp_shift: u32,
+}
+
+impl Root {
+    /// The number of axes.
+    pub fn rank(&self) -> usize {
+        match self {
+            Root::Blocked(b) => b.rank(),
+            Root::Mma(_) => 2,
+        }
+    }
+
+    /// The number of warps.
+    pub fn num_warps(&self) -> u32 {
+        match self {
+            Root::Blocked(b) => b.num_warps(),
+            Root::Mma(m) => m.num_warps(),
+        }
+    }
+
+    /// Elements one repetition of the pattern covers along `axis`.
+    pub fn cover(&self, axis: usize) -> i64 {
+        match self {
+            Root::Blocked(b) => b.cover(axis),
+            Root::Mma(m) => m.cover(axis),
+        }
+    }
+
+    /// Threads of a warp along `axis`.
+    pub fn threads(&self, axis: usize) -> u32 {
+        match self {
+            Root::Blocked(b) => b.threads_per_warp[axis],
+            Root::Mma(_) => [8, 4][axis],
+        }
+    }
+
+    /// Warps along `axis`.
+    pub fn warps(&self, axis: usize) -> u32 {
+        match self {
+            Root::Blocked(b) => b.warps_per_cta[axis],
+            Root::Mma(m) => m.warps_per_cta[axis],
+        }
+    }
+
+    /// Consecutive elements a thread holds along `axis` in consecutive
+    /// registers.
+    pub fn size_per_thread(&self, axis: usize) -> u32 {
+        match self {
+            Root::Blocked(b) => b.size_per_thread[axis],
+            Root::Mma(_) => [1, 2][axis],
+        }
+    }
+
+    /// The axes from fastest- to slowest-varying in a thread's registers.
+    pub fn order(&self) -> Vec<usize> {
+        match self {
+            Root::Blocked(b) => b.order.clone(),
+            Root::Mma(_) => vec![1, 0],
+        }
+    }
+
+    /// How a thread's base index along `axis` is formed.
+    pub fn base_terms(&self, axis: usize) -> BaseTerms {
+        match self {
+            Root::Blocked(b) => {
+                let mut lane_shift = 0;
+                let mut warp_shift = 0;
+                for &j in &b.order {
+                    if j == axis {
+                        break;
+                    }
+                    lane_shift += b.threads_per_warp[j].trailing_zeros();
+                    warp_shift += b.warps_per_cta[j].trailing_zeros();
+                }
+                let spt = i64::from(b.size_per_thread[axis]);
+                let threads = i64::from(b.threads_per_warp[axis]);
+                BaseTerms {
+                    lane_scale: spt,
+                    threads,
+                    lane_shift,
+                    warp_scale: spt * threads,
+                    warps: i64::from(b.warps_per_cta[axis]),
+                    warp_shift,
+                }
+            }
+            Root::Mma(m) => {
+                let [wm, wn] = m.warps_per_cta;
+                if axis == 0 {
+                    BaseTerms {
+                        lane_scale: 1,
+                        threads: 8,
+                        lane_shift: 2,
+                        warp_scale: crate::mma::MMA_ROWS,
+                        warps: i64::from(wm),
+                        warp_shift: 0,
+                    }
+                } else {
+                    BaseTerms {
+                        lane_scale: 2,
+                        threads: 4,
+                        lane_shift: 0,
+                        warp_scale: i64::from(m.instr_n),
+                        warps: i64::from(wn),
+                        warp_shift: wm.trailing_zeros(),
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Layout {
     /// The number of axes of tensors in this layout.
     pub fn rank(&self) -> usize {
         match self {
             Layout::Blocked(b) => b.rank(),
+            Layout::Mma(_) => 2,
             Layout::Slice { parent, .. } => parent.rank() - 1,
         }
     }
@@ -210,11 +351,12 @@ impl Layout {
         }
     }
 
-    /// The blocked layout at the root of any slices, and for each axis of
-    /// this layout the root axis it stands for.
-    pub fn root(&self) -> (&Blocked, Vec<usize>) {
+    /// The layout at the root of any slices, and for each axis of this
+    /// layout the root axis it stands for.
+    pub fn root(&self) -> (Root, Vec<usize>) {
         match self {
-            Layout::Blocked(b) => (b, (0..b.rank()).collect()),
+            Layout::Blocked(b) => (Root::Blocked(b.clone()), (0..b.rank()).collect()),
+            Layout::Mma(m) => (Root::Mma(m.clone()), vec![0, 1]),
             Layout::Slice { dim, parent } => {
                 let (b, mut axes) = parent.root();
                 axes.remove(*dim);
@@ -227,6 +369,7 @@ impl Layout {
     pub fn validate(&self) -> Result<(), LayoutError> {
         match self {
             Layout::Blocked(b) => b.validate(),
+            Layout::Mma(m) => m.validate(),
             Layout::Slice { dim, parent } => {
                 parent.validate()?;
                 if *dim >= parent.rank() || parent.rank() < 2 {
@@ -295,6 +438,7 @@ impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Layout::Blocked(b) => write!(f, "{b}"),
+            Layout::Mma(m) => write!(f, "{m}"),
             Layout::Slice { dim, parent } => write!(f, "#tile.slice<{dim} : i32, {parent}>"),
         }
     }
@@ -398,8 +542,28 @@ impl Parser<'_> {
                 dim,
                 parent: Box::new(parent),
             })
+        } else if self.s[self.i..].starts_with("#tile.mma<") {
+            self.eat("#tile.mma<")?;
+            let version = self.number()? as u32;
+            self.eat(":")?;
+            self.eat("i32")?;
+            self.eat(",")?;
+            let warps = narrow(self.array()?);
+            self.eat(",")?;
+            let instr_n = self.number()? as u32;
+            self.eat(":")?;
+            self.eat("i32")?;
+            self.eat(">")?;
+            let [wm, wn] = warps[..] else {
+                return Err(self.error("an mma layout has warps along two axes"));
+            };
+            Ok(Layout::Mma(Mma {
+                version,
+                warps_per_cta: [wm, wn],
+                instr_n,
+            }))
         } else {
-            Err(self.error("expected #tile.blocked or #tile.slice"))
+            Err(self.error("expected #tile.blocked, #tile.mma or #tile.slice"))
         }
     }
 }

@@ -6,8 +6,12 @@ pub mod access;
 pub mod axis_info;
 pub mod distribution;
 pub mod layout;
+pub mod mma;
+pub mod shared;
 
 pub use access::Access;
 pub use axis_info::AxisInfo;
 pub use distribution::Distribution;
-pub use layout::{Blocked, Layout, LayoutError, WARP_SIZE};
+pub use layout::{BaseTerms, Blocked, Layout, LayoutError, Root, WARP_SIZE};
+pub use mma::Mma;
+pub use shared::SharedTile;

@@ -163,13 +163,20 @@ fn run(
         .map_err(|m| error(&name, "tile", m))?;
     spec.specialization = options.specialization.clone();
     let dump = options.dump.as_ref().filter(|d| d.wants(&name));
-    set_num_warps(context, module, options.num_warps);
+    set_target_attributes(context, module, options).map_err(|m| error(&name, "options", m))?;
     if let Some(d) = dump {
         write(d, &name, 0, "tile", "mlir", &print(module))?;
     }
     let mut timings = Vec::with_capacity(STAGES.len());
     let mut ptx = None;
+    let mut options = std::borrow::Cow::Borrowed(options);
     for (i, (stage, pipeline)) in STAGES.iter().enumerate() {
+        if *stage == "nvvm"
+            && let Some(chip) = arch_specific_chip(module, &options.chip)
+        {
+            options.to_mut().chip = chip;
+        }
+        let options = options.as_ref();
         let stage_started = Instant::now();
         let failed = |(message, diagnostics)| CompileError {
             kernel: name.clone(),
@@ -191,6 +198,7 @@ fn run(
         }
     }
     let ptx = ptx.ok_or_else(|| error(&name, "ptx", "no ptx stage ran".into()))?;
+    spec.shared_mem_bytes = dynamic_shared_bytes(module);
     if let Some(d) = dump {
         write(d, &name, STAGES.len() + 1, "kernel", "ptx", &ptx.text)?;
     }
@@ -227,7 +235,7 @@ pub fn ptx_both_ways(
     options: &Options,
 ) -> Result<(String, String), CompileError> {
     let stop = STAGES.len() - 1;
-    let options = Options {
+    let mut options = Options {
         dump: None,
         ..options.clone()
     };
@@ -249,8 +257,18 @@ pub fn ptx_both_ways(
     };
     crate::specialize::apply(context, &mut native, &spec, &options.specialization)
         .map_err(|m| failed("tile")((m, vec![])))?;
-    set_num_warps(context, &mut native, options.num_warps);
+    set_target_attributes(context, &mut native, &options).map_err(|message| CompileError {
+        kernel: spec.name.clone(),
+        stage: "options",
+        message,
+        diagnostics: vec![],
+    })?;
     for (stage, pipeline) in &STAGES[..stop] {
+        if *stage == "nvvm"
+            && let Some(chip) = arch_specific_chip(&native, &options.chip)
+        {
+            options.chip = chip;
+        }
         run_stage(context, &mut native, &fill(pipeline, &options)).map_err(failed(stage))?;
     }
     let mut upstream = copy(&native)?;
@@ -381,14 +399,59 @@ fn write(
         })
 }
 
-fn set_num_warps(context: &Context, module: &mut Module, warps: u32) {
+/// Puts the warps and the compute capability of `options` on the module,
+/// for the passes (`tile.num_warps`, `tile.compute_capability`).
+fn set_target_attributes(
+    context: &Context,
+    module: &mut Module,
+    options: &Options,
+) -> Result<(), String> {
     use melior::ir::attribute::IntegerAttribute;
     use melior::ir::operation::OperationMutLike;
     use melior::ir::r#type::IntegerType;
-    let attr = IntegerAttribute::new(IntegerType::new(context, 32).into(), i64::from(warps));
+    let capability = compute_capability(&options.chip)?;
+    let i32 = IntegerType::new(context, 32).into();
+    let op = &mut module.as_operation_mut();
+    op.set_attribute(
+        tile_dialect::ops::NUM_WARPS_ATTR,
+        IntegerAttribute::new(i32, i64::from(options.num_warps)).into(),
+    );
+    op.set_attribute(
+        tile_dialect::ops::COMPUTE_CAPABILITY_ATTR,
+        IntegerAttribute::new(i32, i64::from(capability)).into(),
+    );
+    Ok(())
+}
+
+/// The dynamic shared memory the lowered kernel asks for at launch (0 when
+/// its shared memory is a static array).
+fn dynamic_shared_bytes(module: &Module) -> u32 {
+    use melior::ir::attribute::IntegerAttribute;
     module
-        .as_operation_mut()
-        .set_attribute(tile_dialect::ops::NUM_WARPS_ATTR, attr.into());
+        .as_operation()
+        .attribute(tile_dialect::ops::DYNAMIC_SHARED_ATTR)
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(0, |i| u32::try_from(i.value()).unwrap_or(u32::MAX))
+}
+
+/// The compute capability of a chip name: `sm_90` and `sm_90a` are 90.
+pub fn compute_capability(chip: &str) -> Result<u32, String> {
+    chip.strip_prefix("sm_")
+        .map(|rest| rest.trim_end_matches(['a', 'f']))
+        .and_then(|digits| digits.parse().ok())
+        .filter(|&c| (50..1000).contains(&c))
+        .ok_or_else(|| format!("chip must be like sm_80 or sm_90, got '{chip}'"))
+}
+
+/// The chip to compile for when the lowered module uses instructions of
+/// the `a` variant of `chip` (`sm_90` becomes `sm_90a`); `None` when it
+/// does not, or `chip` is already one.
+fn arch_specific_chip(module: &Module, chip: &str) -> Option<String> {
+    let needs = module
+        .as_operation()
+        .has_attribute(tile_dialect::ops::ARCH_SPECIFIC_ATTR);
+    (needs && !chip.ends_with('a')).then(|| format!("{chip}a"))
 }
 
 /// Runs one stage's pipeline on `module` and verifies the result once,

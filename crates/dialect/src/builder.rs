@@ -27,6 +27,7 @@
 mod arith;
 mod block_ptr;
 mod control;
+mod dot;
 mod kernel;
 mod memory;
 mod shape;
@@ -34,6 +35,7 @@ mod tile;
 mod values;
 
 pub use block_ptr::MakeBlockPtr;
+pub use dot::Dot;
 pub use kernel::{Kernel, KernelBuilder, Param};
 pub use memory::{Load, Store};
 pub use tile::{IntoOperand, Operand, Tile};

@@ -194,6 +194,43 @@ pub enum Rule {
         /// The element type.
         dtype: DType,
     },
+    /// `tile.dot` operands that are not [M, K] and [K, N] matrices.
+    DotShapes {
+        /// The shape of `a`.
+        a: Vec<i64>,
+        /// The shape of `b`.
+        b: Vec<i64>,
+    },
+    /// `tile.dot` dimensions below 16 or not powers of two.
+    DotDims {
+        /// Rows of `a` and of the result.
+        m: i64,
+        /// Columns of `b` and of the result.
+        n: i64,
+        /// The reduced dimension.
+        k: i64,
+    },
+    /// `tile.dot` inputs of types tensor cores do not multiply together.
+    DotInputs {
+        /// The element type of `a`.
+        a: DType,
+        /// The element type of `b`.
+        b: DType,
+    },
+    /// A `tile.dot` accumulator of the wrong type or shape.
+    DotAccumulator {
+        /// The type it must have.
+        expected: String,
+        /// The type it has.
+        found: String,
+    },
+    /// An `input_precision` other than "ieee" on inputs that are not f32.
+    DotPrecision {
+        /// The precision asked for.
+        precision: crate::ops::InputPrecision,
+        /// The inputs' element type.
+        dtype: DType,
+    },
     /// A value used outside the loop body that defined it.
     ValueOutOfScope,
     /// A value from another kernel builder.
@@ -323,6 +360,28 @@ impl fmt::Display for Rule {
             Rule::NotCompilable { what, dtype } => {
                 write!(f, "{what} on {dtype} {}", crate::float_math::WHY_NOT)
             }
+            Rule::DotShapes { a, b } => write!(
+                f,
+                "dot multiplies an [M, K] matrix by a [K, N] one, got {} and {}",
+                shape_str(a),
+                shape_str(b)
+            ),
+            Rule::DotDims { m, n, k } => write!(
+                f,
+                "dot needs M, N and K to be powers of two of at least 16, got M = {m}, N = {n}, K = {k}"
+            ),
+            Rule::DotInputs { a, b } => write!(
+                f,
+                "dot takes two f16, two bf16, two f32 or two i8 inputs, got {a} and {b} (cast explicitly with .to())"
+            ),
+            Rule::DotAccumulator { expected, found } => write!(
+                f,
+                "the accumulator of this dot must be {expected}, found {found}"
+            ),
+            Rule::DotPrecision { precision, dtype } => write!(
+                f,
+                "input_precision \"{precision}\" applies to f32 inputs; these are {dtype}"
+            ),
             Rule::ValueOutOfScope => f.write_str(
                 "value used outside the loop body that defined it (carry it through the loop instead)",
             ),

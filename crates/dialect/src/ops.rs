@@ -31,6 +31,8 @@ pub const BLOCK_LOAD: &str = "tile.block_load";
 pub const BLOCK_STORE: &str = "tile.block_store";
 /// `tile.reduce`
 pub const REDUCE: &str = "tile.reduce";
+/// `tile.dot`
+pub const DOT: &str = "tile.dot";
 
 /// `tile.convert_layout`
 pub const CONVERT_LAYOUT: &str = "tile.convert_layout";
@@ -41,7 +43,7 @@ pub const BLOCKED_ATTR: &str = "tile.blocked";
 pub const SLICE_ATTR: &str = "tile.slice";
 
 /// Every op of the dialect.
-pub const ALL: [&str; 15] = [
+pub const ALL: [&str; 16] = [
     PROGRAM_ID,
     NUM_PROGRAMS,
     ARANGE,
@@ -56,6 +58,7 @@ pub const ALL: [&str; 15] = [
     BLOCK_LOAD,
     BLOCK_STORE,
     REDUCE,
+    DOT,
     CONVERT_LAYOUT,
 ];
 
@@ -68,6 +71,19 @@ pub const ARG_NAME_ATTR: &str = "tile.name";
 pub const DIVISIBILITY_ATTR: &str = "tile.divisibility";
 /// The argument attribute of an integer argument specialized as equal to 1.
 pub const EQUAL_TO_ONE_ATTR: &str = "tile.equal_to_one";
+/// The module attribute holding the compute capability kernels are
+/// compiled for (90 for `sm_90`).
+pub const COMPUTE_CAPABILITY_ATTR: &str = "tile.compute_capability";
+/// The unit attribute `tile-to-simt` puts on a module whose kernels use
+/// architecture-specific instructions (`wgmma`): they compile for the
+/// `a` variant of the chip (`sm_90a`).
+pub const ARCH_SPECIFIC_ATTR: &str = "tile.arch_specific";
+/// The module attribute `tile-to-simt` sets when its kernels' shared
+/// memory exceeds the 48 KiB a static array may take: the bytes each
+/// launch must ask for as dynamic shared memory.
+pub const DYNAMIC_SHARED_ATTR: &str = "tile.dynamic_shared_bytes";
+/// The most shared memory a kernel holds in a static `.shared` array.
+pub const STATIC_SHARED_LIMIT: usize = 48 * 1024;
 /// The module attribute holding the number of warps of each program.
 pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 /// The attribute `tile-vectorize` puts on a load or store: the elements it
@@ -236,6 +252,51 @@ impl ReduceKind {
 }
 
 impl fmt::Display for ReduceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How `tile.dot` multiplies f32 inputs (Triton's `input_precision`).
+/// Inputs of other types multiply exactly whatever is asked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum InputPrecision {
+    /// Each input rounded to TF32 (10 mantissa bits, to nearest, ties away
+    /// from zero), products summed in f32: tensor cores at full speed.
+    #[default]
+    Tf32,
+    /// Each input split into a TF32 high part and a TF32 remainder; three
+    /// TF32 products (hi*hi + hi*lo + lo*hi) recover most of f32's
+    /// precision at three times the work.
+    Tf32x3,
+    /// Exact f32 products: one fused multiply-add per term, in order of
+    /// `k`, on the CUDA cores.
+    Ieee,
+}
+
+impl InputPrecision {
+    /// The attribute spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputPrecision::Tf32 => "tf32",
+            InputPrecision::Tf32x3 => "tf32x3",
+            InputPrecision::Ieee => "ieee",
+        }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        [
+            InputPrecision::Tf32,
+            InputPrecision::Tf32x3,
+            InputPrecision::Ieee,
+        ]
+        .into_iter()
+        .find(|p| p.name() == s)
+    }
+}
+
+impl fmt::Display for InputPrecision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }

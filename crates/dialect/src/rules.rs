@@ -8,7 +8,7 @@
 
 use crate::DType;
 use crate::error::Rule;
-use crate::ops::{CacheModifier, Padding};
+use crate::ops::{CacheModifier, InputPrecision, Padding};
 use crate::types::{Elem, TileType};
 
 type R<T> = Result<T, Rule>;
@@ -434,6 +434,67 @@ pub fn reduce(src: &TileType, axis: i64, keep_dims: bool) -> R<TileType> {
     Ok(TileType::tensor(&shape, elem))
 }
 
+/// The element type a `tile.dot` on inputs of type `d` accumulates in: f32
+/// for f16, bf16 and f32, i32 for i8; `None` for other inputs.
+pub fn dot_accumulator(d: DType) -> Option<DType> {
+    match d {
+        DType::F16 | DType::BF16 | DType::F32 => Some(DType::F32),
+        DType::I8 => Some(DType::I32),
+        _ => None,
+    }
+}
+
+/// `tile.dot`: `a` [M, K] times `b` [K, N] plus `acc` [M, N] (zeros when
+/// absent). M, N and K are powers of two of at least 16; the inputs are two
+/// f16, two bf16, two f32 or two i8 tensors; the accumulator, and the
+/// result, f32 (i32 for i8). `precision` other than "ieee" needs f32 inputs.
+pub fn dot(
+    a: &TileType,
+    b: &TileType,
+    acc: Option<&TileType>,
+    precision: InputPrecision,
+) -> R<TileType> {
+    let (a_shape, a_elem) = tensor_operand("dot operand a", a)?;
+    let (b_shape, b_elem) = tensor_operand("dot operand b", b)?;
+    if a_shape.len() != 2 || b_shape.len() != 2 || a_shape[1] != b_shape[0] {
+        return Err(Rule::DotShapes {
+            a: a_shape,
+            b: b_shape,
+        });
+    }
+    let (m, k, n) = (a_shape[0], a_shape[1], b_shape[1]);
+    if [m, n, k].iter().any(|&d| d < 16 || !is_pow2(d)) {
+        return Err(Rule::DotDims { m, n, k });
+    }
+    let (Elem::Num(da), Elem::Num(db)) = (a_elem, b_elem) else {
+        return Err(Rule::WrongOperand {
+            what: "dot operands",
+            expected: "tensors of numbers",
+            found: format!("{a} and {b}"),
+        });
+    };
+    let acc_dtype = match dot_accumulator(da) {
+        Some(c) if da == db => c,
+        _ => return Err(Rule::DotInputs { a: da, b: db }),
+    };
+    if precision != InputPrecision::Ieee && da != DType::F32 {
+        return Err(Rule::DotPrecision {
+            precision,
+            dtype: da,
+        });
+    }
+    let result = TileType::tensor(&[m, n], Elem::Num(acc_dtype));
+    if let Some(acc) = acc
+        && *acc != result
+    {
+        return Err(Rule::DotAccumulator {
+            expected: result.to_string(),
+            found: acc.to_string(),
+        });
+    }
+    Ok(result)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,6 +586,64 @@ mod tests {
         assert!(block_load(&ibp, &[0], Padding::Nan, c).is_err());
         assert!(block_load(&ibp, &[0], Padding::Value(f64::NEG_INFINITY), c).is_err());
         assert!(block_load(&ibp, &[0], Padding::Value(-7.0), c).is_ok());
+    }
+
+    #[test]
+    fn dot_checks_shapes_types_and_precision() {
+        let ieee = InputPrecision::Ieee;
+        let a = t(&[64, 32], DType::F16);
+        let b = t(&[32, 128], DType::F16);
+        let c = t(&[64, 128], DType::F32);
+        assert_eq!(dot(&a, &b, None, ieee), Ok(c.clone()));
+        assert_eq!(dot(&a, &b, Some(&c), ieee), Ok(c.clone()));
+        let i8s = (t(&[16, 16], DType::I8), t(&[16, 16], DType::I8));
+        assert_eq!(
+            dot(&i8s.0, &i8s.1, None, ieee),
+            Ok(t(&[16, 16], DType::I32))
+        );
+        let f32s = (t(&[16, 16], DType::F32), t(&[16, 16], DType::F32));
+        for p in [InputPrecision::Tf32, InputPrecision::Tf32x3, ieee] {
+            assert_eq!(dot(&f32s.0, &f32s.1, None, p), Ok(t(&[16, 16], DType::F32)));
+        }
+        assert!(matches!(
+            dot(&a, &t(&[64, 128], DType::F16), None, ieee),
+            Err(Rule::DotShapes { .. })
+        ));
+        assert!(matches!(
+            dot(&t(&[8, 32], DType::F16), &b, None, ieee),
+            Err(Rule::DotDims { m: 8, .. })
+        ));
+        assert!(matches!(
+            dot(
+                &t(&[64, 48], DType::F16),
+                &t(&[48, 16], DType::F16),
+                None,
+                ieee
+            ),
+            Err(Rule::DotDims { k: 48, .. })
+        ));
+        assert!(matches!(
+            dot(&a, &t(&[32, 128], DType::BF16), None, ieee),
+            Err(Rule::DotInputs { .. })
+        ));
+        assert!(matches!(
+            dot(
+                &t(&[16, 16], DType::I32),
+                &t(&[16, 16], DType::I32),
+                None,
+                ieee
+            ),
+            Err(Rule::DotInputs { .. })
+        ));
+        assert!(matches!(
+            dot(&a, &b, Some(&t(&[64, 128], DType::F16)), ieee),
+            Err(Rule::DotAccumulator { .. })
+        ));
+        assert!(matches!(
+            dot(&a, &b, None, InputPrecision::Tf32),
+            Err(Rule::DotPrecision { .. })
+        ));
+        assert!(dot(&t(&[16, 16, 16], DType::F16), &b, None, ieee).is_err());
     }
 
     #[test]

@@ -235,6 +235,24 @@ irdl.dialect @tile {
     irdl.results(result: %result)
   }
 
+  // The matrix product a (M x K) times b (K x N) plus acc (M x N), on
+  // tensor cores where the types allow. Inputs f16, bf16 or f32 accumulate
+  // in f32; i8 accumulates in i32. `input_precision` says how f32 inputs
+  // multiply: "tf32", "tf32x3" or "ieee" (other inputs take "ieee").
+  irdl.operation @dot {
+    %a = irdl.base "!builtin.tensor"
+    %b = irdl.base "!builtin.tensor"
+    %acc = irdl.base "!builtin.tensor"
+    irdl.operands(a: %a, b: %b, acc: %acc)
+    %tf32 = irdl.is "tf32"
+    %tf32x3 = irdl.is "tf32x3"
+    %ieee = irdl.is "ieee"
+    %precision = irdl.any_of(%tf32, %tf32x3, %ieee)
+    irdl.attributes { "input_precision" = %precision }
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
   // ---- Layouts (added by the tile-assign-layouts pass) ----
 
   // A blocked distribution of a tensor over the threads of a program, the
@@ -248,6 +266,16 @@ irdl.dialect @tile {
     %warps_per_cta = irdl.base "#builtin.dense_array"
     %order = irdl.base "#builtin.dense_array"
     irdl.parameters(size_per_thread: %size_per_thread, threads_per_warp: %threads_per_warp, warps_per_cta: %warps_per_cta, order: %order)
+  }
+
+  // The accumulator layout of tensor-core products: `version` 2 for
+  // mma.sync, 3 for wgmma; warps along M and N; the columns one
+  // instruction gives each warp (8 for mma.sync).
+  irdl.attribute @mma {
+    %version = irdl.base "#builtin.integer"
+    %warps_per_cta = irdl.base "#builtin.dense_array"
+    %instr_n = irdl.base "#builtin.integer"
+    irdl.parameters(version: %version, warps_per_cta: %warps_per_cta, instr_n: %instr_n)
   }
 
   // The parent layout with axis `dim` removed: the layout of a tensor that

@@ -133,6 +133,12 @@ fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rul
             None
         }
         TileOp::Reduce(r) => Some(rules::reduce(&operand(r.src)?, r.axis, r.keep_dims)?),
+        TileOp::Dot(d) => Some(rules::dot(
+            &operand(d.a)?,
+            &operand(d.b)?,
+            Some(&operand(d.acc)?),
+            d.precision,
+        )?),
         // A layout conversion keeps the shape and element; only the
         // encoding (not part of `TileType`) changes.
         TileOp::ConvertLayout(u) => Some(operand(u.src)?),

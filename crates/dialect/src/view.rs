@@ -27,7 +27,7 @@ mod types;
 mod upstream;
 
 pub use tile_ops::{
-    AccessAttrs, AddPtr, Advance, Arange, BlockLoad, BlockStore, ExpandDims, GridIndex, Load,
+    AccessAttrs, AddPtr, Advance, Arange, BlockLoad, BlockStore, Dot, ExpandDims, GridIndex, Load,
     MakeBlockPtr, Reduce, Store, TileOp, Unary,
 };
 pub use types::{TypeTable, decode_type, dtype_of, element_type, tensor_shape};

@@ -7,7 +7,7 @@ pub use arith::{maximum, maxnum};
 
 use crate::program::{Body, Inst, Kind, Program};
 use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, wrap};
-use crate::{float, memory, reduce};
+use crate::{dot, float, memory, reduce};
 use tile_dialect::DType;
 use tile_dialect::types::{Elem, TileType};
 use tile_runtime::{
@@ -347,6 +347,21 @@ impl Launch<'_> {
                     return Err(self.malformed(inst, "axis out of range"));
                 }
                 t(reduce::reduce(src, *kind, *axis, shape, d))
+            }
+            Kind::Dot { precision, .. } => {
+                let (a, b, acc) = (
+                    self.tensor(inst, 0)?,
+                    self.tensor(inst, 1)?,
+                    self.tensor(inst, 2)?,
+                );
+                let fits = a.shape.len() == 2
+                    && b.shape.len() == 2
+                    && a.shape[1] == b.shape[0]
+                    && acc.shape == [a.shape[0], b.shape[1]];
+                if !fits {
+                    return Err(self.malformed(inst, "operand shapes do not fit a matrix product"));
+                }
+                t(dot::dot(a, b, acc, *precision))
             }
             Kind::Constant(c) => t(c.clone()),
             Kind::Int(op) => self.int_binary(inst, *op).map(|x| Some(Value::Tensor(x))),

@@ -15,7 +15,7 @@ mod read;
 use crate::value::Tensor;
 use std::fmt;
 use tile_dialect::types::TileType;
-use tile_dialect::{DType, Padding, ReduceKind};
+use tile_dialect::{DType, InputPrecision, Padding, ReduceKind};
 
 /// Binary integer ops (`arith.*i`, `arith.*si`, `arith.*ui`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,6 +204,13 @@ pub enum Kind {
         /// Whether the axis stays (with size 1).
         keep_dims: bool,
     },
+    /// `tile.dot` (see [`dot`](crate::dot)), and its K.
+    Dot {
+        /// How f32 inputs multiply.
+        precision: InputPrecision,
+        /// The terms summed into each output.
+        k: usize,
+    },
     /// `tile.convert_layout`: the same value.
     Identity,
     /// `arith.constant`.
@@ -334,6 +341,10 @@ impl Program {
                                 | UnaryOp::Sqrt
                         )
                     }
+                    // Tensor cores add products in their own order.
+                    Kind::Dot { .. } => {
+                        seen.sum |= i.ty.as_ref().and_then(TileType::num) == Some(DType::F32)
+                    }
                     Kind::Reduce {
                         kind: ReduceKind::Sum,
                         ..
@@ -351,6 +362,29 @@ impl Program {
         let mut seen = Seen::default();
         walk(&self.body, &mut seen);
         seen.sum || seen.approx || (seen.mul && seen.add)
+    }
+
+    /// The largest K of the program's float `tile.dot`s (0 without float
+    /// products): tensor cores add terms in their own order, so agreement
+    /// with the GPU is looser for products (and looser still over K loops,
+    /// which this does not count).
+    pub fn longest_float_dot(&self) -> usize {
+        fn walk(body: &Body) -> usize {
+            body.insts
+                .iter()
+                .map(|i| match &i.kind {
+                    Kind::Dot { k, .. }
+                        if i.ty.as_ref().and_then(TileType::num) == Some(DType::F32) =>
+                    {
+                        *k
+                    }
+                    Kind::For(b) => walk(b),
+                    _ => 0,
+                })
+                .max()
+                .unwrap_or(0)
+        }
+        walk(&self.body)
     }
 }
 

@@ -15,17 +15,18 @@
 
 use crate::axis_analysis::AxisAnalysis;
 use crate::edit::{self, key};
+use crate::layout_classes::{Classes, Tensors};
 use crate::layout_conversions::{self, OwnLayouts};
 use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
 use melior::ir::attribute::{AttributeLike, DenseElementsAttribute};
-use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
-use melior::ir::{OperationRef, RegionLike, Type, Value, ValueLike};
+use melior::ir::{OperationRef, Type, Value, ValueLike};
 use melior::pass::Pass;
 use std::collections::HashMap;
-use tile_coalesce::{Blocked, Layout};
-use tile_dialect::ops::NUM_WARPS_ATTR;
-use tile_dialect::view::{ForLoop, TileOp, TypeTable, op_name, tensor_shape};
+use tile_coalesce::{Blocked, Layout, Mma};
+use tile_dialect::ops::{COMPUTE_CAPABILITY_ATTR, NUM_WARPS_ATTR};
+use tile_dialect::view::{TileOp, TypeTable, op_name, tensor_shape};
+use tile_dialect::{DType, InputPrecision};
 
 static PASS_ID: PassId = PassId;
 
@@ -65,54 +66,6 @@ pub fn num_warps<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<u32, PassError> {
     Ok(4)
 }
 
-/// The tensor values of a kernel (block arguments and results, in
-/// program order) and their indices.
-struct Tensors<'c, 'a> {
-    values: Vec<Value<'c, 'a>>,
-    index: HashMap<usize, usize>,
-}
-
-impl<'c, 'a> Tensors<'c, 'a> {
-    fn collect(func: &OperationRef<'c, 'a>) -> Self {
-        let mut t = Tensors {
-            values: Vec::new(),
-            index: HashMap::new(),
-        };
-        let mut add = |v: Value<'c, 'a>| {
-            if !tensor_shape(v.r#type()).is_empty() {
-                t.index.insert(key(v), t.values.len());
-                t.values.push(v);
-            }
-        };
-        // Results before the arguments of the op's regions, as MLIR
-        // prints them: classes are numbered in this order.
-        func.walk(WalkOrder::PreOrder, |op| {
-            for r in op.results() {
-                // SAFETY: results live as long as the kernel.
-                add(unsafe { Value::from_raw(r.to_raw()) });
-            }
-            for region in op.regions() {
-                let mut next = region.first_block();
-                while let Some(b) = next {
-                    for i in 0..b.argument_count() {
-                        if let Ok(a) = b.argument(i) {
-                            // SAFETY: block arguments live as long as the kernel.
-                            add(unsafe { Value::from_raw(a.to_raw()) });
-                        }
-                    }
-                    next = b.next_in_region();
-                }
-            }
-            WalkResult::Advance
-        });
-        t
-    }
-
-    fn id(&self, v: Value) -> Option<usize> {
-        self.index.get(&key(v)).copied()
-    }
-}
-
 /// Assigns layouts in the kernel `func` (see the module docs).
 pub fn assign_layouts(func: &OperationRef) -> PassResult {
     let types = TypeTable::new(tile_dialect::context_of(func.context()));
@@ -139,28 +92,14 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     }
 
     // Classes of values that must share a layout.
-    let mut classes = UnionFind::new(tensors.values.len());
-    let mut wants: Vec<Want> = Vec::new();
-    let mut failure = None;
-    func.walk(WalkOrder::PreOrder, |op| {
-        if op.to_raw().ptr != func.to_raw().ptr
-            && let Err(e) = tie(&types, &op, &tensors, &mut classes, &mut wants)
-        {
-            failure = Some(e);
-            return WalkResult::Interrupt;
-        }
-        WalkResult::Advance
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-
+    let mut classes = Classes::of(&types, func, &tensors)?;
+    let mma_classes = classes.mma();
     // Per class: rank and the largest extent along each axis.
     let mut shape_of: HashMap<usize, Vec<i64>> = HashMap::new();
     for (i, v) in tensors.values.iter().enumerate() {
         let shape = tensor_shape(v.r#type());
         let entry = shape_of
-            .entry(classes.find(i))
+            .entry(classes.sets.find(i))
             .or_insert_with(|| shape.clone());
         for (e, s) in entry.iter_mut().zip(&shape) {
             *e = (*e).max(*s);
@@ -173,7 +112,7 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     let accesses = preferred_layouts(&types, func, &tensors, warps)?;
     let mut best: HashMap<usize, (i64, Blocked)> = HashMap::new();
     for a in &accesses {
-        let class = classes.find(a.tensor);
+        let class = classes.sets.find(a.tensor);
         if shape_of.get(&class) != Some(&a.shape) {
             continue;
         }
@@ -184,10 +123,39 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     }
 
     let mut layout_of: HashMap<usize, Layout> = HashMap::new();
+    let capability = compute_capability(func)?;
+    for p in &classes.products {
+        let class = classes.sets.find(p.result);
+        if layout_of.contains_key(&class) {
+            continue;
+        }
+        let [m, n] = p.shape;
+        let layout = if p.inputs == DType::F32 && p.precision == InputPrecision::Ieee {
+            // Exact f32 products: fused multiply-adds on the CUDA cores.
+            Layout::Blocked(
+                Blocked::default_for(&p.shape, warps)
+                    .map_err(|e| PassError::at(func, e.to_string()))?,
+            )
+        } else {
+            let wgmma = capability >= 90 && wgmma_inputs(p.inputs);
+            let mut mma = Mma::for_product(m, n, warps, wgmma)
+                .map_err(|e| PassError::at(func, e.to_string()))?;
+            // wgmma's integer shapes stop short of 256 columns.
+            if p.inputs == DType::I8 && mma.instr_n > 128 {
+                mma.instr_n = 128;
+            }
+            Layout::Mma(mma)
+        };
+        layout_of.insert(class, layout);
+    }
     for class in order {
-        let proposal = wants
+        if mma_classes.contains(&class) {
+            continue;
+        }
+        let proposal = classes
+            .wants
             .iter()
-            .find_map(|w| w.proposal(class, &mut classes, &layout_of));
+            .find_map(|w| w.proposal(class, &mut classes.sets, &layout_of));
         let layout = match (proposal, best.get(&class)) {
             (Some(l), _) => l,
             (None, Some((_, access))) => Layout::Blocked(access.clone()),
@@ -198,15 +166,19 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
         };
         layout_of.insert(class, layout);
     }
-    // Block-pointer accesses whose best order differs from their class's
-    // keep their own layout, with a conversion between.
+    // Block-pointer accesses whose best order differs from their class's,
+    // or whose class holds a product, keep their own layout, with a
+    // conversion between.
     let mut own = OwnLayouts::default();
     for a in accesses.iter().filter(|a| a.block_ptr) {
-        let class = classes.find(a.tensor);
-        if let Layout::Blocked(b) = &layout_of[&class]
-            && b.order != a.layout.order
-            && shape_of.get(&class) == Some(&a.shape)
-        {
+        let class = classes.sets.find(a.tensor);
+        let differs = match &layout_of[&class] {
+            Layout::Blocked(b) => b.order != a.layout.order,
+            // Memory is not moved in a tensor-core layout.
+            Layout::Mma(_) => true,
+            Layout::Slice { .. } => false,
+        };
+        if differs && shape_of.get(&class) == Some(&a.shape) {
             let layout = Layout::Blocked(a.layout.clone());
             let value = key(tensors.values[a.tensor]);
             match a.store {
@@ -215,10 +187,20 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
             };
         }
     }
+    // Loads and stores of products' classes move memory in the layout of
+    // their pointers.
+    for a in classes.split_accesses() {
+        let layout = layout_of[&classes.sets.find(a.ptr)].clone();
+        if a.store {
+            own.stores.insert(a.op, layout);
+        } else {
+            own.loads.insert(key(tensors.values[a.value]), layout);
+        }
+    }
 
     // Types with encodings, in place.
     for (i, v) in tensors.values.iter().enumerate() {
-        let layout = &layout_of[&classes.find(i)];
+        let layout = &layout_of[&classes.sets.find(i)];
         v.set_type(types.with_layout(v.r#type(), Some(layout)));
     }
     fix_constants(func);
@@ -226,6 +208,34 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     layout_conversions::convert_at_accesses(&types, func, &own)?;
     layout_conversions::fold(func);
     Ok(())
+}
+
+/// The compute capability the module around `op` targets
+/// (`tile.compute_capability`, default 90).
+pub fn compute_capability<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<u32, PassError> {
+    let mut at = Some(*op);
+    while let Some(o) = at {
+        if o.has_attribute(COMPUTE_CAPABILITY_ATTR) {
+            let n = tile_dialect::view::attr::int(&o, COMPUTE_CAPABILITY_ATTR)
+                .map_err(|r| PassError::at(&o, r.to_string()))?;
+            return u32::try_from(n)
+                .ok()
+                .filter(|&n| (50..1000).contains(&n))
+                .ok_or_else(|| {
+                    PassError::at(
+                        &o,
+                        format!("{COMPUTE_CAPABILITY_ATTR} must be like 80 or 90, got {n}"),
+                    )
+                });
+        }
+        at = o.parent_operation();
+    }
+    Ok(90)
+}
+
+/// Inputs `wgmma` multiplies (f16, bf16, tf32, i8).
+fn wgmma_inputs(d: DType) -> bool {
+    matches!(d, DType::F16 | DType::BF16 | DType::F32 | DType::I8)
 }
 
 /// A load or store and the layout it moves its tile best in.
@@ -315,114 +325,6 @@ fn fix_constants(func: &OperationRef) {
     });
 }
 
-/// A constraint between classes: `class`'s layout is the slice along
-/// `axis` of `source`'s (an expand_dims source, or a reduction result).
-struct Want {
-    class: usize,
-    source: usize,
-    axis: usize,
-}
-
-impl Want {
-    fn proposal(
-        &self,
-        class: usize,
-        classes: &mut UnionFind,
-        layout_of: &HashMap<usize, Layout>,
-    ) -> Option<Layout> {
-        if classes.find(self.class) != class {
-            return None;
-        }
-        let source = layout_of.get(&classes.find(self.source))?;
-        Some(source.slice(self.axis))
-    }
-}
-
-fn tie<'c>(
-    types: &TypeTable<'c>,
-    op: &OperationRef<'c, '_>,
-    tensors: &Tensors,
-    classes: &mut UnionFind,
-    wants: &mut Vec<Want>,
-) -> PassResult {
-    let id = |v: Value| tensors.id(v);
-    let result = || op.result(0).ok().and_then(|r| id(r.into()));
-    match TileOp::read(op, |v| types.tile_type(v.r#type())) {
-        Ok(Some(TileOp::ExpandDims(e))) => {
-            if let (Some(src), Some(res)) = (id(e.src), result()) {
-                wants.push(Want {
-                    class: src,
-                    source: res,
-                    axis: e.axis as usize,
-                });
-            }
-            return Ok(());
-        }
-        Ok(Some(TileOp::Reduce(r))) => {
-            match (id(r.src), result()) {
-                // A 1-d tensor reduces to a scalar.
-                (_, None) | (None, _) => {}
-                (Some(src), Some(out)) if r.keep_dims => classes.union(src, out),
-                (Some(src), Some(out)) => wants.push(Want {
-                    class: out,
-                    source: src,
-                    axis: r.axis as usize,
-                }),
-            }
-            return Ok(());
-        }
-        Ok(Some(TileOp::ConvertLayout(_))) => return Ok(()),
-        _ => {}
-    }
-    if let Ok(Some(l)) = ForLoop::read(op) {
-        for (i, init) in l.inits.iter().enumerate() {
-            let Some(init) = id(*init) else { continue };
-            for v in [l.results[i], l.iter_args[i], l.yielded[i]] {
-                if let Some(v) = id(v) {
-                    classes.union(init, v);
-                }
-            }
-        }
-        return Ok(());
-    }
-    let name = op_name(op);
-    let operands: Vec<usize> = op.operands().filter_map(id).collect();
-    let results: Vec<usize> = op.results().filter_map(|r| id(r.into())).collect();
-    match name {
-        "func.func" => {
-            let body = op.region(0).ok().and_then(|r| r.first_block());
-            if let Some(b) = body
-                && (0..b.argument_count())
-                    .any(|i| b.argument(i).is_ok_and(|a| id(a.into()).is_some()))
-            {
-                return Err(PassError::at(
-                    op,
-                    "takes a tensor argument; kernel arguments are scalars and pointers",
-                ));
-            }
-        }
-        "func.return" | "scf.yield" => {}
-        _ if name.starts_with("tile.")
-            || name.starts_with("arith.")
-            || name.starts_with("math.") =>
-        {
-            let all: Vec<usize> = operands.into_iter().chain(results).collect();
-            for pair in all.windows(2) {
-                classes.union(pair[0], pair[1]);
-            }
-        }
-        _ => {
-            if !operands.is_empty() || !results.is_empty() {
-                return Err(PassError::at(
-                    op,
-                    "on tensors is not supported by tile-assign-layouts",
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Where an `expand_dims` source or a reduction result is not in the slice
 /// of its neighbour's layout, converts it.
 fn insert_conversions<'c>(types: &TypeTable<'c>, func: &OperationRef<'c, '_>) -> PassResult {
@@ -472,32 +374,4 @@ fn insert_conversions<'c>(types: &TypeTable<'c>, func: &OperationRef<'c, '_>) ->
         }
     }
     Ok(())
-}
-
-/// A small union-find over value indices.
-struct UnionFind {
-    parent: Vec<usize>,
-}
-
-impl UnionFind {
-    fn new(n: usize) -> Self {
-        UnionFind {
-            parent: (0..n).collect(),
-        }
-    }
-
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] != x {
-            self.parent[x] = self.parent[self.parent[x]];
-            x = self.parent[x];
-        }
-        x
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.find(a), self.find(b));
-        if a != b {
-            self.parent[a.max(b)] = a.min(b);
-        }
-    }
 }

@@ -5,7 +5,8 @@
 //! of the values around it (a virtual transpose read in column order, then
 //! stored in row order) keeps its own layout: the load yields its tile in
 //! its layout and a `tile.convert_layout` hands it on; a store converts its
-//! value first. Afterwards conversions that change nothing, and pairs that
+//! value first. Loads and stores through pointer tensors whose values live
+//! in a tensor-core layout do the same, in the layout of their pointers. Afterwards conversions that change nothing, and pairs that
 //! convert a value there and back, are removed.
 
 use crate::edit::{self, key};
@@ -17,7 +18,7 @@ use tile_coalesce::Layout;
 use tile_dialect::ops::CONVERT_LAYOUT;
 use tile_dialect::view::{TileOp, TypeTable};
 
-/// Block-pointer accesses that keep a layout of their own.
+/// Accesses that keep a layout of their own.
 #[derive(Clone, Debug, Default)]
 pub struct OwnLayouts {
     /// Loads, by their result ([`edit::key`]).
@@ -64,8 +65,8 @@ fn build<'c>(
         .map_err(|e| PassError::at(at, format!("cannot convert a layout: {e}")))
 }
 
-/// Gives each block-pointer access in `own` its layout, converting from or
-/// to the layout of the value loaded or stored.
+/// Gives each access in `own` its layout, converting from or to the layout
+/// of the value loaded or stored.
 pub fn convert_at_accesses<'c>(
     types: &TypeTable<'c>,
     func: &OperationRef<'c, '_>,
@@ -84,7 +85,7 @@ pub fn convert_at_accesses<'c>(
         // inserted next to them.
         let op = unsafe { OperationRef::from_raw(raw) };
         match TileOp::read(&op, |v| types.tile_type(v.r#type())) {
-            Ok(Some(TileOp::BlockLoad(_))) => {
+            Ok(Some(TileOp::BlockLoad(_) | TileOp::Load(_))) => {
                 let result: Value = op.result(0).expect("a block load's result").into();
                 if let Some(layout) = own.loads.get(&key(result)) {
                     let class_ty = result.r#type();
@@ -97,6 +98,15 @@ pub fn convert_at_accesses<'c>(
                     let ty = types.with_layout(s.value.r#type(), Some(layout));
                     let converted = convert_before(&op, s.value, ty)?;
                     edit::set_operands(&op, &[s.ptr, converted]);
+                }
+            }
+            Ok(Some(TileOp::Store(s))) => {
+                if let Some(layout) = own.stores.get(&(raw.ptr as usize)) {
+                    let ty = types.with_layout(s.value.r#type(), Some(layout));
+                    let converted = convert_before(&op, s.value, ty)?;
+                    let mut operands = vec![s.ptr, converted];
+                    operands.extend(s.mask);
+                    edit::set_operands(&op, &operands);
                 }
             }
             _ => {}

@@ -11,6 +11,7 @@ pub mod assign_layouts;
 pub mod axis_analysis;
 pub mod driver;
 pub mod edit;
+pub mod layout_classes;
 pub mod layout_conversions;
 mod parse;
 pub mod pass;

@@ -27,6 +27,7 @@ mod block_ptr;
 mod builder;
 mod control;
 mod convert;
+mod dot;
 mod elementwise;
 mod emit;
 mod math;
@@ -120,11 +121,23 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
         .map_err(|e| PassError::at(module, format!("cannot make the kernels' module: {e}")))?;
     let types = TypeTable::new(context);
     let mut shared_bytes = 0;
+    let mut arch_specific = false;
     for (op, f) in &kernels {
-        shared_bytes = shared_bytes.max(lower_kernel(&types, op, f, gpu_block, warps)?);
+        let needs = lower_kernel(&types, op, f, gpu_block, warps)?;
+        shared_bytes = shared_bytes.max(needs.shared_bytes);
+        arch_specific |= needs.arch_specific;
     }
     if shared_bytes > 0 {
-        let global = shared_global(context, module.location(), shared_bytes);
+        let dynamic = shared_bytes > tile_dialect::ops::STATIC_SHARED_LIMIT;
+        let global = shared_global(context, module.location(), shared_bytes, dynamic);
+        if dynamic {
+            let i64 = melior::ir::r#type::IntegerType::new(context, 64).into();
+            edit::set_attribute(
+                module,
+                tile_dialect::ops::DYNAMIC_SHARED_ATTR,
+                IntegerAttribute::new(i64, shared_bytes as i64).into(),
+            );
+        }
         match gpu_block.first_operation() {
             Some(first) => gpu_block.insert_operation_before(first, global),
             None => gpu_block.append_operation(global),
@@ -135,18 +148,33 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
         edit::erase(op);
     }
     edit::set_attribute(module, "gpu.container_module", Attribute::unit(context));
+    if arch_specific {
+        edit::set_attribute(
+            module,
+            tile_dialect::ops::ARCH_SPECIFIC_ATTR,
+            Attribute::unit(context),
+        );
+    }
     Ok(())
 }
 
+/// What a lowered kernel needs of its module.
+struct Needs {
+    /// Bytes of shared memory.
+    shared_bytes: usize,
+    /// Instructions of the `a` variant of the chip.
+    arch_specific: bool,
+}
+
 /// Lowers one kernel into a `gpu.func` appended to `gpu_block`; returns
-/// the bytes of shared memory it uses.
+/// what it needs of the module.
 fn lower_kernel<'c>(
     types: &TypeTable<'c>,
     op: &OperationRef<'c, '_>,
     f: &KernelFunc<'c, '_>,
     gpu_block: BlockRef<'c, '_>,
     warps: u32,
-) -> Result<usize, PassError> {
+) -> Result<Needs, PassError> {
     let context = types.context();
     let mut arg_types = Vec::with_capacity(f.args.len());
     for arg in &f.args {
@@ -225,7 +253,10 @@ fn lower_kernel<'c>(
         .map_err(|err| PassError::at(op, format!("cannot make the kernel's function: {err}")))?;
     let func = gpu_block.append_operation(func);
     prune(&func);
-    Ok(e.shared_bytes())
+    Ok(Needs {
+        shared_bytes: e.shared_bytes(),
+        arch_specific: e.arch_specific,
+    })
 }
 
 /// True for the ops the lowering makes that only compute a value (no
@@ -286,21 +317,25 @@ fn prune(func: &OperationRef) {
 }
 
 /// `llvm.mlir.global internal @__tile_shared() {addr_space = 3,
-/// alignment = 16} : !llvm.array<bytes x i8>`.
+/// alignment = 1024} : !llvm.array<bytes x i8>`, or when `dynamic` an
+/// external `!llvm.array<0 x i8>` (PTX `.extern .shared`, sized at launch).
 fn shared_global<'c>(
     context: &'c melior::Context,
     location: Location<'c>,
     bytes: usize,
+    dynamic: bool,
 ) -> melior::ir::Operation<'c> {
     let i8_ty: Type = melior::ir::r#type::IntegerType::new(context, 8).into();
-    let array = melior::dialect::llvm::r#type::array(i8_ty, bytes as u32);
-    // SAFETY: the context is live; linkage 'internal' is a plain enum.
-    let linkage = unsafe {
-        Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(
-            context.to_raw(),
-            mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal,
-        ))
+    let len = if dynamic { 0 } else { bytes as u32 };
+    let array = melior::dialect::llvm::r#type::array(i8_ty, len);
+    let kind = if dynamic {
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageExternal
+    } else {
+        mlir_sys::MlirLLVMLinkage_MlirLLVMLinkageInternal
     };
+    // SAFETY: the context is live; the linkage is a plain enum.
+    let linkage =
+        unsafe { Attribute::from_raw(mlir_sys::mlirLLVMLinkageAttrGet(context.to_raw(), kind)) };
     let int = |bits, v| -> Attribute {
         IntegerAttribute::new(
             melior::ir::r#type::IntegerType::new(context, bits).into(),
@@ -321,7 +356,11 @@ fn shared_global<'c>(
             ),
             (Identifier::new(context, "linkage"), linkage),
             (Identifier::new(context, "addr_space"), int(32, 3)),
-            (Identifier::new(context, "alignment"), int(64, 16)),
+            // Aligned for wgmma's swizzled operands.
+            (
+                Identifier::new(context, "alignment"),
+                int(64, tile_coalesce::shared::SWIZZLE_ALIGN),
+            ),
         ])
         .add_regions([region])
         .build()

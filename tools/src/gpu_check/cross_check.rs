@@ -35,6 +35,14 @@ pub fn ulp_bound(rounds_floats: bool) -> f64 {
     if rounds_floats { 64.0 } else { 0.0 }
 }
 
+/// The bound for kernels with float products (`tile.dot`): the
+/// interpreter adds the terms one by one, tensor cores a few at a time, and
+/// a K loop sums thousands of terms whose partial sums can grow well beyond
+/// the result. 2048 ULPs of the largest output (about 1e-4 of it); the
+/// differences seen on the H100 reach 324 ULPs for 4097 terms. The f64
+/// reference of each case checks accuracy; this catches gross disagreement.
+pub const DOT_ULP_BOUND: f64 = 2048.0;
+
 /// The comparisons made so far in this process.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
@@ -174,7 +182,10 @@ pub fn compare(
         .collect();
     jit.launch(&host, grid, &moved)
         .map_err(|e| format!("interpreter: {e}"))?;
-    let bound = ulp_bound(rounds);
+    let bound = match interpreter.program().longest_float_dot() {
+        0 => ulp_bound(rounds),
+        _ => DOT_ULP_BOUND,
+    };
     let mut worst = 0f64;
     for (w, buffer) in before.windows.iter().zip(&buffers) {
         let gpu = device

@@ -19,6 +19,7 @@
 //!   compared bit for bit with what `tile-aot-example --out FILE` wrote.
 //! - `tile-tools gpu-check fault`: a kernel that faults must come back as a
 //!   `KernelFault` naming it (the context is lost afterwards).
+//! - `tile-tools gpu-check matmul [--quick]`: only the matmul cases.
 
 use super::padding::padding_case;
 use super::reductions::{
@@ -322,6 +323,24 @@ fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
             None => Err("usage: tile-tools gpu-check aot-compare FILE".into()),
         },
         "fault" => runtime::fault_case(device),
+        "matmul" => {
+            let large = !args.iter().any(|a| a == "--quick");
+            let mut failed = 0;
+            for case in super::matmul::cases(large) {
+                match case.run(device) {
+                    Ok(()) => println!("PASS matmul {}", case.name()),
+                    Err(e) => {
+                        failed += 1;
+                        println!("FAIL matmul {}: {e}", case.name());
+                    }
+                }
+            }
+            if failed == 0 {
+                Ok(())
+            } else {
+                Err(format!("{failed} matmul cases failed"))
+            }
+        }
         _ => return None,
     })
 }
@@ -417,6 +436,9 @@ pub fn main(args: &[String]) -> i32 {
     }
     reductions(&device, quick, &mut report);
     layer_norms(&device, &mut report);
+    for case in super::matmul::cases(!quick) {
+        report.record("matmul", case.name(), case.run(&device));
+    }
     for (case, outcome) in super::memory_order::memory_order(&device) {
         report.record("memory_order", case, outcome);
     }

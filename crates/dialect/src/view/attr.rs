@@ -6,7 +6,7 @@
 
 use crate::DType;
 use crate::error::Rule;
-use crate::ops::{CacheModifier, EvictionPolicy, Padding, ReduceKind};
+use crate::ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind};
 use melior::Context;
 use melior::ir::attribute::{
     AttributeLike, BoolAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute,
@@ -166,6 +166,17 @@ pub fn reduce_kind<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<Reduce
     ReduceKind::from_name(&s).ok_or(Rule::BadAttribute {
         name: "kind",
         expected: "sum, max or min",
+    })
+}
+
+/// The `input_precision` of a `tile.dot`.
+pub fn input_precision<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+) -> Result<InputPrecision, Rule> {
+    let s = string(op, "input_precision")?;
+    InputPrecision::from_name(&s).ok_or(Rule::BadAttribute {
+        name: "input_precision",
+        expected: "tf32, tf32x3 or ieee",
     })
 }
 

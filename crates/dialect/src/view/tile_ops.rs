@@ -2,7 +2,7 @@
 
 use super::attr;
 use crate::error::Rule;
-use crate::ops::{self, CacheModifier, EvictionPolicy, Padding, ReduceKind};
+use crate::ops::{self, CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind};
 use crate::types::TileType;
 use melior::ir::Value;
 use melior::ir::operation::OperationLike;
@@ -167,6 +167,19 @@ pub struct Reduce<'c, 'a> {
     pub keep_dims: bool,
 }
 
+/// `tile.dot`.
+#[derive(Clone, Copy, Debug)]
+pub struct Dot<'c, 'a> {
+    /// The [M, K] operand.
+    pub a: Value<'c, 'a>,
+    /// The [K, N] operand.
+    pub b: Value<'c, 'a>,
+    /// The [M, N] accumulator.
+    pub acc: Value<'c, 'a>,
+    /// How f32 inputs multiply.
+    pub precision: InputPrecision,
+}
+
 /// A tile op, read.
 #[derive(Clone, Debug)]
 pub enum TileOp<'c, 'a> {
@@ -198,6 +211,8 @@ pub enum TileOp<'c, 'a> {
     BlockStore(BlockStore<'c, 'a>),
     /// `tile.reduce`.
     Reduce(Reduce<'c, 'a>),
+    /// `tile.dot`.
+    Dot(Dot<'c, 'a>),
     /// `tile.convert_layout`.
     ConvertLayout(Unary<'c, 'a>),
 }
@@ -378,6 +393,15 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                 axis: attr::int(op, "axis")?,
                 keep_dims: attr::boolean(op, "keep_dims")?,
             }),
+            ops::DOT => {
+                let v = operands(op, 3)?;
+                TileOp::Dot(Dot {
+                    a: v[0],
+                    b: v[1],
+                    acc: v[2],
+                    precision: attr::input_precision(op)?,
+                })
+            }
             _ => {
                 return Err(Rule::BadAttribute {
                     name: "(op)",

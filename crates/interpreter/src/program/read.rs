@@ -230,6 +230,12 @@ fn tile_kind<'c: 'a, 'a>(
             axis: index(op, "axis", r.axis)?,
             keep_dims: r.keep_dims,
         },
+        TileOp::Dot(d) => Kind::Dot {
+            precision: d.precision,
+            k: tile_dialect::view::tensor_shape(d.a.r#type())
+                .get(1)
+                .map_or(0, |&k| k as usize),
+        },
     })
 }
 

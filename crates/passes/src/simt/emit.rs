@@ -3,7 +3,7 @@
 //! each op to its lowering.
 
 use super::builder::{GLOBAL, Ir, SHARED, Val};
-use super::{block_ptr, control, convert, elementwise, math, memory, reduce};
+use super::{block_ptr, control, convert, dot, elementwise, math, memory, reduce};
 use crate::edit::{key, ops_of};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
@@ -12,7 +12,7 @@ use melior::ir::r#type::TypeLike;
 use melior::ir::{BlockRef, OperationRef, Type, Value, ValueLike};
 use std::collections::HashMap;
 use std::rc::Rc;
-use tile_coalesce::{Blocked, Distribution, Layout};
+use tile_coalesce::{Distribution, Layout, Root};
 use tile_dialect::view::{ForLoop, KernelFunc, TileOp, TypeTable, op_name, tensor_shape};
 use tile_dialect::{DType, Elem, TileType};
 
@@ -76,7 +76,7 @@ pub struct Emitter<'t, 'c> {
     constants: std::collections::HashSet<Val>,
     /// Conversions of constants, hoisted: (constant, type) to result.
     const_casts: HashMap<(Val, usize), Val>,
-    bases: HashMap<(Blocked, usize), Val>,
+    bases: HashMap<(Root, usize), Val>,
     owners: HashMap<(Layout, Vec<i64>), Option<Val>>,
     dists: HashMap<usize, Dist>,
     /// Registers known to be `root + constant` (indices and what is added
@@ -86,6 +86,9 @@ pub struct Emitter<'t, 'c> {
     thread: Option<(Val, Val, Val)>,
     shared: Option<Val>,
     shared_bytes: usize,
+    /// Set when the kernel uses instructions of the `a` variant of its
+    /// chip (`wgmma`).
+    pub arch_specific: bool,
 }
 
 impl<'t, 'c> Emitter<'t, 'c> {
@@ -105,6 +108,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             thread: None,
             shared: None,
             shared_bytes: 0,
+            arch_specific: false,
         }
     }
 
@@ -257,24 +261,38 @@ impl<'t, 'c> Emitter<'t, 'c> {
         let t = d.base_terms(k);
         let l = (t.threads > 1).then(|| self.digit(lane, t.lane_shift, t.threads));
         let w = (t.warps > 1).then(|| self.digit(warp, t.warp_shift, t.warps));
-        let w = w.map(|w| {
-            let c = self.i32(t.threads);
-            self.ir.hoisted_binary(arith::muli, w, c)
-        });
-        let mut sum = match (l, w) {
-            (None, None) => None,
-            (Some(x), None) | (None, Some(x)) => Some(x),
-            (Some(l), Some(w)) => Some(self.ir.hoisted_binary(arith::addi, l, w)),
+        let sum = if t.warp_scale == t.lane_scale * t.threads {
+            // Blocked: (lane digit + threads * warp digit) * size per thread.
+            let w = w.map(|w| {
+                let c = self.i32(t.threads);
+                self.ir.hoisted_binary(arith::muli, w, c)
+            });
+            let sum = self.hoisted_sum(l, w);
+            sum.map(|s| self.hoisted_scale(s, t.lane_scale))
+        } else {
+            let l = l.map(|l| self.hoisted_scale(l, t.lane_scale));
+            let w = w.map(|w| self.hoisted_scale(w, t.warp_scale));
+            self.hoisted_sum(l, w)
         };
-        if let Some(s) = sum
-            && t.size_per_thread > 1
-        {
-            let c = self.i32(t.size_per_thread);
-            sum = Some(self.ir.hoisted_binary(arith::muli, s, c));
-        }
         let base = sum.unwrap_or_else(|| self.i32(0));
         self.bases.insert(key, base);
         base
+    }
+
+    fn hoisted_sum(&mut self, a: Option<Val>, b: Option<Val>) -> Option<Val> {
+        match (a, b) {
+            (None, None) => None,
+            (Some(x), None) | (None, Some(x)) => Some(x),
+            (Some(a), Some(b)) => Some(self.ir.hoisted_binary(arith::addi, a, b)),
+        }
+    }
+
+    fn hoisted_scale(&mut self, x: Val, scale: i64) -> Val {
+        if scale == 1 {
+            return x;
+        }
+        let c = self.i32(scale);
+        self.ir.hoisted_binary(arith::muli, x, c)
     }
 
     /// The index along tensor axis `i` of the element in register `r`.
@@ -537,6 +555,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             TileOp::BlockLoad(l) => memory::block_load(self, op, &l),
             TileOp::BlockStore(s) => memory::block_store(self, op, &s),
             TileOp::Reduce(r) => reduce::reduce(self, op, &r),
+            TileOp::Dot(d) => dot::lower(self, op, &d),
         }
     }
 }

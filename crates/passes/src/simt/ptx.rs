@@ -88,17 +88,34 @@ struct Instr {
 }
 
 /// An operand as PTX writes it.
-enum Arg {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A register.
     Reg(Operand),
+    /// A vector of registers: `{$0, $1}`.
     Vector(Vec<Operand>),
+    /// An address: `[ $0 ]`.
     Address(Operand),
+    /// An immediate.
+    Imm(i64),
+    /// A predicate declared with [`PtxAsm::predicate`].
+    Pred(&'static str),
+}
+
+/// How an input is passed: in a register of a class, or in the register
+/// of an output (read and written in place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    Class(RegClass),
+    Tied(usize),
 }
 
 /// Inline PTX being put together.
 #[derive(Default)]
 pub struct PtxAsm<'c> {
     outputs: Vec<(RegClass, Type<'c>)>,
-    inputs: Vec<(RegClass, Val)>,
+    inputs: Vec<(Input, Val)>,
+    predicates: Vec<&'static str>,
     instrs: Vec<Instr>,
 }
 
@@ -108,6 +125,7 @@ impl<'c> PtxAsm<'c> {
         PtxAsm {
             outputs: Vec::new(),
             inputs: Vec::new(),
+            predicates: Vec::new(),
             instrs: Vec::new(),
         }
     }
@@ -120,8 +138,29 @@ impl<'c> PtxAsm<'c> {
 
     /// `value` as an input register of class `class`.
     pub fn input(&mut self, class: RegClass, value: Val) -> Operand {
-        self.inputs.push((class, value));
+        self.inputs.push((Input::Class(class), value));
         Operand::In(self.inputs.len() - 1)
+    }
+
+    /// `value` as the initial content of output `out`, which the asm
+    /// reads and writes in place.
+    pub fn tied(&mut self, out: Operand, value: Val) {
+        let Operand::Out(i) = out else {
+            panic!("only an output can be read in place");
+        };
+        self.inputs.push((Input::Tied(i), value));
+    }
+
+    /// Declares a predicate register local to the asm (which then goes in
+    /// braces), named `name`.
+    pub fn predicate(&mut self, name: &'static str) -> Arg {
+        self.predicates.push(name);
+        Arg::Pred(name)
+    }
+
+    /// Any instruction: `[@guard] opcode args`.
+    pub fn instruction(&mut self, guard: Option<Operand>, opcode: &str, args: Vec<Arg>) {
+        self.push(guard, opcode.to_string(), args);
     }
 
     fn push(&mut self, guard: Option<Operand>, opcode: String, operands: Vec<Arg>) {
@@ -191,6 +230,13 @@ impl<'c> PtxAsm<'c> {
     /// The asm text and its constraint string.
     pub fn text(&self) -> (String, String) {
         let mut asm = String::new();
+        let scoped = !self.predicates.is_empty();
+        if scoped {
+            asm.push_str("{\n\t");
+            for p in &self.predicates {
+                let _ = write!(asm, ".reg .pred {p};\n\t");
+            }
+        }
         for (n, i) in self.instrs.iter().enumerate() {
             if n > 0 {
                 asm.push_str("\n\t");
@@ -213,15 +259,25 @@ impl<'c> PtxAsm<'c> {
                     Arg::Address(o) => {
                         let _ = write!(asm, "[ ${} ]", self.index(*o));
                     }
+                    Arg::Imm(v) => {
+                        let _ = write!(asm, "{v}");
+                    }
+                    Arg::Pred(p) => asm.push_str(p),
                 }
             }
             asm.push(';');
+        }
+        if scoped {
+            asm.push_str("\n\t}");
         }
         let constraints: Vec<String> = self
             .outputs
             .iter()
             .map(|(c, _)| format!("={}", c.letter()))
-            .chain(self.inputs.iter().map(|(c, _)| c.letter().to_string()))
+            .chain(self.inputs.iter().map(|(input, _)| match input {
+                Input::Class(c) => c.letter().to_string(),
+                Input::Tied(i) => i.to_string(),
+            }))
             .collect();
         (asm, constraints.join(","))
     }
