@@ -149,6 +149,7 @@ impl TileCompiler {
             .field("chip", &o.chip)
             .field("features", &o.features)
             .field("opt_level", o.opt_level.to_string())
+            .field("num_stages", o.num_stages.to_string())
             .field("facts", facts)
             .finish()
     }

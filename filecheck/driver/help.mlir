@@ -12,6 +12,7 @@
 // CHECK-NEXT: --tile-assign-layouts give every tensor a blocked or sliced layout
 // CHECK-NEXT: --tile-predicate give masked loads an explicit other
 // CHECK-NEXT: --tile-vectorize give loads and stores the widest access
+// CHECK-NEXT: --tile-software-pipeline mark K loops whose dot operands are copied ahead into shared memory
 // CHECK-NEXT: --tile-to-simt lower laid-out tile IR to per-thread code in a gpu.module
 // CHECK-NEXT: and every upstream MLIR pass (--canonicalize, --cse, ...).
 // CHECK-NOT: module

@@ -196,11 +196,12 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
             "02-layouts.mlir",
             "03-predicated.mlir",
             "04-vectorized.mlir",
-            "05-simt.mlir",
-            "06-nvvm.mlir",
-            "07-llvm.mlir",
-            "08-ptx.mlir",
-            "09-kernel.ptx"
+            "05-pipelined.mlir",
+            "06-simt.mlir",
+            "07-nvvm.mlir",
+            "08-llvm.mlir",
+            "09-ptx.mlir",
+            "10-kernel.ptx"
         ]
     );
     assert!(
@@ -209,7 +210,7 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
     );
     let layouts = std::fs::read_to_string(dir.join("safe_kernel/02-layouts.mlir")).unwrap();
     assert!(layouts.contains("#tile.blocked<"), "{layouts}");
-    let simt = std::fs::read_to_string(dir.join("safe_kernel/05-simt.mlir")).unwrap();
+    let simt = std::fs::read_to_string(dir.join("safe_kernel/06-simt.mlir")).unwrap();
     assert!(
         simt.contains("gpu.func @safe_kernel") && simt.contains("vector_add.rs"),
         "{simt}"

@@ -12,12 +12,14 @@
 //! | `gpu-check [--quick]`, `gpu-check launch-bench\|autotune\|aot-compare FILE\|fault` | every kernel against a CPU reference on irregular sizes, and the runtime's checks | [`gpu_check`] |
 //! | `bench [--quick] ...` | our kernels against Triton 3.6 and PyTorch, checked, then timed | [`mod@bench`] |
 //! | `compile-bench [--reps N] ...` | cold compile latency (no GPU needed) | [`compile_bench`] |
+//! | `matmul-bench [--quick] ...` | the matmul against Triton (autotuned) and cuBLAS, fp16 and bf16 | [`matmul_bench`] |
 //!
 //! The kernels themselves are in `tile-examples`.
 
 pub mod bench;
 pub mod compile_bench;
 pub mod gpu_check;
+pub mod matmul_bench;
 
 /// The usage of `tile-tools`: its subcommands.
 pub const USAGE: &str = "\
@@ -31,6 +33,7 @@ subcommands:
                                 the runtime's checks and benchmarks
   bench [--quick] ...           our kernels against Triton and PyTorch, checked, timed
   compile-bench [--reps N] ...  cold compile latency (no GPU needed)
+  matmul-bench [--quick] ...    the matmul against Triton (autotuned) and cuBLAS
 
 `tile-tools bench --help` and `tile-tools compile-bench --help` give their arguments.";
 
@@ -44,6 +47,7 @@ pub fn run(argv: &[String]) -> i32 {
         Some("gpu-check") => gpu_check::program::main(rest),
         Some("bench") => bench::main(&command_line, rest),
         Some("compile-bench") => compile_bench::main(&command_line, rest),
+        Some("matmul-bench") => matmul_bench::main(&command_line, rest),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0

@@ -103,6 +103,16 @@ impl SharedTile {
         let stride = (self.stride_bytes() as u64 >> 4) & 0x3fff;
         (leading << 16) | (stride << 32) | (self.descriptor_mode() << 62)
     }
+
+    /// The descriptor bits of the tile read MN-major (its rows K, its
+    /// columns M or N, `wgmma`'s transposed operand): the leading offset
+    /// steps from one block of columns to the next, the stride offset from
+    /// one group of 8 rows of K to the next.
+    pub fn descriptor_bits_mn_major(&self) -> u64 {
+        let leading = ((self.rows * self.swizzle) as u64 >> 4) & 0x3fff;
+        let stride = (self.stride_bytes() as u64 >> 4) & 0x3fff;
+        (leading << 16) | (stride << 32) | (self.descriptor_mode() << 62)
+    }
 }
 
 #[cfg(test)]
@@ -175,5 +185,12 @@ mod tests {
         let d = SharedTile::new(64, 16, 2).descriptor_bits();
         assert_eq!(d >> 62, 3);
         assert_eq!((d >> 32) & 0x3fff, 256 >> 4);
+        // B of K = 64 rows and 128 N columns, N contiguous: the next 64
+        // columns are 64 rows of 128 bytes on (8192), the next 8 rows of K
+        // 1024 (the values the H100 accepts, Triton's too).
+        let d = SharedTile::new(64, 128, 2).descriptor_bits_mn_major();
+        assert_eq!((d >> 16) & 0x3fff, 8192 >> 4);
+        assert_eq!((d >> 32) & 0x3fff, 1024 >> 4);
+        assert_eq!(d >> 62, 1);
     }
 }

@@ -534,7 +534,7 @@ mod tests {
             let a = compile_copy(&context, kernel.module(), &fused).unwrap();
             let b = compile_copy(&context, kernel.module(), &staged).unwrap();
             assert!(a.ptx == b.ptx, "{name}: fused and staged PTX differ");
-            assert!(dir.join(name).join("05-simt.mlir").exists());
+            assert!(dir.join(name).join("06-simt.mlir").exists());
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

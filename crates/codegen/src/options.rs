@@ -14,6 +14,9 @@ pub struct Options {
     pub features: String,
     /// The LLVM optimisation level, 0 to 3.
     pub opt_level: u8,
+    /// Buffers of the K loops whose `dot` operands are copied ahead into
+    /// shared memory (`num_stages - 1` tiles in flight; 1: none). 1 to 8.
+    pub num_stages: u32,
     /// Where to write every stage's IR, if anywhere.
     pub dump: Option<Dump>,
     /// What the code may assume of each argument (see [`Specialization`]):
@@ -24,13 +27,15 @@ pub struct Options {
 }
 
 impl Default for Options {
-    /// 4 warps, sm_90 with PTX 8.0, -O3, dumps as the environment says.
+    /// 4 warps, sm_90 with PTX 8.0, -O3, 3 pipeline stages, dumps as the
+    /// environment says.
     fn default() -> Self {
         Options {
             num_warps: 4,
             chip: "sm_90".into(),
             features: "+ptx80".into(),
             opt_level: 3,
+            num_stages: 3,
             dump: Dump::from_env(),
             specialization: Specialization::none(),
         }

@@ -32,6 +32,7 @@ pub const STAGES: &[(&str, &str)] = &[
     ("layouts", "tile-assign-layouts"),
     ("predicated", "tile-predicate"),
     ("vectorized", "tile-vectorize"),
+    ("pipelined", "tile-software-pipeline"),
     ("simt", "tile-to-simt"),
     (
         "nvvm",
@@ -399,8 +400,9 @@ fn write(
         })
 }
 
-/// Puts the warps and the compute capability of `options` on the module,
-/// for the passes (`tile.num_warps`, `tile.compute_capability`).
+/// Puts the warps, the compute capability and the pipeline stages of
+/// `options` on the module, for the passes (`tile.num_warps`,
+/// `tile.compute_capability`, `tile.num_stages`).
 fn set_target_attributes(
     context: &Context,
     module: &mut Module,
@@ -419,6 +421,16 @@ fn set_target_attributes(
     op.set_attribute(
         tile_dialect::ops::COMPUTE_CAPABILITY_ATTR,
         IntegerAttribute::new(i32, i64::from(capability)).into(),
+    );
+    if !(1..=8).contains(&options.num_stages) {
+        return Err(format!(
+            "num_stages must be from 1 to 8, got {}",
+            options.num_stages
+        ));
+    }
+    op.set_attribute(
+        tile_dialect::ops::NUM_STAGES_ATTR,
+        IntegerAttribute::new(i32, i64::from(options.num_stages)).into(),
     );
     Ok(())
 }

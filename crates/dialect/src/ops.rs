@@ -84,6 +84,13 @@ pub const ARCH_SPECIFIC_ATTR: &str = "tile.arch_specific";
 pub const DYNAMIC_SHARED_ATTR: &str = "tile.dynamic_shared_bytes";
 /// The most shared memory a kernel holds in a static `.shared` array.
 pub const STATIC_SHARED_LIMIT: usize = 48 * 1024;
+/// The attribute holding the number of pipeline stages: on the module, as
+/// the compiler's option; on an `scf.for`, once `tile-software-pipeline`
+/// chose to pipeline it.
+pub const NUM_STAGES_ATTR: &str = "tile.num_stages";
+/// The unit attribute `tile-software-pipeline` puts on a block load that
+/// is copied ahead into shared memory.
+pub const ASYNC_COPY_ATTR: &str = "tile.async_copy";
 /// The module attribute holding the number of warps of each program.
 pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 /// The attribute `tile-vectorize` puts on a load or store: the elements it

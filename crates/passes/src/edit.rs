@@ -98,6 +98,18 @@ pub fn has_uses<'c>(v: impl ValueLike<'c>) -> bool {
     !first.ptr.is_null()
 }
 
+/// The number of uses of `v`.
+pub fn use_count<'c>(v: impl ValueLike<'c>) -> usize {
+    let mut n = 0;
+    // SAFETY: `v` is live; the use list is walked without changing it.
+    let mut at = unsafe { mlir_sys::mlirValueGetFirstUse(v.to_raw()) };
+    while !at.ptr.is_null() {
+        n += 1;
+        at = unsafe { mlir_sys::mlirOpOperandGetNextUse(at) };
+    }
+    n
+}
+
 /// The ops of `block` in order (collected first, so the caller may edit
 /// around them).
 pub fn ops_of<'c, 'a>(block: &impl BlockLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {

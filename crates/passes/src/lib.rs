@@ -19,6 +19,7 @@ pub mod pipeline;
 pub mod predicate;
 mod registry;
 pub mod simt;
+pub mod software_pipeline;
 pub mod vectorize;
 pub mod verify;
 

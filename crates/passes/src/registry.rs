@@ -40,6 +40,11 @@ static TILE_PASSES: &[TilePass] = &[
         create: crate::vectorize::create,
     },
     TilePass {
+        flag: crate::software_pipeline::INFO.flag,
+        summary: crate::software_pipeline::INFO.summary,
+        create: crate::software_pipeline::create,
+    },
+    TilePass {
         flag: crate::simt::INFO.flag,
         summary: crate::simt::INFO.summary,
         create: crate::simt::create,

@@ -32,6 +32,7 @@ mod elementwise;
 mod emit;
 mod math;
 mod memory;
+mod pipelined;
 mod ptx;
 mod reduce;
 mod words;

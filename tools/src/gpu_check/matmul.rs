@@ -80,6 +80,8 @@ pub struct Case {
     pub warps: u32,
     /// The chip compiled for (`sm_90`: wgmma; `sm_80`: mma.sync).
     pub chip: &'static str,
+    /// Pipeline stages (`Options::num_stages`).
+    pub stages: u32,
     /// Bias and ReLU after the product.
     pub epilogue: Epilogue,
 }
@@ -98,6 +100,7 @@ impl Case {
             config: MatmulConfig::default(),
             warps: 4,
             chip: "sm_90",
+            stages: 3,
             epilogue: Epilogue::None,
         }
     }
@@ -111,7 +114,7 @@ impl Case {
             Epilogue::BiasRelu => " +bias,relu",
         };
         format!(
-            "{}x{}x{} {}{precision} A {} B {} tiles {}x{}x{} warps={} {}{epilogue}",
+            "{}x{}x{} {}{precision} A {} B {} tiles {}x{}x{} warps={} stages={} {}{epilogue}",
             self.m,
             self.n,
             self.k,
@@ -122,6 +125,7 @@ impl Case {
             c.block_n,
             c.block_k,
             self.warps,
+            self.stages,
             self.chip
         )
     }
@@ -155,6 +159,7 @@ impl Case {
         .map_err(|e| err(&e))?;
         let options = Options {
             chip: self.chip.into(),
+            num_stages: self.stages,
             ..Options::with_warps(self.warps)
         };
         let loaded = Specializing::with_options(device, &kernel, options);
@@ -397,6 +402,51 @@ pub fn cases(large: bool) -> Vec<Case> {
         epilogue: Epilogue::BiasRelu,
         config: SMALL,
         ..Case::new(m, n, k, DType::F16)
+    });
+    // Pipelined K loops: strides divisible by 16 (so 16-byte copies),
+    // rows and K not multiples of the tiles, 2 to 4 stages, operands
+    // contiguous along K or along M and N, each tensor-core path.
+    // The interpreter (CI) runs the smaller size; on a GPU the interpreter
+    // checks every launch too, so the sizes stay near 2^28 products.
+    let (m, n, k) = if large {
+        (1000, 256, 1088)
+    } else {
+        (130, 64, 192)
+    };
+    for (inputs, chip, stages) in [
+        (DType::F16, "sm_90", 2),
+        (DType::F16, "sm_90", 3),
+        (DType::F16, "sm_90", 4),
+        (DType::BF16, "sm_80", 3),
+        (DType::I8, "sm_90", 3),
+    ] {
+        out.push(Case {
+            stages,
+            chip,
+            ..Case::new(m, n, k, inputs)
+        });
+    }
+    for (a, b) in [
+        (Storage::Order01, Storage::Order01),
+        (Storage::Order01, Storage::RowMajor),
+    ] {
+        for chip in ["sm_90", "sm_80"] {
+            out.push(Case {
+                a,
+                b,
+                chip,
+                ..Case::new(if large { 512 } else { 128 }, 256, 320, DType::F16)
+            });
+        }
+    }
+    out.push(Case {
+        epilogue: Epilogue::BiasRelu,
+        warps: 8,
+        config: MatmulConfig {
+            block_n: 256,
+            ..MatmulConfig::default()
+        },
+        ..Case::new(256, 512, if large { 1024 } else { 64 }, DType::BF16)
     });
     out
 }

@@ -60,11 +60,35 @@ fn rebuild(
     })
 }
 
-/// Lowers an `scf.for`.
+/// Lowers an `scf.for`; a loop `tile-software-pipeline` marked is
+/// pipelined (see [`super::pipelined`]).
 pub fn for_loop<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
     l: &ForLoop<'c, '_>,
+) -> PassResult {
+    if op.has_attribute(tile_dialect::ops::NUM_STAGES_ATTR) {
+        let stages = tile_dialect::view::attr::int(op, tile_dialect::ops::NUM_STAGES_ATTR)
+            .map_err(|r| PassError::at(op, r.to_string()))?;
+        if stages >= 2 {
+            return super::pipelined::for_loop(e, op, l, stages);
+        }
+    }
+    for_loop_with(e, op, l, &[], |_, _| Ok(()), |_| false, |_, _| Ok(vec![]))
+}
+
+/// Lowers an `scf.for` that also carries the scalars `extra` (after the
+/// loop's own values): `at_start` runs first in the body with their
+/// current values, the body ops `skip` names are left to it, and `next`
+/// gives their values for the next iteration.
+pub fn for_loop_with<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    l: &ForLoop<'c, '_>,
+    extra: &[Val],
+    mut at_start: impl FnMut(&mut Emitter<'_, 'c>, &[Val]) -> PassResult,
+    skip: impl Fn(&OperationRef) -> bool,
+    mut next: impl FnMut(&mut Emitter<'_, 'c>, &[Val]) -> Result<Vec<Val>, PassError>,
 ) -> PassResult {
     let bounds = [
         e.reg(l.lower, 0, op)?,
@@ -89,6 +113,8 @@ pub fn for_loop<'c>(
         inits.extend(parts);
         types.extend(tys);
     }
+    inits.extend_from_slice(extra);
+    types.extend(extra.iter().map(|v| v.ty()));
     let args = e.ir.open_block(&types);
     e.set(l.induction, Lowered::Scalar(args[0]));
     let mut k = 1;
@@ -97,19 +123,24 @@ pub fn for_loop<'c>(
         e.set(l.iter_args[j], rebuilt);
         k += n;
     }
+    let state = args[k..].to_vec();
+    at_start(e, &state)?;
     // The body without its terminator; then the yielded values' parts.
     let body: Vec<OperationRef> = crate::edit::ops_of(&l.body);
     let Some((last, rest)) = body.split_last() else {
         return Err(PassError::at(op, "has an empty body"));
     };
     for inner in rest {
-        e.lower_op(inner)?;
+        if !skip(inner) {
+            e.lower_op(inner)?;
+        }
     }
     e.ir.set_location(last.location());
     let mut yielded = Vec::new();
     for &v in &l.yielded {
         yielded.extend(e.get(v, last)?.parts());
     }
+    yielded.extend(next(e, &state)?);
     let region = e.ir.close_block(&yielded);
     e.ir.set_location(op.location());
     let results = e.ir.for_loop(bounds, &inits, region);

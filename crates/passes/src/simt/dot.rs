@@ -17,7 +17,7 @@
 //! products accumulate: the small ones first.
 
 mod mma_sync;
-mod wgmma;
+pub mod wgmma;
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
@@ -25,7 +25,7 @@ use super::ptx::{PtxAsm, RegClass};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
 use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, Value};
+use melior::ir::{OperationRef, Value, ValueLike};
 use tile_coalesce::{Distribution, Layout, SharedTile};
 use tile_dialect::view::Dot;
 use tile_dialect::{DType, InputPrecision};
@@ -50,7 +50,10 @@ pub fn lower<'c>(
             let parts = Parts::of(inputs, dot.precision);
             let staged = stage_operands(e, op, dot, parts, m.version == 3)?;
             if m.version == 3 {
-                wgmma::product(e, op, m, &out.0, &staged, acc)?
+                let in_flight = e.products_in_flight && only_carried(op);
+                let regs = wgmma::product(e, op, m, &out.0, &staged, acc, in_flight)?;
+                e.wgmma_pending |= in_flight;
+                regs
             } else {
                 mma_sync::product(e, op, m, &out.0, &staged, acc)?
             }
@@ -70,6 +73,23 @@ pub fn lower<'c>(
     };
     e.set(result, Lowered::Regs(regs));
     Ok(())
+}
+
+/// True when the only use of `op`'s result is the `scf.yield` of the loop
+/// around it: the next iteration's product is all that reads it.
+fn only_carried(op: &OperationRef) -> bool {
+    let Ok(result) = op.result(0) else {
+        return false;
+    };
+    if crate::edit::use_count(result) != 1 {
+        return false;
+    }
+    // SAFETY: the result is live and has one use; its owner is read.
+    let user = unsafe {
+        let first = mlir_sys::mlirValueGetFirstUse(result.to_raw());
+        OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(first))
+    };
+    tile_dialect::view::op_name(&user) == "scf.yield"
 }
 
 /// What each input element becomes in shared memory.
@@ -102,13 +122,17 @@ impl Parts {
     }
 }
 
-/// One operand in shared memory: its layout and where it starts.
+/// One operand in shared memory: its layout, where it starts, and whether
+/// its contiguous columns are K (else M or N).
 #[derive(Clone, Copy, Debug)]
 pub struct Staged {
-    /// The layout (rows: M for `a`, N for `b`; columns: K).
+    /// The layout: rows of contiguous columns.
     pub tile: SharedTile,
-    /// Its first byte in the shared buffer.
-    pub at: i64,
+    /// Its first byte in the shared buffer (i32).
+    pub at: Val,
+    /// True when the columns are K (rows: M for `a`, N for `b`); else the
+    /// rows are K and the columns M or N.
+    pub k_major: bool,
 }
 
 /// The operands in shared memory: `a` and `b`, and for `tf32x3` the
@@ -126,10 +150,12 @@ pub struct Operands {
     pub low: Option<(Staged, Staged)>,
 }
 
-/// Writes the operands into shared memory, one after the other, each
-/// aligned for `wgmma`'s swizzle; a barrier before (earlier users of the
-/// buffer) and after. With `async_readers` the writes are first made
-/// visible to the async proxy `wgmma` reads through.
+/// The operands in shared memory. Those a pipelined loop already keeps
+/// there are used as they are; the others are written K-major into the
+/// scratch part of the buffer, one after the other, each aligned for
+/// `wgmma`'s swizzle, with a barrier before (earlier users of the buffer)
+/// and after. With `async_readers` the writes are first made visible to
+/// the async proxy `wgmma` reads through.
 fn stage_operands<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
@@ -138,69 +164,100 @@ fn stage_operands<'c>(
     async_readers: bool,
 ) -> Result<Operands, PassError> {
     let inputs = e.dtype(dot.a, op)?;
-    let a_dist = e.dist(dot.a, op)?;
-    let b_dist = e.dist(dot.b, op)?;
-    let [m, k] = [a_dist.0.shape[0], a_dist.0.shape[1]];
-    let n = b_dist.0.shape[1];
+    let [m, k] = shape2(dot.a, op)?;
+    let [_, n] = shape2(dot.b, op)?;
     let elem_bytes = i64::from(inputs.bits()) / 8;
-    let a_tile = SharedTile::new(m, k, elem_bytes);
-    let b_tile = SharedTile::new(n, k, elem_bytes);
-    let align = |x: i64| (x + tile_coalesce::shared::SWIZZLE_ALIGN - 1) / 1024 * 1024;
-    let mut at = 0;
-    let mut place = |tile: SharedTile| {
-        let s = Staged { tile, at };
-        at = align(at + tile.bytes());
-        s
-    };
-    let (a, b) = (place(a_tile), place(b_tile));
-    let low = (parts == Parts::Split).then(|| (place(a_tile), place(b_tile)));
-    e.reserve_shared(at as usize);
-    let Lowered::Regs(a_regs) = e.get(dot.a, op)? else {
-        return Err(PassError::at(op, "expects a tensor operand a"));
-    };
-    let Lowered::Regs(b_regs) = e.get(dot.b, op)? else {
-        return Err(PassError::at(op, "expects a tensor operand b"));
-    };
-    e.ir.barrier();
     let high = match parts {
         Parts::Whole(c) => c,
         Parts::Split => Convert::Tf32,
     };
-    write(e, &a_dist.0, &a_regs, [0, 1], a, high, k);
-    write(e, &b_dist.0, &b_regs, [1, 0], b, high, k);
-    if let Some((a_low, b_low)) = low {
-        write(
-            e,
-            &a_dist.0,
-            &a_regs,
-            [0, 1],
-            a_low,
-            Convert::Tf32Remainder,
-            k,
-        );
-        write(
-            e,
-            &b_dist.0,
-            &b_regs,
-            [1, 0],
-            b_low,
-            Convert::Tf32Remainder,
-            k,
-        );
+    // (operand, its K axis, its rows when staged, the conversion)
+    let mut wanted = vec![(dot.a, 1, m, high), (dot.b, 0, n, high)];
+    if parts == Parts::Split {
+        wanted.push((dot.a, 1, m, Convert::Tf32Remainder));
+        wanted.push((dot.b, 0, n, Convert::Tf32Remainder));
     }
-    if async_readers {
-        let mut asm = PtxAsm::new();
-        asm.instruction(None, "fence.proxy.async.shared::cta", vec![]);
-        asm.emit(&e.ir, true);
+    let mut staged = Vec::with_capacity(wanted.len());
+    let mut writes = Vec::new();
+    let mut local = 0i64;
+    let scratch = e.scratch() as i64;
+    for &(v, k_axis, rows, convert) in &wanted {
+        match e.get(v, op)? {
+            Lowered::Shared {
+                tile,
+                at,
+                contiguous,
+            } if convert == Convert::None => staged.push(Staged {
+                tile,
+                at,
+                k_major: contiguous == k_axis,
+            }),
+            Lowered::Regs(regs) => {
+                let tile = SharedTile::new(rows, k, elem_bytes);
+                let at = e.i32(scratch + local);
+                local = align(local + tile.bytes());
+                let s = Staged {
+                    tile,
+                    at,
+                    k_major: true,
+                };
+                staged.push(s);
+                writes.push((v, regs, [1 - k_axis, k_axis], s, convert));
+            }
+            _ => {
+                return Err(PassError::at(
+                    op,
+                    "multiplies an operand that is neither in registers nor in shared memory",
+                ));
+            }
+        }
     }
-    e.ir.barrier();
+    if !writes.is_empty() {
+        e.reserve_shared(local as usize);
+        e.ir.barrier();
+        for (v, regs, axes, s, convert) in writes {
+            let dist = e.dist(v, op)?;
+            write(e, &dist.0, &regs, axes, s, convert, k);
+        }
+        if async_readers {
+            proxy_fence(e);
+        }
+        e.ir.barrier();
+    }
+    let low = (parts == Parts::Split).then(|| (staged[2], staged[3]));
     Ok(Operands {
         inputs,
         k,
-        a,
-        b,
+        a: staged[0],
+        b: staged[1],
         low,
     })
+}
+
+/// `x` rounded up to the alignment of swizzled tiles.
+fn align(x: i64) -> i64 {
+    let a = tile_coalesce::shared::SWIZZLE_ALIGN;
+    (x + a - 1) / a * a
+}
+
+/// The two extents of a matrix operand.
+fn shape2<'c>(v: Value<'c, '_>, op: &OperationRef) -> Result<[i64; 2], PassError> {
+    let shape = tile_dialect::view::tensor_shape(v.r#type());
+    match shape[..] {
+        [r, c] => Ok([r, c]),
+        _ => Err(PassError::at(
+            op,
+            "multiplies a tensor that is not a matrix",
+        )),
+    }
+}
+
+/// `fence.proxy.async.shared::cta`: shared-memory writes made so far
+/// become visible to the async proxy (`wgmma`'s reads).
+pub fn proxy_fence(e: &mut Emitter<'_, '_>) {
+    let mut asm = PtxAsm::new();
+    asm.instruction(None, "fence.proxy.async.shared::cta", vec![]);
+    asm.emit(&e.ir, true);
 }
 
 /// Stores each register of a tensor in `dist` at its place in `to`: the
@@ -215,7 +272,7 @@ fn write<'c>(
     convert: Convert,
     k: i64,
 ) {
-    let base = e.shared_base();
+    let base = e.shared_buffer();
     for (r, &value) in regs.iter().enumerate() {
         let row = e.index(dist, r, axes[0]);
         let col = e.index(dist, r, axes[1]);
@@ -239,7 +296,8 @@ fn store_shared<'c>(e: &mut Emitter<'_, 'c>, base: Val, at: Val, value: Val, ali
 }
 
 /// The byte offset in the shared buffer of element (`row`, `col`) of a
-/// staged tile (i32 indices).
+/// tile in shared memory (tile coordinates: `col` along the contiguous
+/// columns; i32 indices).
 pub fn tile_offset<'c>(e: &mut Emitter<'_, 'c>, s: &Staged, row: Val, col: Val) -> Val {
     let t = &s.tile;
     let shift = |e: &mut Emitter<'_, 'c>, x: Val, by: i64| {
@@ -263,8 +321,7 @@ pub fn tile_offset<'c>(e: &mut Emitter<'_, 'c>, s: &Staged, row: Val, col: Val) 
     let linear = e.ir.binary(arith::addi, block, row_bytes);
     let linear = e.ir.binary(arith::addi, linear, within);
     let swizzled = swizzle(e, t, linear);
-    let start = e.i32(s.at);
-    e.ir.binary(arith::addi, swizzled, start)
+    e.ir.binary(arith::addi, swizzled, s.at)
 }
 
 /// The stored offset of linear offset `x` in tile `t` (see [`SharedTile`]).

@@ -27,6 +27,17 @@ pub enum Lowered {
     Scalar(Val),
     /// One value per register, in register order.
     Regs(Vec<Val>),
+    /// A tile in shared memory (a buffer of a pipelined loop): its layout,
+    /// its first byte in the shared buffer, and which of its two axes is
+    /// contiguous (the layout's columns).
+    Shared {
+        /// The layout.
+        tile: tile_coalesce::SharedTile,
+        /// The byte offset in the shared buffer (i32).
+        at: Val,
+        /// The tensor axis along the layout's columns.
+        contiguous: usize,
+    },
     /// A block pointer: base pointer, shape and strides (i64) and offsets
     /// (i32), one scalar each axis.
     BlockPtr {
@@ -47,6 +58,7 @@ impl Lowered {
         match self {
             Lowered::Scalar(s) => vec![*s],
             Lowered::Regs(r) => r.clone(),
+            Lowered::Shared { at, .. } => vec![*at],
             Lowered::BlockPtr {
                 base,
                 shape,
@@ -86,9 +98,20 @@ pub struct Emitter<'t, 'c> {
     thread: Option<(Val, Val, Val)>,
     shared: Option<Val>,
     shared_bytes: usize,
+    /// Where scratch users of the shared buffer (conversions, reductions,
+    /// staged operands) start: after the buffers of the pipelined loop
+    /// being lowered.
+    scratch: usize,
     /// Set when the kernel uses instructions of the `a` variant of its
     /// chip (`wgmma`).
     pub arch_specific: bool,
+    /// Set while the body of a pipelined loop is lowered: its products
+    /// whose result only the loop carries on may leave their last `wgmma`
+    /// group in flight.
+    pub products_in_flight: bool,
+    /// Set when a product left a `wgmma` group in flight (the loop waits
+    /// for it after its last iteration).
+    pub wgmma_pending: bool,
 }
 
 impl<'t, 'c> Emitter<'t, 'c> {
@@ -108,7 +131,10 @@ impl<'t, 'c> Emitter<'t, 'c> {
             thread: None,
             shared: None,
             shared_bytes: 0,
+            scratch: 0,
             arch_specific: false,
+            products_in_flight: false,
+            wgmma_pending: false,
         }
     }
 
@@ -208,7 +234,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
     }
 
     /// The shared-memory buffer's address (hoisted).
-    pub fn shared_base(&mut self) -> Val {
+    pub fn shared_buffer(&mut self) -> Val {
         if let Some(b) = self.shared {
             return b;
         }
@@ -217,9 +243,32 @@ impl<'t, 'c> Emitter<'t, 'c> {
         b
     }
 
-    /// Makes the shared-memory buffer at least `bytes` long.
+    /// Where scratch users of the shared buffer start (see
+    /// [`Emitter::set_scratch`]).
+    pub fn shared_base(&mut self) -> Val {
+        let b = self.shared_buffer();
+        if self.scratch == 0 {
+            return b;
+        }
+        let i8 = self.ir.int_type(8);
+        self.ir.gep_const(b, self.scratch as i64, i8)
+    }
+
+    /// The byte offset where scratch users start.
+    pub fn scratch(&self) -> usize {
+        self.scratch
+    }
+
+    /// Keeps bytes `0..start` of the shared buffer for long-lived buffers:
+    /// scratch users start after them (until set back to 0).
+    pub fn set_scratch(&mut self, start: usize) {
+        self.scratch = start;
+        self.shared_bytes = self.shared_bytes.max(start);
+    }
+
+    /// Makes the scratch part of the shared buffer at least `bytes` long.
     pub fn reserve_shared(&mut self, bytes: usize) {
-        self.shared_bytes = self.shared_bytes.max(bytes);
+        self.shared_bytes = self.shared_bytes.max(self.scratch + bytes);
     }
 
     // ---- distributions and indices ----
@@ -404,6 +453,10 @@ impl<'t, 'c> Emitter<'t, 'c> {
             Lowered::BlockPtr { .. } => {
                 Err(PassError::at(op, "expects a tensor, got a block pointer"))
             }
+            Lowered::Shared { .. } => Err(PassError::at(
+                op,
+                "reads a tile a pipelined loop keeps in shared memory (only tile.dot may)",
+            )),
         }
     }
 

@@ -44,7 +44,20 @@ pub fn product<'c>(
     let m_reps = (m / (16 * wm)).max(1);
     let n_reps = (n / (8 * wn)).max(1);
     let eb = s.a.tile.elem_bytes;
-    let steps = s.a.tile.cols * eb / STEP_BYTES;
+    // K in steps of 32 bytes: a K-major tile's narrow rows are padded with
+    // zeros to 32 bytes; an MN-major tile (K down its rows) holds exactly K.
+    let steps = (s.k * eb + STEP_BYTES - 1) / STEP_BYTES;
+    if !(s.a.k_major && s.b.k_major) && s.k * eb % STEP_BYTES != 0 {
+        return Err(PassError::at(
+            op,
+            format!(
+                "multiplies {} with K = {} read down rows of shared memory; mma.sync needs K a multiple of {} there",
+                s.inputs,
+                s.k,
+                STEP_BYTES / eb
+            ),
+        ));
+    }
     // The thread's first row of each block of `a` and of `b`.
     let first = |e: &mut Emitter<'_, 'c>, w: Val, size: i64, warps: i64, rep: i64, extent: i64| {
         let c = e.i32(size);
@@ -113,20 +126,52 @@ fn wrap<'c>(e: &mut Emitter<'_, 'c>, x: Val, extent: i64, cover: i64) -> Val {
     e.ir.binary(arith::andi, x, mask)
 }
 
-/// One 32-bit word of a staged tile at (`row`, `col`), typed as the
-/// instruction takes it.
-fn word<'c>(e: &mut Emitter<'_, 'c>, st: &Staged, row: Val, col: Val, kind: Kind) -> Val {
-    let at = tile_offset(e, st, row, col);
-    let base = e.shared_base();
+/// The 32-bit word of operand `st` holding the elements of row (of `a`;
+/// column of `b`) `mn` at K = `k ..`, typed as the instruction takes it:
+/// one load where K is contiguous, else one load an element, packed.
+fn word<'c>(e: &mut Emitter<'_, 'c>, st: &Staged, mn: Val, k: Val, kind: Kind) -> Val {
+    let base = e.shared_buffer();
     let i8 = e.ir.int_type(8);
-    let p = e.ir.gep(base, at, i8);
+    let i32 = e.ir.int_type(32);
+    let f16 = e.types.dtype(DType::F16);
     let ty = if kind == Kind::F16 {
-        let f16 = e.types.dtype(DType::F16);
         e.ir.vector_type(2, f16)
     } else {
-        e.ir.int_type(32)
+        i32
     };
-    e.ir.load(p, ty, 4)
+    if st.k_major {
+        let at = tile_offset(e, st, mn, k);
+        let p = e.ir.gep(base, at, i8);
+        return e.ir.load(p, ty, 4);
+    }
+    // K runs down the rows: gather the word's elements one by one.
+    let eb = st.tile.elem_bytes;
+    let elem = e.ir.int_type((eb * 8) as u32);
+    let mut word: Option<Val> = None;
+    for i in 0..4 / eb {
+        let c = e.i32(i);
+        let row = e.ir.binary(arith::addi, k, c);
+        let at = tile_offset(e, st, row, mn);
+        let p = e.ir.gep(base, at, i8);
+        let x = e.ir.load(p, elem, eb as u64);
+        let x = e.ir.cast(arith::extui, x, i32);
+        let x = if i > 0 {
+            let shift = e.i32(i * eb * 8);
+            e.ir.binary(arith::shli, x, shift)
+        } else {
+            x
+        };
+        word = Some(match word {
+            None => x,
+            Some(w) => e.ir.binary(arith::ori, w, x),
+        });
+    }
+    let word = word.expect("a word has elements");
+    if kind == Kind::F16 {
+        e.ir.generic("llvm.bitcast", &[word], &[ty], &[])[0]
+    } else {
+        word
+    }
 }
 
 /// The PTX types of one instruction.

@@ -12,7 +12,10 @@
 //! The sequence follows the PTX rules: the staged writes are made visible
 //! to the async proxy (`fence.proxy.async`, before the staging barrier),
 //! `wgmma.fence` precedes the first product, and the accumulator is read
-//! only after `wgmma.commit_group` and `wgmma.wait_group 0`.
+//! only after `wgmma.commit_group` and `wgmma.wait_group 0`. In a pipelined
+//! loop whose next iteration is the only reader of the product, the wait
+//! is `wgmma.wait_group 1`: the previous iteration's group retires (its
+//! buffers may be refilled) while this one keeps the tensor cores busy.
 //!
 //! [`SharedTile`]: tile_coalesce::SharedTile
 
@@ -37,6 +40,7 @@ pub fn product<'c>(
     out: &Distribution,
     s: &Operands,
     acc: Vec<Val>,
+    in_flight: bool,
 ) -> Result<Vec<Val>, PassError> {
     let types = match s.inputs {
         DType::F16 => ("f32", "f16", 16),
@@ -75,7 +79,20 @@ pub fn product<'c>(
     let n_reps = cols / (n * wn);
     let per = (n / 2) as usize;
     let eb = s.a.tile.elem_bytes;
-    let steps = s.a.tile.cols * eb / STEP_BYTES;
+    // K as the staged tile holds it (narrow rows padded).
+    let k_extent = if s.a.k_major {
+        s.a.tile.cols
+    } else {
+        s.a.tile.rows
+    };
+    let steps = k_extent * eb / STEP_BYTES;
+    let transposed = [!s.a.k_major, !s.b.k_major];
+    if transposed.iter().any(|&t| t) && !matches!(s.inputs, DType::F16 | DType::BF16) {
+        return Err(PassError::at(
+            op,
+            "multiplies a TF32 or i8 operand whose contiguous axis is not K (wgmma reads those K-major only)",
+        ));
+    }
     let address = shared_address(e);
     let opcode = format!(
         "wgmma.mma_async.sync.aligned.m64n{n}k{}.{}.{}.{}",
@@ -110,54 +127,91 @@ pub fn product<'c>(
             for nr in 0..n_reps as usize {
                 let at = (mr * n_reps as usize + nr) * per;
                 let mut d: Vec<Val> = regs[at..at + per].to_vec();
+                let issue = |e: &mut Emitter<'_, 'c>, a, b, d| {
+                    instruction(e, &opcode, acc_class, [a, b], transposed, d)
+                };
                 if let Some((a_low, b_low)) = &low {
                     // The small products first.
-                    d = instruction(e, &opcode, acc_class, a_low[mr], b_desc[nr], d);
-                    d = instruction(e, &opcode, acc_class, a_desc[mr], b_low[nr], d);
+                    d = issue(e, a_low[mr], b_desc[nr], d);
+                    d = issue(e, a_desc[mr], b_low[nr], d);
                 }
-                d = instruction(e, &opcode, acc_class, a_desc[mr], b_desc[nr], d);
+                d = issue(e, a_desc[mr], b_desc[nr], d);
                 regs[at..at + per].copy_from_slice(&d);
             }
         }
     }
     fence(e, "wgmma.commit_group.sync.aligned");
-    fence(e, "wgmma.wait_group.sync.aligned 0");
+    // In a pipelined loop the previous iteration's group is waited for,
+    // this one's left running (the loop waits for it at its end).
+    fence(
+        e,
+        if in_flight {
+            "wgmma.wait_group.sync.aligned 1"
+        } else {
+            "wgmma.wait_group.sync.aligned 0"
+        },
+    );
     Ok(regs)
 }
 
 /// The shared buffer's address in the shared window, as an i64.
 fn shared_address<'c>(e: &mut Emitter<'_, 'c>) -> Val {
-    let base = e.shared_base();
+    let base = e.shared_buffer();
     let i64 = e.ir.int_type(64);
     e.ir.generic("llvm.ptrtoint", &[base], &[i64], &[])[0]
 }
 
-/// The matrix descriptor of the block of `st` whose first row is
-/// `first + row` at column (element of K) `k`.
+/// The matrix descriptor of the block of `st` whose first row (of `a`;
+/// column of `b`) is `first + mn` at K = `k`. K-major tiles hold those
+/// rows as rows, and K along the columns; MN-major ones the reverse, cut
+/// into blocks of columns as wide as the swizzle (the leading offset steps
+/// from one to the next).
 fn descriptor<'c>(
     e: &mut Emitter<'_, 'c>,
     address: Val,
     st: &Staged,
     first: Val,
-    row: i64,
+    mn: i64,
     k: i64,
 ) -> Val {
     let t = &st.tile;
     let i64 = e.ir.int_type(64);
-    // Bytes from the tile's start to the block's first row, at K = k.
-    let fixed =
-        st.at + (k / t.block_cols()) * t.rows * t.swizzle + (k % t.block_cols()) * t.elem_bytes;
+    let at = e.ir.cast(arith::extui, st.at, i64);
     let first = e.ir.cast(arith::extui, first, i64);
-    let c = e.int(i64, t.swizzle);
-    let rows = e.ir.binary(arith::muli, first, c);
-    let c = e.int(i64, fixed + row * t.swizzle);
-    let offset = e.ir.binary(arith::addi, rows, c);
+    let c = e.int(i64, mn);
+    let row = e.ir.binary(arith::addi, first, c);
+    let (offset, bits) = if st.k_major {
+        // Bytes from the tile's start to the block's first row, at K = k.
+        let fixed = (k / t.block_cols()) * t.rows * t.swizzle + (k % t.block_cols()) * t.elem_bytes;
+        let c = e.int(i64, t.swizzle);
+        let rows = e.ir.binary(arith::muli, row, c);
+        let c = e.int(i64, fixed);
+        (e.ir.binary(arith::addi, rows, c), t.descriptor_bits())
+    } else {
+        // Row k of the column block holding column `row`, at its column.
+        let block_cols = t.block_cols();
+        let c = e.int(i64, i64::from(block_cols.trailing_zeros()));
+        let block = e.ir.binary(arith::shrui, row, c);
+        let c = e.int(i64, t.rows * t.swizzle);
+        let block = e.ir.binary(arith::muli, block, c);
+        let c = e.int(i64, block_cols - 1);
+        let within = e.ir.binary(arith::andi, row, c);
+        let c = e.int(i64, t.elem_bytes);
+        let within = e.ir.binary(arith::muli, within, c);
+        let offset = e.ir.binary(arith::addi, block, within);
+        let c = e.int(i64, k * t.swizzle);
+        (
+            e.ir.binary(arith::addi, offset, c),
+            t.descriptor_bits_mn_major(),
+        )
+    };
+    let offset = e.ir.binary(arith::addi, offset, at);
     let start = e.ir.binary(arith::addi, address, offset);
     let c = e.int(i64, 4);
     let start = e.ir.binary(arith::shrui, start, c);
     let c = e.int(i64, 0x3fff);
     let start = e.ir.binary(arith::andi, start, c);
-    let bits = e.int(i64, t.descriptor_bits() as i64);
+    let bits = e.int(i64, bits as i64);
     e.ir.binary(arith::ori, start, bits)
 }
 
@@ -167,8 +221,8 @@ fn instruction<'c>(
     e: &mut Emitter<'_, 'c>,
     opcode: &str,
     class: RegClass,
-    a: Val,
-    b: Val,
+    [a, b]: [Val; 2],
+    transposed: [bool; 2],
     d: Vec<Val>,
 ) -> Vec<Val> {
     let mut asm = PtxAsm::new();
@@ -185,10 +239,12 @@ fn instruction<'c>(
         vec![scale_d.clone(), Arg::Imm(1), Arg::Imm(0)],
     );
     let mut args = vec![Arg::Vector(outs), Arg::Reg(a), Arg::Reg(b), scale_d];
-    // Inputs are not negated (imm-scale-a, -b: 1) nor transposed (both
-    // K-major); integer products take neither, tf32 no transposes.
+    // Inputs are not negated (imm-scale-a, -b: 1); transposed (1) where
+    // their contiguous axis is M or N. Integer products take neither, TF32
+    // no transposes.
     if opcode.ends_with("f16") {
-        args.extend([Arg::Imm(1), Arg::Imm(1), Arg::Imm(0), Arg::Imm(0)]);
+        let [ta, tb] = transposed.map(i64::from);
+        args.extend([Arg::Imm(1), Arg::Imm(1), Arg::Imm(ta), Arg::Imm(tb)]);
     } else if opcode.ends_with("tf32") {
         args.extend([Arg::Imm(1), Arg::Imm(1)]);
     }
@@ -197,7 +253,7 @@ fn instruction<'c>(
 }
 
 /// An instruction without operands, kept in place (`wgmma.fence...`).
-fn fence<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
+pub fn fence<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
     let mut asm = PtxAsm::new();
     asm.instruction(None, text, vec![]);
     asm.emit(&e.ir, true);

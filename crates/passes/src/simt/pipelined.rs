@@ -1,0 +1,406 @@
+//! A software-pipelined `scf.for` (chosen by `tile-software-pipeline`):
+//! its marked block loads (`tile.async_copy`) become asynchronous copies
+//! (`cp.async`) into rings of `S` buffers in shared memory, issued `S - 1`
+//! iterations ahead of the `tile.dot` that reads them there.
+//!
+//! ```text
+//! copy tiles 0 .. S-2 into buffers 0 .. S-2, one commit group a tile
+//! for i in 0 .. n:
+//!     wait until tile i has landed (cp.async.wait_group S-2); fence; barrier
+//!     the body, its dots reading buffer i % S
+//!     barrier; copy tile i+S-1 into buffer (i+S-1) % S, the one iteration
+//!     i-1 read (nothing past the last tile); commit
+//! wait for every copy (and every product)
+//! ```
+//!
+//! Each copy moves one run of the load's layout (`tile.vector_width`
+//! elements, 4 to 16 bytes) from its address to its place in the buffer
+//! (the swizzled layout of [`SharedTile`], columns along the block's
+//! contiguous axis); out of bounds it reads nothing and fills zeros (a
+//! source size of 0). The barrier at the top of each iteration makes the
+//! landed tile visible to every thread (after `fence.proxy.async` where
+//! `wgmma` reads it); the one before the copies keeps them behind every
+//! thread's reads of the buffer they refill: a product that only the next
+//! iteration reads leaves its `wgmma` group running and waits for the
+//! previous one (`wgmma.wait_group 1`), so the buffer of iteration `i - 1`
+//! is free once all threads are past it. The buffers take the start of the
+//! shared buffer while the loop runs; conversions and reductions inside it
+//! use the bytes after them.
+//!
+//! [`SharedTile`]: tile_coalesce::SharedTile
+
+use super::builder::Val;
+use super::dot::{Staged, proxy_fence, tile_offset};
+use super::emit::{Dist, Emitter, Lowered};
+use super::ptx::{Arg, PtxAsm, RegClass};
+use super::{block_ptr, control};
+use crate::pass::{PassError, PassResult};
+use melior::dialect::arith::{self, CmpiPredicate};
+use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::{OperationRef, Type, Value, ValueLike};
+use tile_coalesce::SharedTile;
+use tile_dialect::TileType;
+use tile_dialect::ops::ASYNC_COPY_ATTR;
+use tile_dialect::view::{ForLoop, TileOp};
+
+/// One load copied ahead.
+struct Copied<'c, 'a> {
+    /// The block load.
+    load: OperationRef<'c, 'a>,
+    /// The index of its block pointer among the loop's carried values.
+    carried: usize,
+    /// What the loop adds to the pointer's offsets each iteration.
+    deltas: Vec<Val>,
+    /// The load's layout: which thread copies which run.
+    dist: Dist,
+    /// Elements per copy.
+    width: usize,
+    /// The axes checked against the shape.
+    checked: Vec<i64>,
+    /// The element type in memory.
+    elem: Type<'c>,
+    /// Bytes an element takes.
+    elem_bytes: i64,
+    /// The buffer layout.
+    tile: SharedTile,
+    /// The tensor axis along the buffer's columns.
+    contiguous: usize,
+    /// The byte offset of buffer 0 in the shared buffer.
+    ring: i64,
+    /// Bytes from one buffer to the next.
+    stride: i64,
+}
+
+/// Lowers the pipelined loop `op` with `stages` buffers a load.
+pub fn for_loop<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    l: &ForLoop<'c, '_>,
+    stages: i64,
+) -> PassResult {
+    let outer_scratch = e.scratch();
+    let mut next = outer_scratch as i64;
+    let mut copied = Vec::new();
+    for inner in crate::edit::ops_of(&l.body) {
+        if inner.has_attribute(ASYNC_COPY_ATTR) {
+            let c = describe(e, l, &inner, &mut next, stages)?;
+            copied.push(c);
+        }
+    }
+    if copied.is_empty() {
+        return control::for_loop(e, op, l);
+    }
+    e.set_scratch(next as usize);
+
+    let i32 = e.ir.int_type(32);
+    let [lower, upper, step] = [l.lower, l.upper, l.step].map(|v| e.reg(v, 0, op));
+    let (lower, upper, step) = (lower?, upper?, step?);
+    if lower.ty() != i32 {
+        return Err(PassError::at(op, "pipelines only loops with i32 bounds"));
+    }
+    let trips = trip_count(e, lower, upper, step);
+
+    // The first S - 1 tiles.
+    for s in 0..stages - 1 {
+        let s_val = e.i32(s);
+        let wanted = e.ir.cmpi(CmpiPredicate::Slt, s_val, trips);
+        for c in &copied {
+            let ptr = e.get(l.inits[c.carried], op)?;
+            let ptr = advanced(e, &ptr, &c.deltas, s);
+            let at = e.i32(c.ring + s * c.stride);
+            issue(e, c, &ptr, at, Some(wanted))?;
+        }
+        async_group(e, "cp.async.commit_group");
+    }
+
+    // The loop: the original carried values, then the iteration's number
+    // and the buffer it reads.
+    let zero = e.i32(0);
+    let loop_state = [zero, zero];
+    let wgmma = reads_with_wgmma(e, l);
+    let outer_in_flight = e.products_in_flight;
+    e.products_in_flight = wgmma;
+    e.wgmma_pending = false;
+    control::for_loop_with(
+        e,
+        op,
+        l,
+        &loop_state,
+        |e, state| {
+            let read = state[1];
+            async_group(e, &format!("cp.async.wait_group {}", stages - 2));
+            if wgmma {
+                proxy_fence(e);
+            }
+            e.ir.barrier();
+            for c in &copied {
+                let at = buffer_at(e, c, read);
+                let result: Value = c.load.result(0).expect("a block load's result").into();
+                e.set(
+                    result,
+                    Lowered::Shared {
+                        tile: c.tile,
+                        at,
+                        contiguous: c.contiguous,
+                    },
+                );
+            }
+            Ok(())
+        },
+        |inner| inner.has_attribute(ASYNC_COPY_ATTR),
+        |e, state| {
+            let [count, read] = [state[0], state[1]];
+            // Every thread is done with the buffer iteration i - 1 read
+            // (its products have retired): copy the tile S - 1 iterations
+            // ahead into it, (read + S - 1) % S.
+            e.ir.barrier();
+            let ahead = e.i32(stages - 1);
+            let target = e.ir.binary(arith::addi, count, ahead);
+            let wanted = e.ir.cmpi(CmpiPredicate::Slt, target, trips);
+            let write = rotate(e, read, stages - 1, stages);
+            for c in &copied {
+                let ptr = e.get(l.iter_args[c.carried], op)?;
+                let ptr = advanced(e, &ptr, &c.deltas, stages - 1);
+                let at = buffer_at(e, c, write);
+                issue(e, c, &ptr, at, Some(wanted))?;
+            }
+            async_group(e, "cp.async.commit_group");
+            let one = e.i32(1);
+            let count = e.ir.binary(arith::addi, count, one);
+            let read = rotate(e, read, 1, stages);
+            Ok(vec![count, read])
+        },
+    )?;
+    e.products_in_flight = outer_in_flight;
+    if std::mem::take(&mut e.wgmma_pending) {
+        super::dot::wgmma::fence(e, "wgmma.wait_group.sync.aligned 0");
+    }
+    async_group(e, "cp.async.wait_group 0");
+    e.ir.barrier();
+    e.set_scratch(outer_scratch);
+    Ok(())
+}
+
+/// True when a product of the loop's body multiplies with `wgmma`
+/// (reading shared memory through the async proxy).
+fn reads_with_wgmma<'c>(e: &Emitter<'_, 'c>, l: &ForLoop<'c, '_>) -> bool {
+    crate::edit::ops_of(&l.body).iter().any(|op| {
+        tile_dialect::view::op_name(op) == tile_dialect::ops::DOT
+            && op
+                .result(0)
+                .ok()
+                .and_then(|r| e.types.layout(r.r#type()).ok().flatten())
+                .is_some_and(
+                    |layout| matches!(layout, tile_coalesce::Layout::Mma(m) if m.version == 3),
+                )
+    })
+}
+
+/// Reads what copying `load` ahead needs, and places its ring at `next`
+/// (moved past it).
+fn describe<'c, 'a>(
+    e: &mut Emitter<'_, 'c>,
+    l: &ForLoop<'c, 'a>,
+    load: &OperationRef<'c, 'a>,
+    next: &mut i64,
+    stages: i64,
+) -> Result<Copied<'c, 'a>, PassError> {
+    let Ok(Some(TileOp::BlockLoad(b))) = TileOp::read(load, |v| e.types.tile_type(v.r#type()))
+    else {
+        return Err(PassError::at(
+            load,
+            "is marked tile.async_copy but is no block load",
+        ));
+    };
+    let d = match e.tile_type(b.ptr, load)? {
+        TileType::BlockPtr { dtype, .. } => dtype,
+        _ => return Err(PassError::at(load, "expects a block pointer")),
+    };
+    let carried = l
+        .iter_args
+        .iter()
+        .position(|&a| a == b.ptr)
+        .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not carried"))?;
+    let advance = OperationResult::try_from(l.yielded[carried])
+        .map(|r| r.owner())
+        .map_err(|_| PassError::at(load, "is copied ahead but its pointer is not advanced"))?;
+    let Ok(Some(TileOp::Advance(a))) = TileOp::read(&advance, |v| e.types.tile_type(v.r#type()))
+    else {
+        return Err(PassError::at(
+            load,
+            "is copied ahead but its pointer is not advanced",
+        ));
+    };
+    let deltas = a
+        .offsets
+        .iter()
+        .map(|&o| e.reg(o, 0, load))
+        .collect::<Result<Vec<_>, _>>()?;
+    let result: Value = load.result(0).expect("a block load's result").into();
+    let dist = e.dist(result, load)?;
+    let (root, axes) = dist.1.root();
+    let fastest = root.order()[0];
+    let contiguous = axes
+        .iter()
+        .position(|&x| x == fastest)
+        .ok_or_else(|| PassError::at(load, "has a layout without a fastest axis"))?;
+    let shape = &dist.0.shape;
+    if shape.len() != 2 {
+        return Err(PassError::at(
+            load,
+            "copies ahead a tile that is not a matrix",
+        ));
+    }
+    let elem_bytes = i64::from(d.bits()) / 8;
+    let width = b.vector_width.unwrap_or(1) as usize;
+    if ![4, 8, 16].contains(&(width as i64 * elem_bytes)) {
+        return Err(PassError::at(
+            load,
+            "is copied ahead but moves fewer than 4 bytes an access",
+        ));
+    }
+    let tile = SharedTile::new(shape[1 - contiguous], shape[contiguous], elem_bytes);
+    let align = |x: i64| {
+        let a = tile_coalesce::shared::SWIZZLE_ALIGN;
+        (x + a - 1) / a * a
+    };
+    let stride = align(tile.bytes());
+    let ring = align(*next);
+    *next = ring + stages * stride;
+    Ok(Copied {
+        load: *load,
+        carried,
+        deltas,
+        dist,
+        width,
+        checked: b.boundary_check.clone(),
+        elem: block_ptr::memory_type(e, d),
+        elem_bytes,
+        tile,
+        contiguous,
+        ring,
+        stride,
+    })
+}
+
+/// `max(0, ceil((upper - lower) / step))` (i32; `step` positive).
+fn trip_count<'c>(e: &mut Emitter<'_, 'c>, lower: Val, upper: Val, step: Val) -> Val {
+    let span = e.ir.binary(arith::subi, upper, lower);
+    let one = e.i32(1);
+    let up = e.ir.binary(arith::subi, step, one);
+    let padded = e.ir.binary(arith::addi, span, up);
+    let n = e.ir.binary(arith::divsi, padded, step);
+    let zero = e.i32(0);
+    let positive = e.ir.cmpi(CmpiPredicate::Sgt, span, zero);
+    e.ir.select(positive, n, zero)
+}
+
+/// `(x + by) % stages` for `x` in `0..stages`.
+fn rotate<'c>(e: &mut Emitter<'_, 'c>, x: Val, by: i64, stages: i64) -> Val {
+    let c = e.i32(by);
+    let y = e.ir.binary(arith::addi, x, c);
+    let s = e.i32(stages);
+    let past = e.ir.cmpi(CmpiPredicate::Sge, y, s);
+    let wrapped = e.ir.binary(arith::subi, y, s);
+    e.ir.select(past, wrapped, y)
+}
+
+/// The byte offset of buffer `index` of `c`'s ring.
+fn buffer_at<'c>(e: &mut Emitter<'_, 'c>, c: &Copied<'c, '_>, index: Val) -> Val {
+    let stride = e.i32(c.stride);
+    let x = e.ir.binary(arith::muli, index, stride);
+    let ring = e.i32(c.ring);
+    e.ir.binary(arith::addi, x, ring)
+}
+
+/// The block pointer `ptr` advanced `times` times by `deltas`.
+fn advanced<'c>(e: &mut Emitter<'_, 'c>, ptr: &Lowered, deltas: &[Val], times: i64) -> Lowered {
+    let mut out = ptr.clone();
+    if times == 0 {
+        return out;
+    }
+    if let Lowered::BlockPtr { offsets, .. } = &mut out {
+        for (o, &d) in offsets.iter_mut().zip(deltas) {
+            let t = e.i32(times);
+            let step = e.ir.binary(arith::muli, d, t);
+            *o = e.ir.binary(arith::addi, *o, step);
+        }
+    }
+    out
+}
+
+/// `cp.async.commit_group`, `cp.async.wait_group N`: kept in place.
+fn async_group<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
+    let mut asm = PtxAsm::new();
+    asm.instruction(None, text, vec![]);
+    asm.emit(&e.ir, true);
+}
+
+/// Copies the tile at block pointer `ptr` into the buffer at byte offset
+/// `at`: one `cp.async` a run of the load's layout, reading nothing (and
+/// filling zeros) for runs out of bounds or when `wanted` is false.
+fn issue<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    ptr: &Lowered,
+    at: Val,
+    wanted: Option<Val>,
+) -> PassResult {
+    let Lowered::BlockPtr { base, .. } = ptr else {
+        return Err(PassError::at(&c.load, "expects a block pointer"));
+    };
+    let base = *base;
+    let dist = &c.dist.0;
+    let owner = e.owner(dist, &c.dist.1);
+    let staged = Staged {
+        tile: c.tile,
+        at,
+        k_major: false,
+    };
+    let i64 = e.ir.int_type(64);
+    let shared = e.shared_buffer();
+    let shared = e.ir.generic("llvm.ptrtoint", &[shared], &[i64], &[])[0];
+    let bytes = c.width as i64 * c.elem_bytes;
+    let full = e.i32(bytes);
+    let none = e.i32(0);
+    let opcode = if bytes == 16 {
+        "cp.async.cg.shared.global"
+    } else {
+        "cp.async.ca.shared.global"
+    };
+    for r in (0..dist.registers()).step_by(c.width) {
+        let (src, inside) = block_ptr::element(e, ptr, dist, r, &c.checked, c.elem)
+            .map_err(|m| PassError::at(&c.load, m))?;
+        let valid = match (inside, wanted) {
+            (None, x) | (x, None) => x,
+            (Some(a), Some(b)) => Some(e.ir.binary(arith::andi, a, b)),
+        };
+        let (src, size) = match valid {
+            // Out of bounds: read nothing, from an address that exists.
+            Some(v) => (e.ir.select(v, src, base), e.ir.select(v, full, none)),
+            None => (src, full),
+        };
+        let row = e.index(dist, r, 1 - c.contiguous);
+        let col = e.index(dist, r, c.contiguous);
+        let dst = tile_offset(e, &staged, row, col);
+        let dst = e.ir.cast(arith::extui, dst, i64);
+        let dst = e.ir.binary(arith::addi, shared, dst);
+        let mut asm = PtxAsm::new();
+        let guard = owner.map(|o| asm.input(RegClass::Pred, o));
+        let dst = asm.input(RegClass::B64, dst);
+        let src = asm.input(RegClass::B64, src);
+        let size = asm.input(RegClass::B32, size);
+        asm.instruction(
+            guard,
+            opcode,
+            vec![
+                Arg::Address(dst),
+                Arg::Address(src),
+                Arg::Imm(bytes),
+                Arg::Reg(size),
+            ],
+        );
+        asm.emit(&e.ir, true);
+    }
+    Ok(())
+}

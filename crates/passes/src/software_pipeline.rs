@@ -1,0 +1,235 @@
+//! `tile-software-pipeline`: chooses the K loops whose operand loads are
+//! fetched `num_stages - 1` iterations ahead, into shared memory, while the
+//! tensor cores work.
+//!
+//! A loop qualifies when a `tile.dot` in its body multiplies, in a
+//! tensor-core layout (`#tile.mma`), a tile that a `tile.block_load` of the
+//! same body loads through a block pointer the loop carries and advances by
+//! loop-invariant offsets each iteration; the load must be the dot's only
+//! use of it, check bounds with zero padding (or not at all), and move at
+//! least 4 bytes per access (`tile.vector_width`: an asynchronous copy moves
+//! 4, 8 or 16 bytes). Inputs are f16, bf16 or i8 (f32 ones are rounded to
+//! TF32 in registers first); `wgmma` reads i8 operands only K-major, so
+//! those must have K contiguous.
+//!
+//! The decision is recorded, the work left to `tile-to-simt`: the loop gets
+//! `tile.num_stages = S` and each such load `tile.async_copy`. The lowering
+//! then copies the first `S - 1` tiles before the loop (`cp.async`, zero
+//! fill out of bounds), and in each iteration waits for the tile it
+//! multiplies, issues the copy of the tile `S - 1` iterations ahead into
+//! the buffer that the previous iteration read, and multiplies from shared
+//! memory.
+//!
+//! The number of stages comes from the module attribute `tile.num_stages`
+//! (the compiler's `Options::num_stages`); with fewer than 2 nothing is
+//! marked.
+
+use crate::edit;
+use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
+use melior::ir::attribute::{Attribute, IntegerAttribute};
+use melior::ir::block::BlockLike;
+use melior::ir::operation::{OperationLike, OperationResult, WalkOrder, WalkResult};
+use melior::ir::r#type::IntegerType;
+use melior::ir::{OperationRef, Value, ValueLike};
+use melior::pass::Pass;
+use tile_coalesce::Layout;
+use tile_dialect::DType;
+use tile_dialect::ops::{ASYNC_COPY_ATTR, NUM_STAGES_ATTR, Padding};
+use tile_dialect::view::{ForLoop, TileOp, TypeTable, attr, tensor_shape};
+
+static PASS_ID: PassId = PassId;
+
+/// The flag of this pass.
+pub const FLAG: &str = "tile-software-pipeline";
+
+/// What `--help` says of it.
+pub const INFO: PassInfo = PassInfo {
+    name: "TileSoftwarePipeline",
+    flag: FLAG,
+    summary: "mark K loops whose dot operands are copied ahead into shared memory (module attribute tile.num_stages)",
+};
+
+/// Creates the `tile-software-pipeline` pass (on kernels).
+pub fn create() -> Pass {
+    kernel_pass(&PASS_ID, &INFO, pipeline)
+}
+
+/// The stages the module around `op` asks for (`tile.num_stages`, default
+/// 1: no pipelining).
+pub fn num_stages<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<i64, PassError> {
+    let mut at = Some(*op);
+    while let Some(o) = at {
+        if o.has_attribute(NUM_STAGES_ATTR) && tile_dialect::view::op_name(&o) == "builtin.module" {
+            let n = attr::int(&o, NUM_STAGES_ATTR).map_err(|r| PassError::at(&o, r.to_string()))?;
+            if !(1..=8).contains(&n) {
+                return Err(PassError::at(
+                    &o,
+                    format!("{NUM_STAGES_ATTR} must be from 1 to 8, got {n}"),
+                ));
+            }
+            return Ok(n);
+        }
+        at = o.parent_operation();
+    }
+    Ok(1)
+}
+
+/// Marks the loops of the kernel `func` (see the module docs).
+pub fn pipeline(func: &OperationRef) -> PassResult {
+    let stages = num_stages(func)?;
+    if stages < 2 {
+        return Ok(());
+    }
+    let context = tile_dialect::context_of(func.context());
+    let types = TypeTable::new(context);
+    let mut loops = Vec::new();
+    func.walk(WalkOrder::PostOrder, |op| {
+        if tile_dialect::view::op_name(&op) == "scf.for" {
+            loops.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for raw in loops {
+        // SAFETY: the loops collected are live; marking changes no op.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let Ok(Some(l)) = ForLoop::read(&op) else {
+            continue;
+        };
+        let loads = pipelined_loads(&types, &l);
+        if loads.is_empty() {
+            continue;
+        }
+        let i64 = IntegerType::new(context, 64).into();
+        edit::set_attribute(
+            &op,
+            NUM_STAGES_ATTR,
+            IntegerAttribute::new(i64, stages).into(),
+        );
+        for load in loads {
+            edit::set_attribute(&load, ASYNC_COPY_ATTR, Attribute::unit(context));
+        }
+    }
+    Ok(())
+}
+
+/// The block loads of loop `l` that can be copied ahead.
+fn pipelined_loads<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+) -> Vec<OperationRef<'c, 'a>> {
+    let mut out = Vec::new();
+    for op in edit::ops_of(&l.body) {
+        let Ok(Some(TileOp::Dot(dot))) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
+            continue;
+        };
+        let tensor_cores = op
+            .result(0)
+            .ok()
+            .and_then(|r| types.layout(r.r#type()).ok().flatten())
+            .is_some_and(|layout| matches!(layout, Layout::Mma(_)));
+        if !tensor_cores {
+            continue;
+        }
+        let inputs = types.tile_type(dot.a.r#type()).and_then(|t| t.num());
+        for (operand, k_axis) in [(dot.a, 1), (dot.b, 0)] {
+            if let Some(load) = copyable(types, l, operand, k_axis, inputs) {
+                out.push(load);
+            }
+        }
+    }
+    out
+}
+
+/// The block load defining `operand` of a dot (whose K is axis `k_axis`),
+/// if it can be copied ahead.
+fn copyable<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+    operand: Value<'c, 'a>,
+    k_axis: usize,
+    inputs: Option<DType>,
+) -> Option<OperationRef<'c, 'a>> {
+    let load = OperationResult::try_from(operand).ok()?.owner();
+    if load.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr) {
+        return None;
+    }
+    let Ok(Some(TileOp::BlockLoad(b))) = TileOp::read(&load, |v| types.tile_type(v.r#type()))
+    else {
+        return None;
+    };
+    // Only the dot reads the tile.
+    let result = load.result(0).ok()?;
+    if edit::use_count(result) != 1 {
+        return None;
+    }
+    if !b.boundary_check.is_empty() && b.padding != Padding::Zero {
+        return None;
+    }
+    if b.access.volatile {
+        return None;
+    }
+    let shape = tensor_shape(operand.r#type());
+    let elem_bytes = i64::from(inputs?.bits()) / 8;
+    let width = b.vector_width.unwrap_or(1);
+    if ![4, 8, 16].contains(&(width * elem_bytes)) {
+        return None;
+    }
+    // The contiguous axis: the fastest of the load's layout (the block
+    // pointer's order).
+    let layout = types.layout(result.r#type()).ok().flatten()?;
+    let (root, axes) = layout.root();
+    let fastest = *root.order().first()?;
+    let contiguous = axes.iter().position(|&a| a == fastest)?;
+    // TF32 inputs are rounded in registers on their way to shared memory;
+    // i8 ones must have K contiguous for wgmma.
+    match inputs? {
+        DType::F16 | DType::BF16 => {}
+        DType::I8 if contiguous == k_axis => {}
+        _ => return None,
+    }
+    if shape.len() != 2 {
+        return None;
+    }
+    advanced_each_iteration(l, b.ptr).then_some(load)
+}
+
+/// True when `ptr` is a block pointer the loop carries and yields advanced
+/// by offsets defined outside the loop.
+fn advanced_each_iteration<'c, 'a>(l: &ForLoop<'c, 'a>, ptr: Value<'c, 'a>) -> bool {
+    let Some(j) = l.iter_args.iter().position(|&a| a == ptr) else {
+        return false;
+    };
+    let Ok(advance) = OperationResult::try_from(l.yielded[j]).map(|r| r.owner()) else {
+        return false;
+    };
+    if tile_dialect::view::op_name(&advance) != tile_dialect::ops::ADVANCE {
+        return false;
+    }
+    let mut operands = advance.operands();
+    if operands.next() != Some(ptr) {
+        return false;
+    }
+    operands.all(|o| invariant(l, o))
+}
+
+/// True when `v` is defined outside the loop's body.
+fn invariant<'c, 'a>(l: &ForLoop<'c, 'a>, v: Value<'c, 'a>) -> bool {
+    // SAFETY: `v` is live; its owner block (of a result's op, or of a
+    // block argument) is read, not kept.
+    let owner = unsafe {
+        if mlir_sys::mlirValueIsAOpResult(v.to_raw()) {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(v.to_raw()))
+        } else {
+            mlir_sys::mlirBlockArgumentGetOwner(v.to_raw())
+        }
+    };
+    // SAFETY: a live block (or null), walked outwards, not kept.
+    let mut at = unsafe { melior::ir::BlockRef::from_option_raw(owner) };
+    while let Some(b) = at {
+        if b.to_raw().ptr == l.body.to_raw().ptr {
+            return false;
+        }
+        at = b.parent_operation().and_then(|o| o.block());
+    }
+    true
+}
