@@ -460,7 +460,7 @@ pub fn main(args: &[String]) -> i32 {
         );
         report.record(
             "runtime",
-            "OOM, 64 warps, 64 KiB static shared memory: typed errors, device still usable".into(),
+            "OOM, 64 warps, 264 KiB of shared memory: typed errors, device still usable".into(),
             runtime::resource_errors_case(&device),
         );
     }

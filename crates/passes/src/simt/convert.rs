@@ -91,7 +91,11 @@ pub fn renumber<'c>(
 }
 
 /// A layout conversion through shared memory: every thread writes its
-/// registers at their row-major index, then reads its new ones.
+/// registers at their row-major place, then reads its new ones. Runs of
+/// registers holding consecutive elements of a row move as one access of
+/// up to 16 bytes; rows of a multiple of 128 bytes are padded by 16, so
+/// that the threads of a warp writing one column each (as `#tile.mma`
+/// fragments do) reach distinct banks.
 fn through_shared<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
@@ -102,24 +106,88 @@ fn through_shared<'c>(
 ) -> PassResult {
     let d = e.dtype(result, op)?;
     let ty = e.types.dtype(d);
-    let elem_bytes = d.bits().div_ceil(8) as usize;
-    let total: i64 = dst.shape.iter().product();
-    e.reserve_shared(total as usize * elem_bytes);
+    let elem_bytes = d.bits().div_ceil(8) as i64;
+    let whole_bytes = i64::from(d.bits()) == elem_bytes * 8;
+    let rank = dst.shape.len();
+    let row = dst.shape[rank - 1];
+    let pitch = if rank > 1 && whole_bytes && (row * elem_bytes) % 128 == 0 {
+        row + 16 / elem_bytes
+    } else {
+        row
+    };
+    let total: i64 = dst.shape[..rank - 1].iter().product::<i64>() * pitch;
+    e.reserve_shared((total * elem_bytes) as usize);
+    let aligned = e.scratch().is_multiple_of(16) && whole_bytes;
     let base = e.shared_base();
     // Earlier users of the buffer must be done before it is rewritten.
     e.ir.barrier();
-    for (r, &reg) in regs.iter().enumerate() {
-        let at = e.linear(src, r);
+    let width = |d: &Distribution| match d.contiguous_registers() {
+        Some((axis, n)) if aligned && axis == rank - 1 => {
+            (n.min(16 / elem_bytes).max(1) as usize).min(d.registers())
+        }
+        _ => 1,
+    };
+    let w = width(src);
+    for r in (0..regs.len()).step_by(w) {
+        let at = padded_linear(e, src, r, pitch);
         let p = e.ir.gep(base, at, ty);
-        e.ir.store(reg, p, elem_bytes as u64);
+        let align = (w as i64 * elem_bytes) as u64;
+        if w == 1 {
+            e.ir.store(regs[r], p, align);
+        } else {
+            let vector_ty = e.ir.vector_type(w as u64, ty);
+            let mut v = e.ir.poison(vector_ty);
+            for (i, &x) in regs[r..r + w].iter().enumerate() {
+                let at = e.i32(i as i64);
+                v = e.ir.insert_element(v, x, at);
+            }
+            e.ir.store(v, p, align);
+        }
     }
     e.ir.barrier();
+    let w = width(dst);
     let mut out = Vec::with_capacity(dst.registers());
-    for r in 0..dst.registers() {
-        let at = e.linear(dst, r);
+    for r in (0..dst.registers()).step_by(w) {
+        let at = padded_linear(e, dst, r, pitch);
         let p = e.ir.gep(base, at, ty);
-        out.push(e.ir.load(p, ty, elem_bytes as u64));
+        let align = (w as i64 * elem_bytes) as u64;
+        if w == 1 {
+            out.push(e.ir.load(p, ty, align));
+        } else {
+            let vector_ty = e.ir.vector_type(w as u64, ty);
+            let v = e.ir.load(p, vector_ty, align);
+            for i in 0..w {
+                let at = e.i32(i as i64);
+                out.push(e.ir.extract_element(v, at, ty));
+            }
+        }
     }
     e.set(result, Lowered::Regs(out));
     Ok(())
+}
+
+/// The index of register `r`'s element in a row-major copy of the tensor
+/// whose rows (last axis) are `pitch` elements apart.
+fn padded_linear<'c>(e: &mut Emitter<'_, 'c>, d: &Distribution, r: usize, pitch: i64) -> Val {
+    let mut acc: Option<Val> = None;
+    let mut stride = 1i64;
+    for i in (0..d.shape.len()).rev() {
+        let idx = e.index(d, r, i);
+        let term = if stride == 1 {
+            idx
+        } else {
+            let c = e.i32(stride);
+            e.ir.binary(arith::muli, idx, c)
+        };
+        acc = Some(match acc {
+            None => term,
+            Some(a) => e.ir.binary(arith::addi, a, term),
+        });
+        stride *= if i == d.shape.len() - 1 {
+            pitch
+        } else {
+            d.shape[i]
+        };
+    }
+    acc.unwrap_or_else(|| e.i32(0))
 }

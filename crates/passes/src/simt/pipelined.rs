@@ -100,15 +100,20 @@ pub fn for_loop<'c>(
     }
     let trips = trip_count(e, lower, upper, step);
 
+    // Each thread's runs of each load, at the loop's first tile.
+    let mut runs = Vec::with_capacity(copied.len());
+    for c in &copied {
+        let ptr = e.get(l.inits[c.carried], op)?;
+        runs.push(prepare(e, c, &ptr)?);
+    }
+
     // The first S - 1 tiles.
     for s in 0..stages - 1 {
         let s_val = e.i32(s);
         let wanted = e.ir.cmpi(CmpiPredicate::Slt, s_val, trips);
-        for c in &copied {
-            let ptr = e.get(l.inits[c.carried], op)?;
-            let ptr = advanced(e, &ptr, &c.deltas, s);
+        for (c, r) in copied.iter().zip(&runs) {
             let at = e.i32(c.ring + s * c.stride);
-            issue(e, c, &ptr, at, Some(wanted))?;
+            issue(e, c, r, s_val, at, wanted);
         }
         async_group(e, "cp.async.commit_group");
     }
@@ -158,11 +163,9 @@ pub fn for_loop<'c>(
             let target = e.ir.binary(arith::addi, count, ahead);
             let wanted = e.ir.cmpi(CmpiPredicate::Slt, target, trips);
             let write = rotate(e, read, stages - 1, stages);
-            for c in &copied {
-                let ptr = e.get(l.iter_args[c.carried], op)?;
-                let ptr = advanced(e, &ptr, &c.deltas, stages - 1);
+            for (c, r) in copied.iter().zip(&runs) {
                 let at = buffer_at(e, c, write);
-                issue(e, c, &ptr, at, Some(wanted))?;
+                issue(e, c, r, target, at, wanted);
             }
             async_group(e, "cp.async.commit_group");
             let one = e.i32(1);
@@ -173,12 +176,36 @@ pub fn for_loop<'c>(
     )?;
     e.products_in_flight = outer_in_flight;
     if std::mem::take(&mut e.wgmma_pending) {
-        super::dot::wgmma::fence(e, "wgmma.wait_group.sync.aligned 0");
+        // The last products: their accumulators leave the loop through
+        // the wait.
+        let mut regs = Vec::new();
+        let mut carried = Vec::new();
+        for (i, &y) in l.yielded.iter().enumerate() {
+            if !is_dot_result(y) {
+                continue;
+            }
+            let result: Value = op.result(i).expect("a loop result a value yields").into();
+            if let Lowered::Regs(r) = e.get(result, op)? {
+                carried.push((result, r.len()));
+                regs.extend(r);
+            }
+        }
+        let mut waited = super::dot::wgmma::wait(e, 0, regs).into_iter();
+        for (result, n) in carried {
+            let r: Vec<Val> = waited.by_ref().take(n).collect();
+            e.set(result, Lowered::Regs(r));
+        }
     }
     async_group(e, "cp.async.wait_group 0");
     e.ir.barrier();
     e.set_scratch(outer_scratch);
     Ok(())
+}
+
+/// True when `v` is the result of a `tile.dot`.
+fn is_dot_result(v: Value) -> bool {
+    OperationResult::try_from(v)
+        .is_ok_and(|r| tile_dialect::view::op_name(&r.owner()) == tile_dialect::ops::DOT)
 }
 
 /// True when a product of the loop's body multiplies with `wgmma`
@@ -313,22 +340,6 @@ fn buffer_at<'c>(e: &mut Emitter<'_, 'c>, c: &Copied<'c, '_>, index: Val) -> Val
     e.ir.binary(arith::addi, x, ring)
 }
 
-/// The block pointer `ptr` advanced `times` times by `deltas`.
-fn advanced<'c>(e: &mut Emitter<'_, 'c>, ptr: &Lowered, deltas: &[Val], times: i64) -> Lowered {
-    let mut out = ptr.clone();
-    if times == 0 {
-        return out;
-    }
-    if let Lowered::BlockPtr { offsets, .. } = &mut out {
-        for (o, &d) in offsets.iter_mut().zip(deltas) {
-            let t = e.i32(times);
-            let step = e.ir.binary(arith::muli, d, t);
-            *o = e.ir.binary(arith::addi, *o, step);
-        }
-    }
-    out
-}
-
 /// `cp.async.commit_group`, `cp.async.wait_group N`: kept in place.
 fn async_group<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
     let mut asm = PtxAsm::new();
@@ -336,58 +347,153 @@ fn async_group<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
     asm.emit(&e.ir, true);
 }
 
-/// Copies the tile at block pointer `ptr` into the buffer at byte offset
-/// `at`: one `cp.async` a run of the load's layout, reading nothing (and
-/// filling zeros) for runs out of bounds or when `wanted` is false.
-fn issue<'c>(
+/// What a thread's copies of one load need every iteration, computed
+/// once before the loop (where it stays): the source address of each run
+/// at the first tile, its position along each checked axis there, whether
+/// it lies inside the axes the loop does not move along, and its byte
+/// offset in a buffer; the element step from one tile to the next.
+struct Runs {
+    /// One entry a run (`width` registers).
+    runs: Vec<Run>,
+    /// The checked axes: their index and extent (negative extents as 0).
+    checked: Vec<(usize, Val)>,
+    /// Elements from one tile to the next (i64).
+    step: Val,
+    /// The shared buffer's address in the shared window (i32).
+    shared: Val,
+    /// Whether this thread copies (copies of a small tile held twice
+    /// leave it to one thread).
+    owner: Option<Val>,
+}
+
+struct Run {
+    /// The address of the run at the first tile.
+    start: Val,
+    /// Its position (i64) along each checked axis at the first tile.
+    positions: Vec<Val>,
+    /// Its byte offset within a buffer (i32).
+    offset: Val,
+}
+
+/// Computes [`Runs`] for copying `c` from block pointer `ptr` (the
+/// loop's first tile).
+fn prepare<'c>(
     e: &mut Emitter<'_, 'c>,
     c: &Copied<'c, '_>,
     ptr: &Lowered,
-    at: Val,
-    wanted: Option<Val>,
-) -> PassResult {
-    let Lowered::BlockPtr { base, .. } = ptr else {
+) -> Result<Runs, PassError> {
+    let Lowered::BlockPtr {
+        shape,
+        strides,
+        offsets,
+        ..
+    } = ptr
+    else {
         return Err(PassError::at(&c.load, "expects a block pointer"));
     };
-    let base = *base;
     let dist = &c.dist.0;
-    let owner = e.owner(dist, &c.dist.1);
+    let i64 = e.ir.int_type(64);
+    let zero = e.int(i64, 0);
+    let mut step = zero;
+    for (&d, &stride) in c.deltas.iter().zip(strides) {
+        let d = e.ir.cast(arith::extsi, d, i64);
+        let term = e.ir.binary(arith::muli, d, stride);
+        step = e.ir.binary(arith::addi, step, term);
+    }
+    let mut checked = Vec::new();
+    for (axis, &extent) in shape.iter().enumerate() {
+        if c.checked.contains(&(axis as i64)) {
+            let negative = e.ir.cmpi(CmpiPredicate::Slt, extent, zero);
+            checked.push((axis, e.ir.select(negative, zero, extent)));
+        }
+    }
     let staged = Staged {
         tile: c.tile,
-        at,
+        at: e.i32(0),
         k_major: false,
     };
-    let i64 = e.ir.int_type(64);
+    let mut runs = Vec::new();
+    for r in (0..dist.registers()).step_by(c.width) {
+        let (start, _) = block_ptr::element(e, ptr, dist, r, &[], c.elem)
+            .map_err(|m| PassError::at(&c.load, m))?;
+        let positions = checked
+            .iter()
+            .map(|&(axis, _)| {
+                let idx = e.index(dist, r, axis);
+                let pos = e.ir.binary(arith::addi, offsets[axis], idx);
+                e.ir.cast(arith::extsi, pos, i64)
+            })
+            .collect();
+        let row = e.index(dist, r, 1 - c.contiguous);
+        let col = e.index(dist, r, c.contiguous);
+        let offset = tile_offset(e, &staged, row, col);
+        runs.push(Run {
+            start,
+            positions,
+            offset,
+        });
+    }
+    let i32 = e.ir.int_type(32);
     let shared = e.shared_buffer();
-    let shared = e.ir.generic("llvm.ptrtoint", &[shared], &[i64], &[])[0];
+    let shared = e.ir.generic("llvm.ptrtoint", &[shared], &[i32], &[])[0];
+    let owner = e.owner(dist, &c.dist.1);
+    Ok(Runs {
+        runs,
+        checked,
+        step,
+        shared,
+        owner,
+    })
+}
+
+/// Copies tile number `tile` (i32, counted from the loop's first) of `c`
+/// into the buffer at byte offset `at`: one `cp.async` a run, reading
+/// nothing and filling zeros for runs out of bounds, or for all of them
+/// when `wanted` is false. The address of a run is its first tile's plus
+/// `tile` steps; only the moved axes' positions are compared again.
+fn issue<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    runs: &Runs,
+    tile: Val,
+    at: Val,
+    wanted: Val,
+) {
+    let i64 = e.ir.int_type(64);
+    let tile = e.ir.cast(arith::extsi, tile, i64);
+    let elements = e.ir.binary(arith::muli, tile, runs.step);
+    let moved: Vec<Val> = runs
+        .checked
+        .iter()
+        .map(|&(axis, _)| {
+            let d = e.ir.cast(arith::extsi, c.deltas[axis], i64);
+            e.ir.binary(arith::muli, tile, d)
+        })
+        .collect();
     let bytes = c.width as i64 * c.elem_bytes;
     let full = e.i32(bytes);
     let none = e.i32(0);
+    let buffer = e.ir.binary(arith::addi, runs.shared, at);
     let opcode = if bytes == 16 {
         "cp.async.cg.shared.global"
     } else {
         "cp.async.ca.shared.global"
     };
-    for r in (0..dist.registers()).step_by(c.width) {
-        let (src, inside) = block_ptr::element(e, ptr, dist, r, &c.checked, c.elem)
-            .map_err(|m| PassError::at(&c.load, m))?;
-        let valid = match (inside, wanted) {
-            (None, x) | (x, None) => x,
-            (Some(a), Some(b)) => Some(e.ir.binary(arith::andi, a, b)),
-        };
-        let (src, size) = match valid {
-            // Out of bounds: read nothing, from an address that exists.
-            Some(v) => (e.ir.select(v, src, base), e.ir.select(v, full, none)),
-            None => (src, full),
-        };
-        let row = e.index(dist, r, 1 - c.contiguous);
-        let col = e.index(dist, r, c.contiguous);
-        let dst = tile_offset(e, &staged, row, col);
-        let dst = e.ir.cast(arith::extui, dst, i64);
-        let dst = e.ir.binary(arith::addi, shared, dst);
+    for run in &runs.runs {
+        let src = e.ir.gep(run.start, elements, c.elem);
+        let mut valid = wanted;
+        for ((&pos, &(_, extent)), &m) in run.positions.iter().zip(&runs.checked).zip(&moved) {
+            let pos = e.ir.binary(arith::addi, pos, m);
+            // Below the (non-negative) extent, and not negative.
+            let inside = e.ir.cmpi(CmpiPredicate::Ult, pos, extent);
+            valid = e.ir.binary(arith::andi, valid, inside);
+        }
+        // Out of bounds the address is not read (a source size of 0).
+        let size = e.ir.select(valid, full, none);
+        let dst = e.ir.binary(arith::addi, buffer, run.offset);
         let mut asm = PtxAsm::new();
-        let guard = owner.map(|o| asm.input(RegClass::Pred, o));
-        let dst = asm.input(RegClass::B64, dst);
+        let guard = runs.owner.map(|o| asm.input(RegClass::Pred, o));
+        let dst = asm.input(RegClass::B32, dst);
         let src = asm.input(RegClass::B64, src);
         let size = asm.input(RegClass::B32, size);
         asm.instruction(
@@ -402,5 +508,4 @@ fn issue<'c>(
         );
         asm.emit(&e.ir, true);
     }
-    Ok(())
 }

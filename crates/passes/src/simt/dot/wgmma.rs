@@ -106,23 +106,33 @@ pub fn product<'c>(
     e.arch_specific = true;
     fence(e, "wgmma.fence.sync.aligned");
     let mut regs = acc;
+    let a_base: Vec<Val> = (0..m_reps)
+        .map(|r| descriptor(e, address, &s.a, group_row, r * 16 * wm))
+        .collect();
+    let b_base: Vec<Val> = (0..n_reps)
+        .map(|r| descriptor(e, address, &s.b, first_col, r * n * wn))
+        .collect();
+    let low_base = s.low.map(|(a_low, b_low)| {
+        let a: Vec<Val> = (0..m_reps)
+            .map(|r| descriptor(e, address, &a_low, group_row, r * 16 * wm))
+            .collect();
+        let b: Vec<Val> = (0..n_reps)
+            .map(|r| descriptor(e, address, &b_low, first_col, r * n * wn))
+            .collect();
+        (a, b)
+    });
     for step in 0..steps {
         let k = step * STEP_BYTES / eb;
-        let a_desc: Vec<Val> = (0..m_reps)
-            .map(|r| descriptor(e, address, &s.a, group_row, r * 16 * wm, k))
-            .collect();
-        let b_desc: Vec<Val> = (0..n_reps)
-            .map(|r| descriptor(e, address, &s.b, first_col, r * n * wn, k))
-            .collect();
-        let low = s.low.map(|(a_low, b_low)| {
-            let a: Vec<Val> = (0..m_reps)
-                .map(|r| descriptor(e, address, &a_low, group_row, r * 16 * wm, k))
-                .collect();
-            let b: Vec<Val> = (0..n_reps)
-                .map(|r| descriptor(e, address, &b_low, first_col, r * n * wn, k))
-                .collect();
-            (a, b)
-        });
+        let a_desc: Vec<Val> = a_base.iter().map(|&d| at_k(e, d, &s.a, k)).collect();
+        let b_desc: Vec<Val> = b_base.iter().map(|&d| at_k(e, d, &s.b, k)).collect();
+        let low = s
+            .low
+            .zip(low_base.as_ref())
+            .map(|((a_low, b_low), (a, b))| {
+                let a: Vec<Val> = a.iter().map(|&d| at_k(e, d, &a_low, k)).collect();
+                let b: Vec<Val> = b.iter().map(|&d| at_k(e, d, &b_low, k)).collect();
+                (a, b)
+            });
         for mr in 0..m_reps as usize {
             for nr in 0..n_reps as usize {
                 let at = (mr * n_reps as usize + nr) * per;
@@ -141,78 +151,111 @@ pub fn product<'c>(
         }
     }
     fence(e, "wgmma.commit_group.sync.aligned");
-    // In a pipelined loop the previous iteration's group is waited for,
-    // this one's left running (the loop waits for it at its end).
-    fence(
-        e,
-        if in_flight {
-            "wgmma.wait_group.sync.aligned 1"
-        } else {
-            "wgmma.wait_group.sync.aligned 0"
-        },
-    );
-    Ok(regs)
+    if in_flight {
+        // In a pipelined loop the previous iteration's group is waited
+        // for, this one's left running: only the next iteration's
+        // products read its accumulator, and the loop waits for it at
+        // its end (`wait`).
+        fence(e, "wgmma.wait_group.sync.aligned 1");
+        Ok(regs)
+    } else {
+        Ok(wait(e, 0, regs))
+    }
 }
 
-/// The shared buffer's address in the shared window, as an i64.
+/// `wgmma.wait_group pending`, passing the accumulator registers `regs`
+/// of the groups it waits for through (tied operands): what reads them
+/// uses the values the wait returns, so no instruction is placed between
+/// the products and the wait that reads them (`ptxas` would serialize
+/// every `wgmma` of the kernel).
+pub fn wait<'c>(e: &mut Emitter<'_, 'c>, pending: i64, regs: Vec<Val>) -> Vec<Val> {
+    let mut asm = PtxAsm::new();
+    for &v in &regs {
+        let class = if v.ty() == e.ir.int_type(32) {
+            RegClass::B32
+        } else {
+            RegClass::F32
+        };
+        let out = asm.output(class, v.ty());
+        asm.tied(out, v);
+    }
+    asm.instruction(
+        None,
+        &format!("wgmma.wait_group.sync.aligned {pending}"),
+        vec![],
+    );
+    asm.emit(&e.ir, true)
+}
+
+/// The shared buffer's address in the shared window (i32).
 fn shared_address<'c>(e: &mut Emitter<'_, 'c>) -> Val {
     let base = e.shared_buffer();
-    let i64 = e.ir.int_type(64);
-    e.ir.generic("llvm.ptrtoint", &[base], &[i64], &[])[0]
+    let i32 = e.ir.int_type(32);
+    e.ir.generic("llvm.ptrtoint", &[base], &[i32], &[])[0]
 }
 
 /// The matrix descriptor of the block of `st` whose first row (of `a`;
-/// column of `b`) is `first + mn` at K = `k`. K-major tiles hold those
+/// column of `b`) is `first + mn`, at K = 0. K-major tiles hold those
 /// rows as rows, and K along the columns; MN-major ones the reverse, cut
 /// into blocks of columns as wide as the swizzle (the leading offset steps
-/// from one to the next).
-fn descriptor<'c>(
-    e: &mut Emitter<'_, 'c>,
-    address: Val,
-    st: &Staged,
-    first: Val,
-    mn: i64,
-    k: i64,
-) -> Val {
+/// from one to the next). The address is computed in 32 bits (shared
+/// addresses are below 2^18) and its bits 4-17 placed in bits 0-13.
+fn descriptor<'c>(e: &mut Emitter<'_, 'c>, address: Val, st: &Staged, first: Val, mn: i64) -> Val {
     let t = &st.tile;
-    let i64 = e.ir.int_type(64);
-    let at = e.ir.cast(arith::extui, st.at, i64);
-    let first = e.ir.cast(arith::extui, first, i64);
-    let c = e.int(i64, mn);
+    let c = e.i32(mn);
     let row = e.ir.binary(arith::addi, first, c);
     let (offset, bits) = if st.k_major {
-        // Bytes from the tile's start to the block's first row, at K = k.
-        let fixed = (k / t.block_cols()) * t.rows * t.swizzle + (k % t.block_cols()) * t.elem_bytes;
-        let c = e.int(i64, t.swizzle);
-        let rows = e.ir.binary(arith::muli, row, c);
-        let c = e.int(i64, fixed);
-        (e.ir.binary(arith::addi, rows, c), t.descriptor_bits())
+        let c = e.i32(t.swizzle);
+        (e.ir.binary(arith::muli, row, c), t.descriptor_bits())
     } else {
-        // Row k of the column block holding column `row`, at its column.
+        // Row 0 of the column block holding column `row`, at its column.
         let block_cols = t.block_cols();
-        let c = e.int(i64, i64::from(block_cols.trailing_zeros()));
+        let c = e.i32(i64::from(block_cols.trailing_zeros()));
         let block = e.ir.binary(arith::shrui, row, c);
-        let c = e.int(i64, t.rows * t.swizzle);
+        let c = e.i32(t.rows * t.swizzle);
         let block = e.ir.binary(arith::muli, block, c);
-        let c = e.int(i64, block_cols - 1);
+        let c = e.i32(block_cols - 1);
         let within = e.ir.binary(arith::andi, row, c);
-        let c = e.int(i64, t.elem_bytes);
+        let c = e.i32(t.elem_bytes);
         let within = e.ir.binary(arith::muli, within, c);
-        let offset = e.ir.binary(arith::addi, block, within);
-        let c = e.int(i64, k * t.swizzle);
         (
-            e.ir.binary(arith::addi, offset, c),
+            e.ir.binary(arith::addi, block, within),
             t.descriptor_bits_mn_major(),
         )
     };
-    let offset = e.ir.binary(arith::addi, offset, at);
+    let offset = e.ir.binary(arith::addi, offset, st.at);
     let start = e.ir.binary(arith::addi, address, offset);
-    let c = e.int(i64, 4);
+    let c = e.i32(4);
     let start = e.ir.binary(arith::shrui, start, c);
-    let c = e.int(i64, 0x3fff);
+    let c = e.i32(0x3fff);
     let start = e.ir.binary(arith::andi, start, c);
+    let i64 = e.ir.int_type(64);
+    let start = e.ir.cast(arith::extui, start, i64);
     let bits = e.int(i64, bits as i64);
     e.ir.binary(arith::ori, start, bits)
+}
+
+/// Bytes from an operand's block at K = 0 to the same block at K = `k`
+/// (a multiple of 16: each step of an instruction takes 32 bytes of K).
+fn k_offset(st: &Staged, k: i64) -> i64 {
+    let t = &st.tile;
+    if st.k_major {
+        (k / t.block_cols()) * t.rows * t.swizzle + (k % t.block_cols()) * t.elem_bytes
+    } else {
+        k * t.swizzle
+    }
+}
+
+/// The descriptor `base` (of K = 0) moved to K = `k`: the start address
+/// field grows by the offset in units of 16 bytes, without carrying out
+/// of it (the address stays inside the shared window).
+fn at_k<'c>(e: &mut Emitter<'_, 'c>, base: Val, st: &Staged, k: i64) -> Val {
+    if k == 0 {
+        return base;
+    }
+    let i64 = e.ir.int_type(64);
+    let c = e.int(i64, k_offset(st, k) / 16);
+    e.ir.binary(arith::addi, base, c)
 }
 
 /// One `wgmma.mma_async` accumulating into `d` (read and written in
