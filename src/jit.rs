@@ -219,7 +219,8 @@ pub fn jit(kernel: &Kernel, options: Options) -> Result<Jit, CompileError> {
 
 /// An [`Autotuner`] over `configs`: `build` makes the kernel of each
 /// configuration (its block sizes from [`Config::get`]), compiled with
-/// `options` and the configuration's warps.
+/// `options` and the configuration's warps and (where it sets them)
+/// pipeline stages.
 pub fn autotuner(
     name: &str,
     configs: Vec<Config>,
@@ -250,6 +251,7 @@ pub fn autotuner_with_cache(
                 &kernel,
                 Options {
                     num_warps: config.num_warps,
+                    num_stages: config.num_stages.unwrap_or(options.num_stages),
                     ..options.clone()
                 },
             )

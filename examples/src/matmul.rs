@@ -223,3 +223,68 @@ fn grouped_program<'k>(
         in_group / group_size_m,
     )
 }
+
+/// The configurations [`autotuner`] times: Triton's tutorial 03 list for
+/// CUDA (block sizes, warps, stages), and two larger ones.
+pub fn tuning_configs() -> Vec<tile::Config> {
+    [
+        (128, 256, 64, 8, 3),
+        (64, 256, 32, 4, 4),
+        (128, 128, 32, 4, 4),
+        (128, 64, 32, 4, 4),
+        (64, 128, 32, 4, 4),
+        (128, 32, 32, 4, 4),
+        (64, 32, 32, 2, 5),
+        (32, 64, 32, 2, 5),
+        (256, 128, 64, 8, 3),
+        (128, 128, 64, 4, 3),
+    ]
+    .into_iter()
+    .map(|(m, n, k, warps, stages)| {
+        tile::Config::new(warps)
+            .with("BLOCK_M", m)
+            .with("BLOCK_N", n)
+            .with("BLOCK_K", k)
+            .with_stages(stages)
+    })
+    .collect()
+}
+
+/// The tile sizes of an autotuning configuration (its `BLOCK_M`,
+/// `BLOCK_N`, `BLOCK_K`; groups of 8, row-major operands).
+pub fn tiles_of(config: &tile::Config) -> MatmulConfig {
+    let get = |name: &str, default: i64| config.get(name).unwrap_or(default);
+    let d = MatmulConfig::default();
+    MatmulConfig {
+        block_m: get("BLOCK_M", d.block_m),
+        block_n: get("BLOCK_N", d.block_n),
+        block_k: get("BLOCK_K", d.block_k),
+        ..d
+    }
+}
+
+/// The matmul (with `epilogue`) autotuned over [`tuning_configs`] with
+/// `tile`'s autotuner, as the tutorial's `@triton.autotune(key=["M", "N",
+/// "K"])`: launch it with [`autotuned_grid`] and the problem sizes as the
+/// key.
+pub fn autotuner(
+    inputs: DType,
+    output: DType,
+    epilogue: Epilogue,
+    options: tile::Options,
+) -> std::result::Result<tile::Autotuner<tile::TileCompiler>, tile::CompileError> {
+    let name = match epilogue {
+        Epilogue::None => "matmul",
+        Epilogue::BiasRelu => "matmul_bias_relu",
+    };
+    tile::autotuner(name, tuning_configs(), options, move |context, config| {
+        matmul(context, tiles_of(config), inputs, output, None, epilogue)
+    })
+}
+
+/// The grid of configuration `config` on an `m x n` output.
+pub fn autotuned_grid(config: &tile::Config, m: usize, n: usize) -> tile::Grid {
+    let t = tiles_of(config);
+    let programs = m.div_ceil(t.block_m as usize) * n.div_ceil(t.block_n as usize);
+    tile::Grid::from(programs as u32)
+}

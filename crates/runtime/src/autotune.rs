@@ -1,5 +1,5 @@
 //! Autotuning: a kernel built in several configurations (block sizes,
-//! warps), timed on the GPU the first time a key is launched, the fastest
+//! warps, pipeline stages), timed on the GPU the first time a key is launched, the fastest
 //! kept for that key in memory and on disk.
 //!
 //! The key is the caller's (typically the problem sizes): launches with
@@ -36,6 +36,8 @@ pub struct Config {
     pub values: Vec<(String, i64)>,
     /// Warps per program.
     pub num_warps: u32,
+    /// Pipeline stages of its K loops (`None`: the compile options').
+    pub num_stages: Option<u32>,
 }
 
 impl Config {
@@ -44,7 +46,14 @@ impl Config {
         Config {
             values: Vec::new(),
             num_warps,
+            num_stages: None,
         }
+    }
+
+    /// This configuration with `num_stages` pipeline stages.
+    pub fn with_stages(mut self, num_stages: u32) -> Config {
+        self.num_stages = Some(num_stages);
+        self
     }
 
     /// This configuration with `name = value` added.
@@ -60,12 +69,16 @@ impl Config {
 }
 
 impl fmt::Display for Config {
-    /// `BLOCK=1024 warps=4`.
+    /// `BLOCK=1024 warps=4`, then ` stages=3` when set.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, value) in &self.values {
             write!(f, "{name}={value} ")?;
         }
-        write!(f, "warps={}", self.num_warps)
+        write!(f, "warps={}", self.num_warps)?;
+        match self.num_stages {
+            Some(s) => write!(f, " stages={s}"),
+            None => Ok(()),
+        }
     }
 }
 

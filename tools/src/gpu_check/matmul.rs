@@ -84,6 +84,10 @@ pub struct Case {
     pub stages: u32,
     /// Bias and ReLU after the product.
     pub epilogue: Epilogue,
+    /// Launched through `matmul::autotuner` (row-major operands; `config`,
+    /// `warps` and `stages` unused): the fastest of its configurations on
+    /// a GPU, the first on the interpreter.
+    pub autotuned: bool,
 }
 
 impl Case {
@@ -102,12 +106,28 @@ impl Case {
             chip: "sm_90",
             stages: 3,
             epilogue: Epilogue::None,
+            autotuned: false,
         }
     }
 
     /// What the case is, for reports.
     pub fn name(&self) -> String {
         let c = &self.config;
+        if self.autotuned {
+            return format!(
+                "{}x{}x{} {} autotuned {}{}",
+                self.m,
+                self.n,
+                self.k,
+                self.inputs,
+                self.chip,
+                if self.epilogue == Epilogue::BiasRelu {
+                    " +bias,relu"
+                } else {
+                    ""
+                }
+            );
+        }
         let precision = self.precision.map_or(String::new(), |p| format!(" {p}"));
         let epilogue = match self.epilogue {
             Epilogue::None => "",
@@ -179,9 +199,32 @@ impl Case {
         }
         args.extend([m as i32, n as i32, k as i32].map(Arg::from));
         args.extend([sam, sak, sbk, sbn, n as i64, 1].map(Arg::from));
-        let grid = (m.div_ceil(self.config.block_m as usize)
-            * n.div_ceil(self.config.block_n as usize)) as u32;
-        loaded.launch(grid, &args)?;
+        if self.autotuned {
+            let options = Options {
+                chip: self.chip.into(),
+                ..Options::default()
+            };
+            let tuner = matmul::autotuner(self.inputs, self.output(), self.epilogue, options)
+                .map_err(|e| err(&e))?;
+            let key = format!("{m}x{n}x{k}");
+            tuner
+                .launch(device, &key, |c| matmul::autotuned_grid(c, m, n), &args)
+                .map_err(|e| err(&e))?;
+            device.synchronize().map_err(|e| err(&e))?;
+            if let Some(t) = tuner.tunings().last() {
+                println!(
+                    "  autotuned {key}: {}",
+                    tuner
+                        .configs()
+                        .nth(t.chosen)
+                        .map_or(String::new(), |c| c.to_string())
+                );
+            }
+        } else {
+            let grid = (m.div_ceil(self.config.block_m as usize)
+                * n.div_ceil(self.config.block_n as usize)) as u32;
+            loaded.launch(grid, &args)?;
+        }
         let got: Vec<u32> = device.download(&c).map_err(|e| err(&e))?;
         // The operands as the kernel's multiplications see them.
         let round = |x: f32| match (self.inputs, self.precision) {
@@ -439,6 +482,17 @@ pub fn cases(large: bool) -> Vec<Case> {
             });
         }
     }
+    // The autotuned kernels (`matmul::autotuner`), plain and with the
+    // epilogue.
+    out.push(Case {
+        autotuned: true,
+        ..Case::new(257, 256, if large { 520 } else { 72 }, DType::F16)
+    });
+    out.push(Case {
+        autotuned: true,
+        epilogue: Epilogue::BiasRelu,
+        ..Case::new(130, 300, 96, DType::BF16)
+    });
     out.push(Case {
         epilogue: Epilogue::BiasRelu,
         warps: 8,

@@ -21,7 +21,7 @@
 
 use super::super::builder::Val;
 use super::super::emit::Emitter;
-use super::super::ptx::{Arg, PtxAsm, RegClass};
+use super::super::ptx::{Arg, Operand, PtxAsm, RegClass};
 use super::{Operands, Staged};
 use crate::pass::PassError;
 use melior::dialect::arith;
@@ -104,8 +104,6 @@ pub fn product<'c>(
         RegClass::F32
     };
     e.arch_specific = true;
-    fence(e, "wgmma.fence.sync.aligned");
-    let mut regs = acc;
     let a_base: Vec<Val> = (0..m_reps)
         .map(|r| descriptor(e, address, &s.a, group_row, r * 16 * wm))
         .collect();
@@ -121,36 +119,53 @@ pub fn product<'c>(
             .collect();
         (a, b)
     });
+    // One asm block: the fence, every instruction, the commit; the
+    // accumulator registers read and written in place.
+    let mut asm = PtxAsm::new();
+    let outs: Vec<Operand> = acc.iter().map(|v| asm.output(acc_class, v.ty())).collect();
+    for (&o, &v) in outs.iter().zip(&acc) {
+        asm.tied(o, v);
+    }
+    let scale_d = asm.predicate("p");
+    asm.instruction(None, "wgmma.fence.sync.aligned", vec![]);
+    asm.instruction(
+        None,
+        "setp.ne.b32",
+        vec![scale_d.clone(), Arg::Imm(1), Arg::Imm(0)],
+    );
     for step in 0..steps {
         let k = step * STEP_BYTES / eb;
-        let a_desc: Vec<Val> = a_base.iter().map(|&d| at_k(e, d, &s.a, k)).collect();
-        let b_desc: Vec<Val> = b_base.iter().map(|&d| at_k(e, d, &s.b, k)).collect();
+        let mut desc = |e: &mut Emitter<'_, 'c>, base: &[Val], st: &Staged| -> Vec<Operand> {
+            base.iter()
+                .map(|&d| {
+                    let d = at_k(e, d, st, k);
+                    asm.input(RegClass::B64, d)
+                })
+                .collect()
+        };
+        let a_desc = desc(e, &a_base, &s.a);
+        let b_desc = desc(e, &b_base, &s.b);
         let low = s
             .low
             .zip(low_base.as_ref())
-            .map(|((a_low, b_low), (a, b))| {
-                let a: Vec<Val> = a.iter().map(|&d| at_k(e, d, &a_low, k)).collect();
-                let b: Vec<Val> = b.iter().map(|&d| at_k(e, d, &b_low, k)).collect();
-                (a, b)
-            });
+            .map(|((a_low, b_low), (a, b))| (desc(e, a, &a_low), desc(e, b, &b_low)));
         for mr in 0..m_reps as usize {
             for nr in 0..n_reps as usize {
                 let at = (mr * n_reps as usize + nr) * per;
-                let mut d: Vec<Val> = regs[at..at + per].to_vec();
-                let issue = |e: &mut Emitter<'_, 'c>, a, b, d| {
-                    instruction(e, &opcode, acc_class, [a, b], transposed, d)
-                };
+                let d = &outs[at..at + per];
+                let mut issue =
+                    |a, b| instruction(&mut asm, &opcode, [a, b], transposed, d, &scale_d);
                 if let Some((a_low, b_low)) = &low {
                     // The small products first.
-                    d = issue(e, a_low[mr], b_desc[nr], d);
-                    d = issue(e, a_desc[mr], b_low[nr], d);
+                    issue(a_low[mr], b_desc[nr]);
+                    issue(a_desc[mr], b_low[nr]);
                 }
-                d = issue(e, a_desc[mr], b_desc[nr], d);
-                regs[at..at + per].copy_from_slice(&d);
+                issue(a_desc[mr], b_desc[nr]);
             }
         }
     }
-    fence(e, "wgmma.commit_group.sync.aligned");
+    asm.instruction(None, "wgmma.commit_group.sync.aligned", vec![]);
+    let regs = asm.emit(&e.ir, true);
     if in_flight {
         // In a pipelined loop the previous iteration's group is waited
         // for, this one's left running: only the next iteration's
@@ -258,30 +273,22 @@ fn at_k<'c>(e: &mut Emitter<'_, 'c>, base: Val, st: &Staged, k: i64) -> Val {
     e.ir.binary(arith::addi, base, c)
 }
 
-/// One `wgmma.mma_async` accumulating into `d` (read and written in
-/// place): `d += a * b`.
-fn instruction<'c>(
-    e: &mut Emitter<'_, 'c>,
+/// One `wgmma.mma_async` accumulating into the outputs `d` of `asm`:
+/// `d += a * b`, `scale_d` holding true.
+fn instruction(
+    asm: &mut PtxAsm<'_>,
     opcode: &str,
-    class: RegClass,
-    [a, b]: [Val; 2],
+    [a, b]: [Operand; 2],
     transposed: [bool; 2],
-    d: Vec<Val>,
-) -> Vec<Val> {
-    let mut asm = PtxAsm::new();
-    let outs: Vec<_> = d.iter().map(|v| asm.output(class, v.ty())).collect();
-    for (&o, &v) in outs.iter().zip(&d) {
-        asm.tied(o, v);
-    }
-    let a = asm.input(RegClass::B64, a);
-    let b = asm.input(RegClass::B64, b);
-    let scale_d = asm.predicate("p");
-    asm.instruction(
-        None,
-        "setp.ne.b32",
-        vec![scale_d.clone(), Arg::Imm(1), Arg::Imm(0)],
-    );
-    let mut args = vec![Arg::Vector(outs), Arg::Reg(a), Arg::Reg(b), scale_d];
+    d: &[Operand],
+    scale_d: &Arg,
+) {
+    let mut args = vec![
+        Arg::Vector(d.to_vec()),
+        Arg::Reg(a),
+        Arg::Reg(b),
+        scale_d.clone(),
+    ];
     // Inputs are not negated (imm-scale-a, -b: 1); transposed (1) where
     // their contiguous axis is M or N. Integer products take neither, TF32
     // no transposes.
@@ -292,7 +299,6 @@ fn instruction<'c>(
         args.extend([Arg::Imm(1), Arg::Imm(1)]);
     }
     asm.instruction(None, opcode, args);
-    asm.emit(&e.ir, true)
 }
 
 /// An instruction without operands, kept in place (`wgmma.fence...`).

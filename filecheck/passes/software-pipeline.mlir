@@ -1,0 +1,173 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline | FileCheck %s --check-prefix=MARK
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=WGMMA
+// RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm80 | FileCheck %s --check-prefix=MMA
+
+// tile-software-pipeline and the loop tile-to-simt makes of its choice.
+// A K loop whose block loads feed tile.dot through carried, advanced
+// block pointers (16-byte accesses, zero padding) is marked with the
+// module's tile.num_stages and its loads tile.async_copy; then the first
+// S - 1 = 2 tiles are copied before the loop (cp.async, one commit group
+// each), and each iteration waits until at most one group is in flight
+// (its tile has landed), makes the copies visible to wgmma's async proxy,
+// synchronizes, multiplies, leaves its wgmma group running while the
+// previous one retires (wait_group 1), synchronizes again and copies the
+// tile two iterations ahead into the buffer the previous iteration read.
+// After the loop every product and copy is waited for. On sm_80 the loop
+// is the same around mma.sync, without wgmma's fences and waits.
+
+// MARK-LABEL: func.func @pipelined
+// MARK: scf.for
+// MARK: "tile.block_load"{{.*}}tile.async_copy
+// MARK: "tile.block_load"{{.*}}tile.async_copy
+// MARK: "tile.dot"
+// MARK: } {tile.num_stages = 3 : i64}
+
+// WGMMA-LABEL: .entry pipelined(
+// WGMMA: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %r{{[0-9]+}};
+// WGMMA: cp.async.commit_group;
+// WGMMA: cp.async.cg.shared.global
+// WGMMA: cp.async.commit_group;
+// WGMMA-NOT: wgmma
+// WGMMA: [[LOOP:\$L__BB[0-9_]+]]:
+// WGMMA: cp.async.wait_group 1;
+// WGMMA: fence.proxy.async.shared::cta;
+// WGMMA: bar.sync
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// WGMMA-NOT: wgmma.mma_async
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA: wgmma.wait_group.sync.aligned 1;
+// WGMMA: bar.sync
+// WGMMA: cp.async.cg.shared.global
+// WGMMA: cp.async.commit_group;
+// WGMMA: bra{{.*}}[[LOOP]];
+// WGMMA: wgmma.wait_group.sync.aligned 0;
+// WGMMA: cp.async.wait_group 0;
+// WGMMA: bar.sync
+
+// MMA-LABEL: .entry pipelined(
+// MMA: cp.async.commit_group;
+// MMA: cp.async.commit_group;
+// MMA: [[LOOP:\$L__BB[0-9_]+]]:
+// MMA-NOT: fence.proxy
+// MMA: cp.async.wait_group 1;
+// MMA-NOT: fence.proxy
+// MMA: bar.sync
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// MMA: bar.sync
+// MMA: cp.async.cg.shared.global
+// MMA: cp.async.commit_group;
+// MMA: bra{{.*}}[[LOOP]];
+// MMA: cp.async.wait_group 0;
+// MMA-NOT: wgmma
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @pipelined(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %c32 = arith.constant 32 : i32
+    %c1i = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %iters step %c1i iter_args(%acc = %z, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf16>>) -> tensor<32x64xf16>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %na = "tile.advance"(%qa, %c0, %c32) : (!tile.block_ptr<tensor<64x32xf16>>, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+      %nb = "tile.advance"(%qb, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf16>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>
+    }
+    "tile.block_store"(%pc, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+// -----
+
+// Left alone: a tile that is also stored (the dot is not its only use)
+// is loaded into registers as before; the other is still copied ahead.
+// MARK-LABEL: func.func @also_stored
+// MARK: "tile.block_load"(%arg9) {{{.*}} padding = "zero", tile.vector_width = 8 : i32
+// MARK: "tile.block_load"(%arg10) {{{.*}} padding = "zero", tile.async_copy,
+// MARK: } {tile.num_stages = 3 : i64}
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @also_stored(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %c32 = arith.constant 32 : i32
+    %c1i = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %iters step %c1i iter_args(%acc = %z, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf16>>) -> tensor<32x64xf16>
+      "tile.block_store"(%qa, %x) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x32xf16>>, tensor<64x32xf16>) -> ()
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %na = "tile.advance"(%qa, %c0, %c32) : (!tile.block_ptr<tensor<64x32xf16>>, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+      %nb = "tile.advance"(%qb, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf16>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>
+    }
+    "tile.block_store"(%pc, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+// -----
+
+// Left alone: a tile padded with NaN (cp.async fills zeros).
+// MARK-LABEL: func.func @nan_padding
+// MARK: "tile.block_load"(%arg9) {{{.*}} padding = "nan", tile.vector_width = 8 : i32
+// MARK: "tile.block_load"(%arg10) {{{.*}} padding = "zero", tile.async_copy,
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @nan_padding(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %c32 = arith.constant 32 : i32
+    %c1i = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %iters step %c1i iter_args(%acc = %z, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "nan", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf16>>) -> tensor<32x64xf16>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %na = "tile.advance"(%qa, %c0, %c32) : (!tile.block_ptr<tensor<64x32xf16>>, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+      %nb = "tile.advance"(%qb, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf16>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>
+    }
+    "tile.block_store"(%pc, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+// -----
+
+// Left alone: one stage asked for.
+// MARK-LABEL: func.func @one_stage
+// MARK-NOT: tile.async_copy
+// MARK-NOT: tile.num_stages = 1 : i64
+// MARK: return
+module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @one_stage(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %c32 = arith.constant 32 : i32
+    %c1i = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %iters step %c1i iter_args(%acc = %z, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf16>>) -> tensor<32x64xf16>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %na = "tile.advance"(%qa, %c0, %c32) : (!tile.block_ptr<tensor<64x32xf16>>, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+      %nb = "tile.advance"(%qb, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf16>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf16>>, !tile.block_ptr<tensor<32x64xf16>>
+    }
+    "tile.block_store"(%pc, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
