@@ -484,6 +484,35 @@ impl<'c> Ir<'c> {
             .copied()
     }
 
+    /// An `llvm.inline_asm` without side effects and with one result,
+    /// appended to the prologue (its arguments must be defined there).
+    pub fn hoisted_inline_asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        args: &[Val],
+        result: Type<'c>,
+    ) -> Val {
+        let c = self.context;
+        let operands: Vec<Value> = args.iter().map(|v| v.value()).collect();
+        let op = OperationBuilder::new("llvm.inline_asm", self.location)
+            .add_operands(&operands)
+            .add_attributes(&[
+                (
+                    Identifier::new(c, "asm_string"),
+                    StringAttribute::new(c, asm).into(),
+                ),
+                (
+                    Identifier::new(c, "constraints"),
+                    StringAttribute::new(c, constraints).into(),
+                ),
+            ])
+            .add_results(&[result])
+            .build()
+            .expect("ops without result type inference are always created");
+        self.hoist1(op)
+    }
+
     /// `llvm.mlir.addressof @name` of a global in address space `space`,
     /// in the prologue.
     pub fn address_of(&self, name: &str, space: u32) -> Val {

@@ -96,6 +96,7 @@ pub struct Emitter<'t, 'c> {
     /// constant offset each (see [`Emitter::affine`]).
     affine: HashMap<Val, (Val, i64)>,
     thread: Option<(Val, Val, Val)>,
+    uniform_warp: Option<Val>,
     shared: Option<Val>,
     shared_bytes: usize,
     /// Where scratch users of the shared buffer (conversions, reductions,
@@ -129,6 +130,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             dists: HashMap::new(),
             affine: HashMap::new(),
             thread: None,
+            uniform_warp: None,
             shared: None,
             shared_bytes: 0,
             scratch: 0,
@@ -219,6 +221,34 @@ impl<'t, 'c> Emitter<'t, 'c> {
         let t = (tid, lane, warp);
         self.thread = Some(t);
         t
+    }
+
+    /// The warp number, broadcast from lane 0 (`shfl.sync.idx`), which
+    /// `ptxas` then knows to be uniform across the warp (it keeps values
+    /// derived from it in uniform registers, as `wgmma` descriptors want).
+    pub fn uniform_warp(&mut self) -> Val {
+        if let Some(w) = self.uniform_warp {
+            return w;
+        }
+        let (_, _, warp) = self.thread();
+        let i32 = self.ir.int_type(32);
+        let mut asm = super::ptx::PtxAsm::new();
+        let out = asm.output(super::ptx::RegClass::B32, i32);
+        let input = asm.input(super::ptx::RegClass::B32, warp);
+        asm.instruction(
+            None,
+            "shfl.sync.idx.b32",
+            vec![
+                super::ptx::Arg::Reg(out),
+                super::ptx::Arg::Reg(input),
+                super::ptx::Arg::Imm(0),
+                super::ptx::Arg::Imm(31),
+                super::ptx::Arg::Imm(-1),
+            ],
+        );
+        let w = asm.emit_hoisted(&self.ir);
+        self.uniform_warp = Some(w);
+        w
     }
 
     /// `(id >> shift) & (count - 1)`, hoisted: one digit of a lane or warp

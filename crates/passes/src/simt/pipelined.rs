@@ -355,7 +355,8 @@ fn async_group<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
 struct Runs {
     /// One entry a run (`width` registers).
     runs: Vec<Run>,
-    /// The checked axes: their index and extent (negative extents as 0).
+    /// The checked axes: their index and extent (i32; negative extents as
+    /// 0, those beyond i32 as its largest value).
     checked: Vec<(usize, Val)>,
     /// Elements from one tile to the next (i64).
     step: Val,
@@ -369,7 +370,7 @@ struct Runs {
 struct Run {
     /// The address of the run at the first tile.
     start: Val,
-    /// Its position (i64) along each checked axis at the first tile.
+    /// Its position (i32) along each checked axis at the first tile.
     positions: Vec<Val>,
     /// Its byte offset within a buffer (i32).
     offset: Val,
@@ -401,10 +402,17 @@ fn prepare<'c>(
         step = e.ir.binary(arith::addi, step, term);
     }
     let mut checked = Vec::new();
+    // Positions are i32 (offsets are); extents are compared as i32 too,
+    // clamped to 0 ..= i32::MAX.
+    let i32 = e.ir.int_type(32);
+    let max = e.int(i64, i64::from(i32::MAX));
     for (axis, &extent) in shape.iter().enumerate() {
         if c.checked.contains(&(axis as i64)) {
             let negative = e.ir.cmpi(CmpiPredicate::Slt, extent, zero);
-            checked.push((axis, e.ir.select(negative, zero, extent)));
+            let extent = e.ir.select(negative, zero, extent);
+            let huge = e.ir.cmpi(CmpiPredicate::Sgt, extent, max);
+            let extent = e.ir.select(huge, max, extent);
+            checked.push((axis, e.ir.cast(arith::trunci, extent, i32)));
         }
     }
     let staged = Staged {
@@ -420,8 +428,7 @@ fn prepare<'c>(
             .iter()
             .map(|&(axis, _)| {
                 let idx = e.index(dist, r, axis);
-                let pos = e.ir.binary(arith::addi, offsets[axis], idx);
-                e.ir.cast(arith::extsi, pos, i64)
+                e.ir.binary(arith::addi, offsets[axis], idx)
             })
             .collect();
         let row = e.index(dist, r, 1 - c.contiguous);
@@ -460,15 +467,13 @@ fn issue<'c>(
     wanted: Val,
 ) {
     let i64 = e.ir.int_type(64);
+    let tile32 = tile;
     let tile = e.ir.cast(arith::extsi, tile, i64);
     let elements = e.ir.binary(arith::muli, tile, runs.step);
     let moved: Vec<Val> = runs
         .checked
         .iter()
-        .map(|&(axis, _)| {
-            let d = e.ir.cast(arith::extsi, c.deltas[axis], i64);
-            e.ir.binary(arith::muli, tile, d)
-        })
+        .map(|&(axis, _)| e.ir.binary(arith::muli, tile32, c.deltas[axis]))
         .collect();
     let bytes = c.width as i64 * c.elem_bytes;
     let full = e.i32(bytes);

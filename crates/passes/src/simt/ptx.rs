@@ -282,6 +282,15 @@ impl<'c> PtxAsm<'c> {
         (asm, constraints.join(","))
     }
 
+    /// Appends the asm, which has one output and no side effects, to the
+    /// prologue (its inputs defined there) and returns the output.
+    pub fn emit_hoisted(self, ir: &Ir<'c>) -> Val {
+        let (asm, constraints) = self.text();
+        let args: Vec<Val> = self.inputs.iter().map(|(_, v)| *v).collect();
+        assert_eq!(self.outputs.len(), 1, "a hoisted asm has one output");
+        ir.hoisted_inline_asm(&asm, &constraints, &args, self.outputs[0].1)
+    }
+
     /// Appends the `llvm.inline_asm` op and returns the outputs' values.
     /// Memory accesses are marked as having side effects, so that nothing
     /// merges, hoists or reorders them across stores.

@@ -65,7 +65,7 @@ pub fn product<'c>(
             ),
         ));
     }
-    let (_, _, warp) = e.thread();
+    let warp = e.uniform_warp();
     let warp_m = e.digit(warp, 0, wm);
     let warp_n = e.digit(warp, wm.trailing_zeros(), wn);
     // The warpgroup's first row and the warps' first column of `b`.
