@@ -3,6 +3,7 @@
 
 use tile::Options;
 use tile_dialect::{DType, Kernel};
+use tile_examples::matmul::{self, Epilogue, MatmulConfig};
 use tile_examples::{layer_norm, row_sum, vector_add};
 
 /// One kernel the benchmark compiles: how it is built, its warps, and the
@@ -20,21 +21,29 @@ pub struct Measured {
     /// Compiled specialized as the JIT compiles it for the benchmark's
     /// launch: every pointer and integer argument divisible by 16 (the
     /// facts of 16-byte aligned buffers and `N = 8192`), so that its
-    /// accesses move 16 bytes.
+    /// accesses move 16 bytes, except those named in `unit`.
     pub specialized: bool,
+    /// Integer arguments equal to 1 in that launch (unit strides).
+    pub unit: &'static [&'static str],
 }
 
 /// The kernels measured: the vector add and the row sum with their default
-/// blocks (target 25 ms), and the LayerNorm with an 8192-wide tile on 8
-/// warps (target 40 ms: three loops over a tile eight times the row sum's),
-/// unspecialized and as the JIT compiles it for the benchmark's launch.
-pub const KERNELS: [Measured; 4] = [
+/// blocks (target 25 ms), the LayerNorm with an 8192-wide tile on 8 warps
+/// (target 40 ms: three loops over a tile eight times the row sum's),
+/// unspecialized and as the JIT compiles it for the benchmark's launch,
+/// and the f16 matmul (target 100 ms) with its default 128x128x64 tiles
+/// on 4 warps, and with the 128x256x64 tiles on 8 warps that
+/// `tile-tools matmul-bench` finds fastest, specialized as it launches
+/// them (row-major 4096^3: unit strides along K of A and N of B and C);
+/// 3 pipeline stages, the default, in both.
+pub const KERNELS: [Measured; 6] = [
     Measured {
         name: "safe_kernel",
         build: |c| vector_add::safe_kernel(c, vector_add::BLOCK),
         num_warps: 4,
         target_ms: 25.0,
         specialized: false,
+        unit: &[],
     },
     Measured {
         name: "row_sum",
@@ -42,6 +51,7 @@ pub const KERNELS: [Measured; 4] = [
         num_warps: 4,
         target_ms: 25.0,
         specialized: false,
+        unit: &[],
     },
     Measured {
         name: "layer_norm_fwd",
@@ -49,6 +59,7 @@ pub const KERNELS: [Measured; 4] = [
         num_warps: 8,
         target_ms: 40.0,
         specialized: false,
+        unit: &[],
     },
     Measured {
         name: "layer_norm_fwd_specialized",
@@ -56,6 +67,32 @@ pub const KERNELS: [Measured; 4] = [
         num_warps: 8,
         target_ms: 40.0,
         specialized: true,
+        unit: &[],
+    },
+    Measured {
+        name: "matmul",
+        build: |c| {
+            let tiles = MatmulConfig::default();
+            matmul::matmul(c, tiles, DType::F16, DType::F16, None, Epilogue::None)
+        },
+        num_warps: 4,
+        target_ms: 100.0,
+        specialized: false,
+        unit: &[],
+    },
+    Measured {
+        name: "matmul_specialized",
+        build: |c| {
+            let tiles = MatmulConfig {
+                block_n: 256,
+                ..MatmulConfig::default()
+            };
+            matmul::matmul(c, tiles, DType::F16, DType::F16, None, Epilogue::None)
+        },
+        num_warps: 8,
+        target_ms: 100.0,
+        specialized: true,
+        unit: &["stride_ak", "stride_bn", "stride_cn"],
     },
 ];
 
@@ -74,6 +111,7 @@ pub(super) fn options(kernel: &Measured, built: &Kernel) -> Options {
         .iter()
         .map(|p| match p.ty.num() {
             Some(d) if d.is_float() => tile::Fact::None,
+            _ if kernel.unit.contains(&p.name.as_str()) => tile::Fact::EqualToOne,
             _ => tile::Fact::DivisibleBy16,
         })
         .collect();
