@@ -16,7 +16,7 @@
 // result on its way to the store's layout, rows padded by 16 bytes:
 // 64 * 272 bytes.
 // WGMMA-SAME: .shared .align 1024 .b8 __tile_shared[17408];
-// WGMMA-SAME: st.shared.b16
+// WGMMA-SAME: st.volatile.shared.b16
 // WGMMA-SAME: fence.proxy.async.shared::cta;
 // WGMMA-SAME: bar.sync
 // WGMMA-SAME: wgmma.fence.sync.aligned;

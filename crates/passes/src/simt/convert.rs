@@ -133,7 +133,7 @@ fn through_shared<'c>(
         let p = e.ir.gep(base, at, ty);
         let align = (w as i64 * elem_bytes) as u64;
         if w == 1 {
-            e.ir.store(regs[r], p, align);
+            e.ir.store_for_others(regs[r], p, align);
         } else {
             let vector_ty = e.ir.vector_type(w as u64, ty);
             let mut v = e.ir.poison(vector_ty);
@@ -141,7 +141,7 @@ fn through_shared<'c>(
                 let at = e.i32(i as i64);
                 v = e.ir.insert_element(v, x, at);
             }
-            e.ir.store(v, p, align);
+            e.ir.store_for_others(v, p, align);
         }
     }
     e.ir.barrier();

@@ -292,7 +292,7 @@ fn write<'c>(
 fn store_shared<'c>(e: &mut Emitter<'_, 'c>, base: Val, at: Val, value: Val, align: i64) {
     let i8 = e.ir.int_type(8);
     let p = e.ir.gep(base, at, i8);
-    e.ir.store(value, p, align as u64);
+    e.ir.store_for_others(value, p, align as u64);
 }
 
 /// The byte offset in the shared buffer of element (`row`, `col`) of a
