@@ -9,12 +9,13 @@
 #   /tmp/tile-tools gpu-check
 #   compute-sanitizer --tool memcheck /tmp/tile-tools gpu-check --quick
 #   /tmp/tile-tools bench --out $OUT/bench.md
+#   /tmp/tile-tools matmul-bench --out $OUT/matmul-bench.md
 # See ../shared/GPU.md, README.md ("On the GPU machine") and bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
   echo "gpu-pack.sh takes no arguments: tile-tools holds every GPU program" \
-    "(tile-tools gpu-check | bench | compile-bench)" >&2
+    "(tile-tools gpu-check | bench | matmul-bench | compile-bench)" >&2
   exit 2
 fi
 bash scripts/setup.sh
