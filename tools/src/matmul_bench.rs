@@ -144,23 +144,17 @@ impl Config {
     }
 }
 
-/// The configurations ours is tried in.
+/// The configurations ours is tried in: those `matmul::autotuner` tunes
+/// over (Triton's tutorial list and two more), and three more with other
+/// stages or warps.
 pub fn configs() -> Vec<Config> {
-    [
-        // Triton's tutorial configurations, those `bench/triton_matmul.py`
-        // tunes over ...
-        (128, 256, 64, 8, 3),
-        (64, 256, 32, 4, 4),
-        (128, 128, 32, 4, 4),
-        (128, 64, 32, 4, 4),
-        (64, 128, 32, 4, 4),
-        (128, 32, 32, 4, 4),
-        (64, 32, 32, 2, 5),
-        (32, 64, 32, 2, 5),
-        // ... and more.
+    let tuned = matmul::tuning_configs().into_iter().map(|c| Config {
+        tiles: matmul::tiles_of(&c),
+        warps: c.num_warps,
+        stages: c.num_stages.unwrap_or(3),
+    });
+    let more = [
         (128, 256, 64, 8, 4),
-        (256, 128, 64, 8, 3),
-        (128, 128, 64, 4, 3),
         (128, 128, 64, 4, 4),
         (64, 64, 64, 4, 4),
     ]
@@ -174,8 +168,8 @@ pub fn configs() -> Vec<Config> {
         },
         warps,
         stages,
-    })
-    .collect()
+    });
+    tuned.chain(more).collect()
 }
 
 /// A case's inputs on the device and on the host.

@@ -390,14 +390,7 @@ impl<'c> Ir<'c> {
 
     /// `llvm.store` of `value` at `ptr`, aligned to `align` bytes.
     pub fn store(&self, value: Val, ptr: Val, align: u64) {
-        let options = LoadStoreOptions::new().align(Some(self.align(align)));
-        self.push(llvm::store(
-            self.context,
-            value.value(),
-            ptr.value(),
-            self.location,
-            options,
-        ));
+        self.store_with(value, ptr, align, false);
     }
 
     /// `llvm.store volatile` of `value` at `ptr`, aligned to `align`
@@ -407,9 +400,13 @@ impl<'c> Ir<'c> {
     /// number (19 ms of a 90 ms matmul compile); the PTX is the same but
     /// for the `.volatile` qualifier.
     pub fn store_for_others(&self, value: Val, ptr: Val, align: u64) {
+        self.store_with(value, ptr, align, true);
+    }
+
+    fn store_with(&self, value: Val, ptr: Val, align: u64, volatile: bool) {
         let options = LoadStoreOptions::new()
             .align(Some(self.align(align)))
-            .volatile(true);
+            .volatile(volatile);
         self.push(llvm::store(
             self.context,
             value.value(),

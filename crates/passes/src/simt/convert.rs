@@ -129,7 +129,7 @@ fn through_shared<'c>(
     };
     let w = width(src);
     for r in (0..regs.len()).step_by(w) {
-        let at = padded_linear(e, src, r, pitch);
+        let at = e.padded_linear(src, r, pitch);
         let p = e.ir.gep(base, at, ty);
         let align = (w as i64 * elem_bytes) as u64;
         if w == 1 {
@@ -148,7 +148,7 @@ fn through_shared<'c>(
     let w = width(dst);
     let mut out = Vec::with_capacity(dst.registers());
     for r in (0..dst.registers()).step_by(w) {
-        let at = padded_linear(e, dst, r, pitch);
+        let at = e.padded_linear(dst, r, pitch);
         let p = e.ir.gep(base, at, ty);
         let align = (w as i64 * elem_bytes) as u64;
         if w == 1 {
@@ -164,30 +164,4 @@ fn through_shared<'c>(
     }
     e.set(result, Lowered::Regs(out));
     Ok(())
-}
-
-/// The index of register `r`'s element in a row-major copy of the tensor
-/// whose rows (last axis) are `pitch` elements apart.
-fn padded_linear<'c>(e: &mut Emitter<'_, 'c>, d: &Distribution, r: usize, pitch: i64) -> Val {
-    let mut acc: Option<Val> = None;
-    let mut stride = 1i64;
-    for i in (0..d.shape.len()).rev() {
-        let idx = e.index(d, r, i);
-        let term = if stride == 1 {
-            idx
-        } else {
-            let c = e.i32(stride);
-            e.ir.binary(arith::muli, idx, c)
-        };
-        acc = Some(match acc {
-            None => term,
-            Some(a) => e.ir.binary(arith::addi, a, term),
-        });
-        stride *= if i == d.shape.len() - 1 {
-            pitch
-        } else {
-            d.shape[i]
-        };
-    }
-    acc.unwrap_or_else(|| e.i32(0))
 }
