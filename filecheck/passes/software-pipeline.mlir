@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline | FileCheck %s --check-prefix=MARK
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt | FileCheck %s --check-prefix=SIMT
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=WGMMA
 // RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm80 | FileCheck %s --check-prefix=MMA
 
@@ -21,6 +22,29 @@
 // MARK: "tile.block_load"{{.*}}tile.async_copy
 // MARK: "tile.dot"
 // MARK: } {tile.num_stages = 3 : i64}
+
+// The rings' layouts, in the per-thread code: A (64x32 f16, K along its
+// 64-byte rows) in the 64-byte swizzle, whose wgmma descriptor has mode 2
+// in bits 62-63, 512 bytes (32 x 16) from one group of 8 rows to the next
+// and a leading offset of 1; B (32x64 f16 copied as it lies: 32 rows of K,
+// N along 128-byte rows, read MN-major) in the 128-byte swizzle, mode 1,
+// 1024 bytes between groups of 8 rows, 4096 between column blocks. Each
+// copy's destination is its linear offset with the 16-byte chunk XORed by
+// the row within the swizzle's span: (x >> 7) & 3, or & 7, shifted by 4
+// (each thread copies two runs of each tile).
+// SIMT-LABEL: gpu.func @pipelined
+// SIMT-DAG: arith.constant -9223371899415756800 : i64
+// SIMT-DAG: arith.constant 4611686293322072064 : i64
+// SIMT: %[[AHI:.*]] = arith.shrui %[[A:.*]], %c7_i32 : i32
+// SIMT-NEXT: %[[ACH:.*]] = arith.andi %[[AHI]], %c3_i32 : i32
+// SIMT-NEXT: %[[ASH:.*]] = arith.shli %[[ACH]], %c4_i32 : i32
+// SIMT-NEXT: arith.xori %[[A]], %[[ASH]] : i32
+// SIMT: arith.shrui %{{.*}}, %c7_i32 : i32
+// SIMT-NEXT: arith.andi %{{.*}}, %c3_i32 : i32
+// SIMT: %[[BHI:.*]] = arith.shrui %[[B:.*]], %c7_i32 : i32
+// SIMT-NEXT: %[[BCH:.*]] = arith.andi %[[BHI]], %c7_i32 : i32
+// SIMT-NEXT: %[[BSH:.*]] = arith.shli %[[BCH]], %c4_i32 : i32
+// SIMT-NEXT: arith.xori %[[B]], %[[BSH]] : i32
 
 // WGMMA-LABEL: .entry pipelined(
 // WGMMA: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %r{{[0-9]+}};
