@@ -23,3 +23,38 @@ fn matmul_cases_run_on_the_interpreter() {
         failed.join("\n")
     );
 }
+
+/// `matmul::autotuner` compiles each configuration with its own warps and
+/// pipeline stages, and its kernel with the configuration's tiles.
+#[test]
+fn autotuned_matmul_configurations_carry_warps_and_stages() {
+    use tile_dialect::DType;
+    use tile_examples::matmul::{self, Epilogue};
+    let options = tile::Options {
+        num_stages: 2,
+        ..tile::Options::default()
+    };
+    let tuner = matmul::autotuner(DType::F16, DType::F32, Epilogue::None, options).unwrap();
+    let configs: Vec<tile::Config> = tuner.configs().cloned().collect();
+    assert_eq!(configs.len(), matmul::tuning_configs().len());
+    for (i, config) in configs.iter().enumerate() {
+        let compiler = tuner.launcher(i).source();
+        assert_eq!(compiler.options().num_warps, config.num_warps, "{config}");
+        assert_eq!(
+            Some(compiler.options().num_stages),
+            config.num_stages,
+            "{config}"
+        );
+        let tiles = matmul::tiles_of(config);
+        let ir = compiler.ir();
+        let a_tile = format!("tensor<{}x{}xf16", tiles.block_m, tiles.block_k);
+        assert!(ir.contains(&a_tile), "{config}: no {a_tile} in the kernel");
+    }
+    let first = &configs[0];
+    assert_eq!(
+        first.to_string(),
+        "BLOCK_M=128 BLOCK_N=256 BLOCK_K=64 warps=8 stages=3"
+    );
+    let grid = matmul::autotuned_grid(first, 1000, 1000);
+    assert_eq!(grid, tile::Grid::from(8 * 4));
+}
