@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: formatting, clippy, the cargo tests, and the FileCheck
-# tests through lit with our tile-opt. Installs what is missing first.
+# Runs every test: formatting, clippy, the docs' links, the cargo tests,
+# and the FileCheck tests through lit with our tile-opt. Installs what is
+# missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -9,6 +10,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== cargo doc (broken intra-doc links fail)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 echo "== cargo test"
 cargo test --workspace
 echo "== lit (FileCheck tests)"

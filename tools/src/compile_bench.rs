@@ -17,9 +17,9 @@
 //!   anew and compiled each time.
 //!
 //! A compilation is timed around [`tile::compile`] (the kernel's IR is
-//! built before the clock starts), with [`Options::default`] minus dumps and
-//! the kernel's warps: `-O3`, nothing specialized. Each measurement reports
-//! its median and maximum; the per-stage medians come from
+//! built before the clock starts), with `Options::default()` minus dumps and
+//! the kernel's warps: `-O3`, specialized only where the kernel's entry
+//! says. Each measurement reports its median and maximum; the per-stage medians come from
 //! [`tile::Compiled::timings`] and [`tile::Compiled::ptx_steps`]. The
 //! verdict compares the median with the target; the maximum is shown beside
 //! it. A kernel that does not compile is a failed row with the error, and

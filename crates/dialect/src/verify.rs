@@ -1,5 +1,5 @@
 //! The tile verifier: what IRDL cannot check, checked on MLIR operations
-//! with the same [`rules`](crate::rules) the builder applies.
+//! with the same [`crate::rules`] the builder applies.
 //!
 //! Failures are emitted as MLIR error diagnostics at the op's location, so
 //! they read like MLIR's own verifier errors.

@@ -6,10 +6,12 @@
 //! and program ids come from `gpu.thread_id` and `gpu.block_id`. Every
 //! element op is repeated per register; broadcasts and `expand_dims` only
 //! renumber registers; loads and stores become aligned `llvm.load` /
-//! `llvm.store` or predicated PTX (see [`memory`]); layout conversions go
+//! `llvm.store` or predicated PTX (`simt/memory.rs`); layout conversions go
 //! through shared memory; reductions combine in the thread, across lanes
-//! with shuffles and across warps through shared memory (see [`reduce`]);
-//! float math avoids libdevice (see [`math`]). Every emitted op keeps the
+//! with shuffles and across warps through shared memory (`simt/reduce.rs`);
+//! float math avoids libdevice (`simt/math.rs`); products run on tensor
+//! cores (`simt/dot.rs`) and marked K loops are pipelined
+//! (`simt/pipelined.rs`). Every emitted op keeps the
 //! location of the tile op it comes from, so the PTX line table points at
 //! the user's source.
 //!
@@ -18,10 +20,9 @@
 //! `gpu.container_module`.
 //!
 //! The MLIR C API has no dialect-conversion driver, so the lowering is a
-//! walk with a map from each tile value to its scalars ([`Lowered`]).
+//! walk with a map from each tile value to its scalars (`emit::Lowered`).
 //!
 //! [`Distribution`]: tile_coalesce::Distribution
-//! [`Lowered`]: emit::Lowered
 
 mod block_ptr;
 mod builder;
