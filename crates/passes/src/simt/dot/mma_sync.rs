@@ -34,6 +34,7 @@ pub fn product<'c>(
     let kind = Kind::of(s.inputs).ok_or_else(|| {
         PassError::at(op, format!("cannot multiply {} on tensor cores", s.inputs))
     })?;
+    let attributes = attributes(e, kind);
     let [wm, wn] = mma.warps_per_cta.map(i64::from);
     let [m, n] = [out.shape[0], out.shape[1]];
     let (_, lane, warp) = e.thread();
@@ -105,10 +106,10 @@ pub fn product<'c>(
                 let mut c: [Val; 4] = [regs[at], regs[at + 1], regs[at + 2], regs[at + 3]];
                 if let Some((a_low, b_low)) = &low {
                     // The small products first.
-                    c = instruction(e, kind, &a_low[mr], &b_hi[nr], c);
-                    c = instruction(e, kind, &a_hi[mr], &b_low[nr], c);
+                    c = instruction(e, &attributes, &a_low[mr], &b_hi[nr], c);
+                    c = instruction(e, &attributes, &a_hi[mr], &b_low[nr], c);
                 }
-                c = instruction(e, kind, &a_hi[mr], &b_hi[nr], c);
+                c = instruction(e, &attributes, &a_hi[mr], &b_hi[nr], c);
                 regs[at..at + 4].copy_from_slice(&c);
             }
         }
@@ -194,40 +195,35 @@ impl Kind {
         })
     }
 
-    fn ptx(self) -> &'static str {
+    /// The `#nvvm.mma_type` of both multiplicands.
+    fn type_attribute(self) -> &'static str {
         match self {
-            Kind::F16 => "f16",
-            Kind::Bf16 => "bf16",
-            Kind::Tf32 => "tf32",
-            Kind::S8 => "s8",
+            Kind::F16 => "#nvvm.mma_type<f16>",
+            Kind::Bf16 => "#nvvm.mma_type<bf16>",
+            Kind::Tf32 => "#nvvm.mma_type<tf32>",
+            Kind::S8 => "#nvvm.mma_type<s8>",
         }
     }
 
-    /// K of one instruction.
-    fn k(self) -> i64 {
+    /// The instruction's `#nvvm.shape`: m16n8 and K of 32 bytes.
+    fn shape_attribute(self) -> &'static str {
         match self {
-            Kind::F16 | Kind::Bf16 => 16,
-            Kind::Tf32 => 8,
-            Kind::S8 => 32,
+            Kind::F16 | Kind::Bf16 => "#nvvm.shape<m = 16, n = 8, k = 16>",
+            Kind::Tf32 => "#nvvm.shape<m = 16, n = 8, k = 8>",
+            Kind::S8 => "#nvvm.shape<m = 16, n = 8, k = 32>",
         }
     }
 }
 
-/// `d = a * b + c` for one 16x8 block: `nvvm.mma.sync`.
-fn instruction<'c>(
-    e: &mut Emitter<'_, 'c>,
-    kind: Kind,
-    a: &[Val; 4],
-    b: &[Val; 2],
-    c: [Val; 4],
-) -> [Val; 4] {
+/// The attributes of every `nvvm.mma.sync` of `kind`, made once a product
+/// (the nvvm attributes have no C API builders: each is parsed from its
+/// fixed text).
+fn attributes<'c>(e: &Emitter<'_, 'c>, kind: Kind) -> Vec<(Identifier<'c>, Attribute<'c>)> {
     let context = e.types.context();
-    let acc = c[0].ty();
-    let result = e.ir.struct_type(&[acc; 4]);
     let attr = |text: &str| -> Attribute<'c> {
         Attribute::parse(context, text).expect("the nvvm dialect is loaded")
     };
-    let ptx_type = attr(&format!("#nvvm.mma_type<{}>", kind.ptx()));
+    let ptx_type = attr(kind.type_attribute());
     let mut attributes = vec![
         (
             Identifier::new(context, "layoutA"),
@@ -239,7 +235,7 @@ fn instruction<'c>(
         ),
         (
             Identifier::new(context, "shape"),
-            attr(&format!("#nvvm.shape<m = 16, n = 8, k = {}>", kind.k())),
+            attr(kind.shape_attribute()),
         ),
         (Identifier::new(context, "multiplicandAPtxType"), ptx_type),
         (Identifier::new(context, "multiplicandBPtxType"), ptx_type),
@@ -254,8 +250,21 @@ fn instruction<'c>(
             attr("#nvvm.mma_int_overflow<wrapped>"),
         ));
     }
+    attributes
+}
+
+/// `d = a * b + c` for one 16x8 block: `nvvm.mma.sync` with `attributes`.
+fn instruction<'c>(
+    e: &mut Emitter<'_, 'c>,
+    attributes: &[(Identifier<'c>, Attribute<'c>)],
+    a: &[Val; 4],
+    b: &[Val; 2],
+    c: [Val; 4],
+) -> [Val; 4] {
+    let acc = c[0].ty();
+    let result = e.ir.struct_type(&[acc; 4]);
     let operands: Vec<Val> = a.iter().chain(b).chain(&c).copied().collect();
     let d =
-        e.ir.generic("nvvm.mma.sync", &operands, &[result], &attributes)[0];
+        e.ir.generic("nvvm.mma.sync", &operands, &[result], attributes)[0];
     [0, 1, 2, 3].map(|i| e.ir.extract_value(d, i, acc))
 }
