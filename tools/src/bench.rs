@@ -54,6 +54,30 @@ impl Timing {
     }
 }
 
+/// The positive count given to `flag` (`--warmup N`, `--reps N`).
+pub fn positive_count(flag: &str, value: &str) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{flag} {value}: want a positive count"))
+}
+
+/// Writes a benchmark's Markdown `report` to `path` and says so; false
+/// (after a `FAIL` line) when it cannot.
+pub fn write_report(path: &std::path::Path, report: &str) -> bool {
+    match std::fs::write(path, report) {
+        Ok(()) => {
+            println!("wrote {}", path.display());
+            true
+        }
+        Err(e) => {
+            println!("FAIL: cannot write {}: {e}", path.display());
+            false
+        }
+    }
+}
+
 /// The median of `times` (the mean of the two middle values for an even
 /// count, as Python's `statistics.median`); `None` when empty.
 pub fn median(times: &[f32]) -> Option<f64> {
@@ -116,16 +140,9 @@ impl Cli {
                 return Err(format!("unknown argument {flag}"));
             }
             let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            let count = || {
-                value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("{flag} {value}: want a positive count"))
-            };
             match flag.as_str() {
-                "--warmup" => cli.timing.warmup = count()?,
-                "--reps" => cli.timing.reps = count()?,
+                "--warmup" => cli.timing.warmup = positive_count(&flag, &value)?,
+                "--reps" => cli.timing.reps = positive_count(&flag, &value)?,
                 "--triton-script" => cli.triton_script = PathBuf::from(value),
                 "--python" => cli.python = value,
                 _ => cli.out = Some(PathBuf::from(value)),
@@ -182,14 +199,10 @@ pub fn run(cli: &Cli, command_line: &str) -> i32 {
     let table = table::markdown(&rows, copy_gbps);
     let report = report(&name, command_line, cli, &script, copy_gbps, &table);
     let mut status = i32::from(rows.iter().any(|r| r.ours.is_err()));
-    if let Some(path) = &cli.out {
-        match std::fs::write(path, &report) {
-            Ok(()) => println!("wrote {}", path.display()),
-            Err(e) => {
-                println!("FAIL: cannot write {}: {e}", path.display());
-                status = 1;
-            }
-        }
+    if let Some(path) = &cli.out
+        && !write_report(path, &report)
+    {
+        status = 1;
     }
     println!("\n{table}");
     status

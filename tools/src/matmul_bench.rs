@@ -448,12 +448,8 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
                 .collect::<Vec<_>>()
                 .join("\n"),
         );
-        match std::fs::write(path, report) {
-            Ok(()) => println!("wrote {}", path.display()),
-            Err(e) => {
-                println!("FAIL: cannot write {}: {e}", path.display());
-                status = 1;
-            }
+        if !crate::bench::write_report(path, &report) {
+            status = 1;
         }
     }
     println!("\n{table}");

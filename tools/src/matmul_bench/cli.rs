@@ -1,7 +1,7 @@
 //! The command line of `tile-tools matmul-bench`.
 
 use super::{Case, Config};
-use crate::bench::Timing;
+use crate::bench::{Timing, positive_count};
 use std::path::PathBuf;
 use tile_dialect::DType;
 
@@ -63,16 +63,9 @@ impl Cli {
             .filter(|a| *a != "--quick" && *a != "--ours-only");
         while let Some(flag) = it.next() {
             let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            let count = || {
-                value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("{flag} {value}: want a positive count"))
-            };
             match flag.as_str() {
-                "--warmup" => cli.timing.warmup = count()?,
-                "--reps" => cli.timing.reps = count()?,
+                "--warmup" => cli.timing.warmup = positive_count(flag, value)?,
+                "--reps" => cli.timing.reps = positive_count(flag, value)?,
                 "--script" => cli.script = PathBuf::from(value),
                 "--python" => cli.python = value.clone(),
                 "--out" => cli.out = Some(PathBuf::from(value)),
