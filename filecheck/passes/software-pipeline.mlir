@@ -47,7 +47,7 @@
 // SIMT-NEXT: arith.xori %[[B]], %[[BSH]] : i32
 
 // WGMMA-LABEL: .entry pipelined(
-// WGMMA: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %r{{[0-9]+}};
+// WGMMA: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %p{{[0-9]+}};
 // WGMMA: cp.async.commit_group;
 // WGMMA: cp.async.cg.shared.global
 // WGMMA: cp.async.commit_group;

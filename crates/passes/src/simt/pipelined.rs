@@ -16,10 +16,11 @@
 //! Each copy moves one run of the load's layout (`tile.vector_width`
 //! elements, 4 to 16 bytes) from its address to its place in the buffer
 //! (the swizzled layout of [`SharedTile`], columns along the block's
-//! contiguous axis); out of bounds it reads nothing and fills zeros (a
-//! source size of 0). The barrier at the top of each iteration makes the
-//! landed tile visible to every thread (after `fence.proxy.async` where
-//! `wgmma` reads it); the one before the copies keeps them behind every
+//! contiguous axis); out of bounds it reads nothing and fills zeros (its
+//! `ignore-src` predicate, which SASS keeps as `LDGSTS`'s own operand).
+//! The barrier at the top of each iteration makes the landed tile visible
+//! to every thread (after `fence.proxy.async` where `wgmma` reads it);
+//! the one before the copies keeps them behind every
 //! thread's reads of the buffer they refill: a product that only the next
 //! iteration reads leaves its `wgmma` group running and waits for the
 //! previous one (`wgmma.wait_group 1`), so the buffer of iteration `i - 1`
@@ -476,8 +477,8 @@ fn issue<'c>(
         .map(|&(axis, _)| e.ir.binary(arith::muli, tile32, c.deltas[axis]))
         .collect();
     let bytes = c.width as i64 * c.elem_bytes;
-    let full = e.i32(bytes);
-    let none = e.i32(0);
+    let i1 = e.ir.int_type(1);
+    let yes = e.int(i1, 1);
     let buffer = e.ir.binary(arith::addi, runs.shared, at);
     let opcode = if bytes == 16 {
         "cp.async.cg.shared.global"
@@ -493,14 +494,14 @@ fn issue<'c>(
             let inside = e.ir.cmpi(CmpiPredicate::Ult, pos, extent);
             valid = e.ir.binary(arith::andi, valid, inside);
         }
-        // Out of bounds the address is not read (a source size of 0).
-        let size = e.ir.select(valid, full, none);
+        // Out of bounds the source is ignored (not read: zeros land).
+        let ignore = e.ir.binary(arith::xori, valid, yes);
         let dst = e.ir.binary(arith::addi, buffer, run.offset);
         let mut asm = PtxAsm::new();
         let guard = runs.owner.map(|o| asm.input(RegClass::Pred, o));
         let dst = asm.input(RegClass::B32, dst);
         let src = asm.input(RegClass::B64, src);
-        let size = asm.input(RegClass::B32, size);
+        let ignore = asm.input(RegClass::Pred, ignore);
         asm.instruction(
             guard,
             opcode,
@@ -508,7 +509,7 @@ fn issue<'c>(
                 Arg::Address(dst),
                 Arg::Address(src),
                 Arg::Imm(bytes),
-                Arg::Reg(size),
+                Arg::Reg(ignore),
             ],
         );
         asm.emit(&e.ir, true);
