@@ -16,7 +16,9 @@
 //! `tf32x3` the high parts and the remainders are staged apart and three
 //! products accumulate: the small ones first.
 
+pub mod invariant;
 mod mma_sync;
+mod register_a;
 pub mod wgmma;
 
 use super::builder::Val;
@@ -24,6 +26,7 @@ use super::emit::{Emitter, Lowered};
 use super::ptx::{PtxAsm, RegClass};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
+use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use tile_coalesce::{Distribution, Layout, SharedTile};
@@ -48,7 +51,8 @@ pub fn lower<'c>(
     let regs = match &out.1 {
         Layout::Mma(m) => {
             let parts = Parts::of(inputs, dot.precision);
-            let staged = stage_operands(e, op, dot, parts, m.version == 3)?;
+            let a_words = register_a::words(e, op, dot.a, m, inputs)?;
+            let staged = stage_operands(e, op, dot, parts, m.version == 3, a_words.as_ref())?;
             if m.version == 3 {
                 let in_flight = e.products_in_flight && only_carried(op);
                 let regs = wgmma::product(e, op, m, &out.0, &staged, acc, in_flight)?;
@@ -59,8 +63,11 @@ pub fn lower<'c>(
             }
         }
         _ if inputs == DType::F32 && dot.precision == InputPrecision::Ieee => {
-            let staged = stage_operands(e, op, dot, Parts::Whole(Convert::None), false)?;
-            fma(e, &out.0, &staged, acc)
+            let staged = stage_operands(e, op, dot, Parts::Whole(Convert::None), false, None)?;
+            let A::Shared(a) = staged.a else {
+                return Err(PassError::at(op, "has no staged left operand"));
+            };
+            fma(e, &out.0, &staged, &a, acc)
         }
         other => {
             return Err(PassError::at(
@@ -76,20 +83,49 @@ pub fn lower<'c>(
 }
 
 /// True when the only use of `op`'s result is the `scf.yield` of the loop
-/// around it: the next iteration's product is all that reads it.
+/// around it, and the next iteration reads the carried value only as this
+/// product's accumulator: nothing but the next product reads it, so its
+/// `wgmma` group may stay in flight.
 fn only_carried(op: &OperationRef) -> bool {
     let Ok(result) = op.result(0) else {
         return false;
     };
-    if crate::edit::use_count(result) != 1 {
+    let Some((user, operand)) = sole_use(result.to_raw()) else {
+        return false;
+    };
+    if tile_dialect::view::op_name(&user) != "scf.yield" {
         return false;
     }
-    // SAFETY: the result is live and has one use; its owner is read.
-    let user = unsafe {
-        let first = mlir_sys::mlirValueGetFirstUse(result.to_raw());
-        OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(first))
+    // The loop's block argument for this yield operand (after the
+    // induction variable) must have one use: `op`'s accumulator (operand 2).
+    let Some(body) = user.block() else {
+        return false;
     };
-    tile_dialect::view::op_name(&user) == "scf.yield"
+    let Ok(carried) = body.argument(operand + 1) else {
+        return false;
+    };
+    matches!(
+        sole_use(carried.to_raw()),
+        Some((reader, 2)) if reader == *op
+    )
+}
+
+/// The owner of the only use of `v` and the operand number it is there,
+/// or `None` when `v` has no use or several.
+fn sole_use<'c, 'a>(v: mlir_sys::MlirValue) -> Option<(OperationRef<'c, 'a>, usize)> {
+    // SAFETY: `v` is live; its use list is read without changing it, and
+    // the owner of a use is a live operation.
+    unsafe {
+        let first = mlir_sys::mlirValueGetFirstUse(v);
+        if first.ptr.is_null() || !mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null() {
+            return None;
+        }
+        let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(first));
+        Some((
+            owner,
+            mlir_sys::mlirOpOperandGetOperandNumber(first) as usize,
+        ))
+    }
 }
 
 /// What each input element becomes in shared memory.
@@ -135,15 +171,24 @@ pub struct Staged {
     pub k_major: bool,
 }
 
-/// The operands in shared memory: `a` and `b`, and for `tf32x3` the
-/// remainders of each.
-pub struct Operands {
+/// Where a product reads its left operand from.
+#[derive(Clone, Copy)]
+pub enum A<'w> {
+    /// Shared memory.
+    Shared(Staged),
+    /// Registers, as fragments ([`register_a`]).
+    Registers(&'w register_a::Words),
+}
+
+/// The operands: `a` in shared memory or registers, `b` in shared
+/// memory, and for `tf32x3` the remainders of each in shared memory.
+pub struct Operands<'w> {
     /// The inputs' type.
     pub inputs: DType,
     /// K.
     pub k: i64,
     /// `a` (high parts for `tf32x3`).
-    pub a: Staged,
+    pub a: A<'w>,
     /// `b` (high parts for `tf32x3`).
     pub b: Staged,
     /// The remainders of `a` and `b` (`tf32x3`).
@@ -155,14 +200,17 @@ pub struct Operands {
 /// scratch part of the buffer, one after the other, each aligned for
 /// `wgmma`'s swizzle, with a barrier before (earlier users of the buffer)
 /// and after. With `async_readers` the writes are first made visible to
-/// the async proxy `wgmma` reads through.
-fn stage_operands<'c>(
+/// the async proxy `wgmma` reads through. With `a_words`, `a` is read
+/// from registers and not staged.
+fn stage_operands<'c, 'w>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
     dot: &Dot<'c, '_>,
     parts: Parts,
     async_readers: bool,
-) -> Result<Operands, PassError> {
+    a_words: Option<&'w register_a::Words>,
+) -> Result<Operands<'w>, PassError> {
+    let stage_a = a_words.is_none();
     let inputs = e.dtype(dot.a, op)?;
     let [m, k] = shape2(dot.a, op)?;
     let [_, n] = shape2(dot.b, op)?;
@@ -177,11 +225,22 @@ fn stage_operands<'c>(
         wanted.push((dot.a, 1, m, Convert::Tf32Remainder));
         wanted.push((dot.b, 0, n, Convert::Tf32Remainder));
     }
+    if !stage_a {
+        wanted.retain(|w| w.1 != 1);
+    }
     let mut staged = Vec::with_capacity(wanted.len());
     let mut writes = Vec::new();
     let mut local = 0i64;
     let scratch = e.scratch() as i64;
     for &(v, k_axis, rows, convert) in &wanted {
+        let invariant = e
+            .invariant_operands
+            .get(&(crate::edit::key(v), k_axis))
+            .copied();
+        if let (Some(s), Convert::None) = (invariant, convert) {
+            staged.push(s);
+            continue;
+        }
         match e.get(v, op)? {
             Lowered::Shared {
                 tile,
@@ -224,12 +283,19 @@ fn stage_operands<'c>(
         }
         e.ir.barrier();
     }
-    let low = (parts == Parts::Split).then(|| (staged[2], staged[3]));
+    let (a, rest) = match a_words {
+        None => (A::Shared(staged[0]), &staged[1..]),
+        Some(words) => (A::Registers(words), &staged[..]),
+    };
+    let low = match (parts, stage_a) {
+        (Parts::Split, true) => Some((rest[1], rest[2])),
+        _ => None,
+    };
     Ok(Operands {
         inputs,
         k,
-        a: staged[0],
-        b: staged[1],
+        a,
+        b: rest[0],
         low,
     })
 }
@@ -366,6 +432,7 @@ fn fma<'c>(
     e: &mut Emitter<'_, 'c>,
     out: &Distribution,
     staged: &Operands,
+    a: &Staged,
     acc: Vec<Val>,
 ) -> Vec<Val> {
     let f32 = e.types.dtype(DType::F32);
@@ -394,7 +461,7 @@ fn fma<'c>(
     let kk = carried.remove(0);
     let mut a_vals = std::collections::BTreeMap::new();
     for (&o, &row) in &rows {
-        let at = tile_offset(e, &staged.a, row, kk);
+        let at = tile_offset(e, a, row, kk);
         let i8 = e.ir.int_type(8);
         let p = e.ir.gep(base, at, i8);
         a_vals.insert(o, e.ir.load(p, f32, 4));

@@ -113,6 +113,9 @@ pub struct Emitter<'t, 'c> {
     /// Set when a product left a `wgmma` group in flight (the loop waits
     /// for it after its last iteration).
     pub wgmma_pending: bool,
+    /// Product operands staged before the loop being lowered
+    /// ([`super::dot::invariant`]), by value and K axis.
+    pub invariant_operands: HashMap<(usize, usize), super::dot::Staged>,
 }
 
 impl<'t, 'c> Emitter<'t, 'c> {
@@ -137,6 +140,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             arch_specific: false,
             products_in_flight: false,
             wgmma_pending: false,
+            invariant_operands: HashMap::new(),
         }
     }
 

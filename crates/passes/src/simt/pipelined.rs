@@ -91,6 +91,8 @@ pub fn for_loop<'c>(
     if copied.is_empty() {
         return control::for_loop(e, op, l);
     }
+    let wgmma = reads_with_wgmma(e, l);
+    let invariant = super::dot::invariant::stage(e, l, &mut next, wgmma)?;
     e.set_scratch(next as usize);
 
     let i32 = e.ir.int_type(32);
@@ -123,7 +125,6 @@ pub fn for_loop<'c>(
     // and the buffer it reads.
     let zero = e.i32(0);
     let loop_state = [zero, zero];
-    let wgmma = reads_with_wgmma(e, l);
     let outer_in_flight = e.products_in_flight;
     e.products_in_flight = wgmma;
     e.wgmma_pending = false;
@@ -199,6 +200,7 @@ pub fn for_loop<'c>(
     }
     async_group(e, "cp.async.wait_group 0");
     e.ir.barrier();
+    super::dot::invariant::release(e, &invariant);
     e.set_scratch(outer_scratch);
     Ok(())
 }

@@ -11,7 +11,7 @@
 
 use super::super::builder::Val;
 use super::super::emit::Emitter;
-use super::{Operands, Staged, tile_offset};
+use super::{A, Operands, Staged, tile_offset};
 use crate::pass::PassError;
 use melior::dialect::arith;
 use melior::ir::attribute::Attribute;
@@ -28,7 +28,7 @@ pub fn product<'c>(
     op: &OperationRef<'c, '_>,
     mma: &Mma,
     out: &Distribution,
-    s: &Operands,
+    s: &Operands<'_>,
     acc: Vec<Val>,
 ) -> Result<Vec<Val>, PassError> {
     let kind = Kind::of(s.inputs).ok_or_else(|| {
@@ -44,11 +44,16 @@ pub fn product<'c>(
     let t = e.digit(lane, 0, 4);
     let m_reps = (m / (16 * wm)).max(1);
     let n_reps = (n / (8 * wn)).max(1);
-    let eb = s.a.tile.elem_bytes;
+    let eb = s.b.tile.elem_bytes;
+    let a = s.a;
+    let a_k_major = match a {
+        A::Shared(st) => st.k_major,
+        A::Registers(_) => true,
+    };
     // K in steps of 32 bytes: a K-major tile's narrow rows are padded with
     // zeros to 32 bytes; an MN-major tile (K down its rows) holds exactly K.
     let steps = (s.k * eb + STEP_BYTES - 1) / STEP_BYTES;
-    if !(s.a.k_major && s.b.k_major) && s.k * eb % STEP_BYTES != 0 {
+    if !(a_k_major && s.b.k_major) && s.k * eb % STEP_BYTES != 0 {
         return Err(PassError::at(
             op,
             format!(
@@ -93,7 +98,10 @@ pub fn product<'c>(
         let load_b = |e: &mut Emitter<'_, 'c>, st: &Staged, row: Val| {
             [(row, c0), (row, c1)].map(|(r, c)| word(e, st, r, c, kind))
         };
-        let a_hi: Vec<[Val; 4]> = a_rows.iter().map(|r| load_a(e, &s.a, r)).collect();
+        let a_hi: Vec<[Val; 4]> = match a {
+            A::Shared(st) => a_rows.iter().map(|r| load_a(e, &st, r)).collect(),
+            A::Registers(words) => words[step as usize].clone(),
+        };
         let b_hi: Vec<[Val; 2]> = b_rows.iter().map(|&r| load_b(e, &s.b, r)).collect();
         let low = s.low.map(|(a_low, b_low)| {
             let a: Vec<[Val; 4]> = a_rows.iter().map(|r| load_a(e, &a_low, r)).collect();

@@ -22,7 +22,7 @@
 use super::super::builder::Val;
 use super::super::emit::Emitter;
 use super::super::ptx::{Arg, Operand, PtxAsm, RegClass};
-use super::{Operands, Staged};
+use super::{A, Operands, Staged};
 use crate::pass::PassError;
 use melior::dialect::arith;
 use melior::ir::OperationRef;
@@ -38,7 +38,7 @@ pub fn product<'c>(
     op: &OperationRef<'c, '_>,
     mma: &Mma,
     out: &Distribution,
-    s: &Operands,
+    s: &Operands<'_>,
     acc: Vec<Val>,
     in_flight: bool,
 ) -> Result<Vec<Val>, PassError> {
@@ -78,15 +78,20 @@ pub fn product<'c>(
     let m_reps = rows / (16 * wm);
     let n_reps = cols / (n * wn);
     let per = (n / 2) as usize;
-    let eb = s.a.tile.elem_bytes;
-    // K as the staged tile holds it (narrow rows padded).
-    let k_extent = if s.a.k_major {
-        s.a.tile.cols
+    let eb = s.b.tile.elem_bytes;
+    // K as the staged tile of `b` holds it (narrow rows padded).
+    let k_extent = if s.b.k_major {
+        s.b.tile.cols
     } else {
-        s.a.tile.rows
+        s.b.tile.rows
     };
     let steps = k_extent * eb / STEP_BYTES;
-    let transposed = [!s.a.k_major, !s.b.k_major];
+    let a = s.a;
+    let a_shared = match a {
+        A::Shared(st) => Some(st),
+        A::Registers(_) => None,
+    };
+    let transposed = [a_shared.is_some_and(|st| !st.k_major), !s.b.k_major];
     if transposed.iter().any(|&t| t) && !matches!(s.inputs, DType::F16 | DType::BF16) {
         return Err(PassError::at(
             op,
@@ -104,9 +109,12 @@ pub fn product<'c>(
         RegClass::F32
     };
     e.arch_specific = true;
-    let a_base: Vec<Val> = (0..m_reps)
-        .map(|r| descriptor(e, address, &s.a, group_row, r * 16 * wm))
-        .collect();
+    let a_base: Vec<Val> = match &a_shared {
+        Some(st) => (0..m_reps)
+            .map(|r| descriptor(e, address, st, group_row, r * 16 * wm))
+            .collect(),
+        None => Vec::new(),
+    };
     let b_base: Vec<Val> = (0..n_reps)
         .map(|r| descriptor(e, address, &s.b, first_col, r * n * wn))
         .collect();
@@ -135,7 +143,11 @@ pub fn product<'c>(
     );
     for step in 0..steps {
         let k = step * STEP_BYTES / eb;
-        let mut desc = |e: &mut Emitter<'_, 'c>, base: &[Val], st: &Staged| -> Vec<Operand> {
+        let desc = |e: &mut Emitter<'_, 'c>,
+                    asm: &mut PtxAsm<'c>,
+                    base: &[Val],
+                    st: &Staged|
+         -> Vec<Operand> {
             base.iter()
                 .map(|&d| {
                     let d = at_k(e, d, st, k);
@@ -143,24 +155,35 @@ pub fn product<'c>(
                 })
                 .collect()
         };
-        let a_desc = desc(e, &a_base, &s.a);
-        let b_desc = desc(e, &b_base, &s.b);
+        let a_in: Vec<AIn> = match a {
+            A::Registers(words) => words[step as usize]
+                .iter()
+                .map(|w| AIn::Words(w.map(|v| asm.input(RegClass::B32, v))))
+                .collect(),
+            A::Shared(st) => desc(e, &mut asm, &a_base, &st)
+                .into_iter()
+                .map(AIn::Descriptor)
+                .collect(),
+        };
+        let b_desc = desc(e, &mut asm, &b_base, &s.b);
         let low = s
             .low
             .zip(low_base.as_ref())
-            .map(|((a_low, b_low), (a, b))| (desc(e, a, &a_low), desc(e, b, &b_low)));
+            .map(|((a_low, b_low), (a, b))| {
+                (desc(e, &mut asm, a, &a_low), desc(e, &mut asm, b, &b_low))
+            });
         for mr in 0..m_reps as usize {
             for nr in 0..n_reps as usize {
                 let at = (mr * n_reps as usize + nr) * per;
                 let d = &outs[at..at + per];
                 let mut issue =
-                    |a, b| instruction(&mut asm, &opcode, [a, b], transposed, d, &scale_d);
+                    |a, b| instruction(&mut asm, &opcode, a, b, transposed, d, &scale_d);
                 if let Some((a_low, b_low)) = &low {
                     // The small products first.
-                    issue(a_low[mr], b_desc[nr]);
-                    issue(a_desc[mr], b_low[nr]);
+                    issue(AIn::Descriptor(a_low[mr]), b_desc[nr]);
+                    issue(a_in[mr], b_low[nr]);
                 }
-                issue(a_desc[mr], b_desc[nr]);
+                issue(a_in[mr], b_desc[nr]);
             }
         }
     }
@@ -273,28 +296,41 @@ fn at_k<'c>(e: &mut Emitter<'_, 'c>, base: Val, st: &Staged, k: i64) -> Val {
     e.ir.binary(arith::addi, base, c)
 }
 
+/// How one instruction reads `a`.
+#[derive(Clone, Copy)]
+enum AIn {
+    /// Through a matrix descriptor (shared memory).
+    Descriptor(Operand),
+    /// As four words of registers.
+    Words([Operand; 4]),
+}
+
 /// One `wgmma.mma_async` accumulating into the outputs `d` of `asm`:
 /// `d += a * b`, `scale_d` holding true.
 fn instruction(
     asm: &mut PtxAsm<'_>,
     opcode: &str,
-    [a, b]: [Operand; 2],
+    a: AIn,
+    b: Operand,
     transposed: [bool; 2],
     d: &[Operand],
     scale_d: &Arg,
 ) {
-    let mut args = vec![
-        Arg::Vector(d.to_vec()),
-        Arg::Reg(a),
-        Arg::Reg(b),
-        scale_d.clone(),
-    ];
+    let a_arg = match a {
+        AIn::Descriptor(a) => Arg::Reg(a),
+        AIn::Words(w) => Arg::Vector(w.to_vec()),
+    };
+    let mut args = vec![Arg::Vector(d.to_vec()), a_arg, Arg::Reg(b), scale_d.clone()];
     // Inputs are not negated (imm-scale-a, -b: 1); transposed (1) where
-    // their contiguous axis is M or N. Integer products take neither, TF32
-    // no transposes.
+    // their contiguous axis is M or N (`a` from registers has no
+    // transpose). Integer products take neither, TF32 no transposes.
     if opcode.ends_with("f16") {
         let [ta, tb] = transposed.map(i64::from);
-        args.extend([Arg::Imm(1), Arg::Imm(1), Arg::Imm(ta), Arg::Imm(tb)]);
+        args.extend([Arg::Imm(1), Arg::Imm(1)]);
+        if matches!(a, AIn::Descriptor(_)) {
+            args.push(Arg::Imm(ta));
+        }
+        args.push(Arg::Imm(tb));
     } else if opcode.ends_with("tf32") {
         args.extend([Arg::Imm(1), Arg::Imm(1)]);
     }
