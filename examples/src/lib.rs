@@ -31,6 +31,7 @@
 //! ```
 
 pub mod attention_tiles;
+pub mod flash_attention;
 pub mod layer_norm;
 pub mod masked_tile_2d;
 pub mod matmul;

@@ -1,6 +1,7 @@
 //! Integration tests of the tile compiler, in one test binary (every binary
 //! links LLVM and MLIR, so there is only one).
 
+mod attention;
 mod builder;
 mod codegen;
 mod dot;

@@ -4,6 +4,7 @@
 //! and the comparisons. The case functions take a [`Device`], so the
 //! integration tests run them on the CPU interpreter too.
 
+pub mod attention;
 pub mod cross_check;
 pub mod layer_norm;
 pub mod matmul;

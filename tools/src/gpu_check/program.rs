@@ -20,6 +20,7 @@
 //! - `tile-tools gpu-check fault`: a kernel that faults must come back as a
 //!   `KernelFault` naming it (the context is lost afterwards).
 //! - `tile-tools gpu-check matmul [--quick]`: only the matmul cases.
+//! - `tile-tools gpu-check attention [--quick]`: only the attention cases.
 
 use super::padding::padding_case;
 use super::reductions::{
@@ -325,24 +326,37 @@ fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
         "fault" => runtime::fault_case(device),
         "matmul" => {
             let large = !args.iter().any(|a| a == "--quick");
-            let mut failed = 0;
-            for case in super::matmul::cases(large) {
-                match case.run(device) {
-                    Ok(()) => println!("PASS matmul {}", case.name()),
-                    Err(e) => {
-                        failed += 1;
-                        println!("FAIL matmul {}: {e}", case.name());
-                    }
-                }
-            }
-            if failed == 0 {
-                Ok(())
-            } else {
-                Err(format!("{failed} matmul cases failed"))
-            }
+            family("matmul", super::matmul::cases(large), |c| {
+                (c.name(), c.run(device))
+            })
+        }
+        "attention" => {
+            let large = !args.iter().any(|a| a == "--quick");
+            family("attention", super::attention::cases(large), |c| {
+                (c.name(), c.run(device))
+            })
         }
         _ => return None,
     })
+}
+
+/// Runs each case of one family, printing a PASS or FAIL line for each.
+fn family<C>(name: &str, cases: Vec<C>, run: impl Fn(&C) -> (String, Outcome)) -> Outcome {
+    let mut failed = 0;
+    for case in &cases {
+        match run(case) {
+            (case, Ok(())) => println!("PASS {name} {case}"),
+            (case, Err(e)) => {
+                failed += 1;
+                println!("FAIL {name} {case}: {e}");
+            }
+        }
+    }
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(format!("{failed} of {} {name} cases failed", cases.len()))
+    }
 }
 
 /// `tile-tools gpu-check ARGS` (`args`: those after `gpu-check`): a
@@ -438,6 +452,9 @@ pub fn main(args: &[String]) -> i32 {
     layer_norms(&device, &mut report);
     for case in super::matmul::cases(!quick) {
         report.record("matmul", case.name(), case.run(&device));
+    }
+    for case in super::attention::cases(!quick) {
+        report.record("attention", case.name(), case.run(&device));
     }
     for (case, outcome) in super::memory_order::memory_order(&device) {
         report.record("memory_order", case, outcome);

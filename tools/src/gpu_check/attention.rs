@@ -1,0 +1,351 @@
+//! The GPU cases of the flash-attention forward
+//! (`tile_examples::flash_attention`): fixed-length and ragged batches,
+//! causal or not, head dimensions 64 and 128, f16 and bf16, against an f64
+//! reference of softmax attention on the same (rounded) inputs.
+//!
+//! Tolerances: the output is rounded to its type, and the kernel rounds the
+//! probabilities to that type before the second product (as every
+//! flash-attention kernel does), so each output may differ from the exact
+//! one by a few units of the type's precision at the scale of `v` (inputs
+//! are within [-1, 1)): [`out_tolerance`]. The log-sum-exp is computed in
+//! f32 throughout: within [`LSE_TOLERANCE`]. A missing or extra key block,
+//! a wrong row or a wrong rescaling moves outputs by far more.
+
+use super::{GUARD, Outcome, POISON, Specializing, inputs, verdict};
+use tile::{Arg, Device, Options};
+use tile_dialect::DType;
+use tile_examples::flash_attention::{self, AttentionConfig};
+
+/// Absolute tolerance of the log-sum-exp (an f32 output).
+pub const LSE_TOLERANCE: f64 = 2e-4;
+
+/// The bits written over the output before a run: NaN in f16 and bf16.
+const POISON_16: u16 = 0xFFFF;
+
+/// Absolute tolerance of an output of `dtype`: four of its half-units at 1.
+pub fn out_tolerance(dtype: DType) -> f64 {
+    match dtype {
+        DType::BF16 => 4.0 * 2f64.powi(-8),
+        _ => 4.0 * 2f64.powi(-11),
+    }
+}
+
+/// One attention launch.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Sequence lengths (one per batch element); with `varlen` false they
+    /// must be equal.
+    pub seqlens: Vec<usize>,
+    /// Heads.
+    pub heads: usize,
+    /// The kernel's parameters (head dimension, blocks, causal, varlen).
+    pub config: AttentionConfig,
+    /// Inputs and output type.
+    pub dtype: DType,
+    /// Warps per program.
+    pub warps: u32,
+    /// Pipeline stages (`Options::num_stages`).
+    pub stages: u32,
+    /// The chip compiled for (`sm_90`: wgmma; `sm_80`: mma.sync).
+    pub chip: &'static str,
+    /// Whether the GPU launch is also compared with the interpreter (off
+    /// for sizes where the interpreter would take minutes).
+    pub cross_check: bool,
+}
+
+impl Case {
+    /// `batch` sequences of `t` tokens, `heads` heads of `head_dim`, f16,
+    /// 64 x 64 blocks on 4 warps, 3 stages, sm_90.
+    pub fn new(batch: usize, t: usize, heads: usize, head_dim: i64) -> Case {
+        Case {
+            seqlens: vec![t; batch],
+            heads,
+            config: AttentionConfig::new(head_dim).blocks(64, 64),
+            dtype: DType::F16,
+            warps: 4,
+            stages: 3,
+            chip: "sm_90",
+            cross_check: true,
+        }
+    }
+
+    /// Packed sequences of the given lengths.
+    pub fn ragged(seqlens: &[usize], heads: usize, head_dim: i64) -> Case {
+        let mut case = Case::new(1, 1, heads, head_dim);
+        case.seqlens = seqlens.to_vec();
+        case.config = case.config.varlen(true);
+        case
+    }
+
+    /// A line naming the case.
+    pub fn name(&self) -> String {
+        let c = &self.config;
+        let lens = if c.varlen {
+            format!("seqlens={:?}", self.seqlens)
+        } else {
+            format!("B={} T={}", self.seqlens.len(), self.seqlens[0])
+        };
+        format!(
+            "{lens} H={} D={} {}{} {} blocks {}x{} warps={} stages={} {}",
+            self.heads,
+            c.head_dim,
+            if c.causal { "causal" } else { "full" },
+            if c.varlen { " varlen" } else { "" },
+            self.dtype,
+            c.block_m,
+            c.block_n,
+            self.warps,
+            self.stages,
+            self.chip
+        )
+    }
+
+    /// Runs the case on `device` and checks the output and the
+    /// log-sum-exp.
+    pub fn run(&self, device: &Device) -> Outcome {
+        let err = |e: &dyn std::fmt::Display| e.to_string();
+        let context = tile::context().map_err(|e| err(&e))?;
+        let kernel = flash_attention::attention_fwd(&context, self.config, self.dtype)
+            .map_err(|e| err(&e))?;
+        let options = Options {
+            chip: self.chip.into(),
+            num_stages: self.stages,
+            ..Options::with_warps(self.warps)
+        };
+        let loaded = Specializing::with_options(device, &kernel, options);
+        let (h, d) = (self.heads, self.config.head_dim as usize);
+        let total: usize = self.seqlens.iter().sum();
+        let mut cu = vec![0i32];
+        for &t in &self.seqlens {
+            cu.push(cu.last().copied().unwrap_or(0) + t as i32);
+        }
+        let len = total * h * d;
+        let q = Tensor::new(device, len, 3 + len as u64, self.dtype)?;
+        let k = Tensor::new(device, len, 5 + len as u64, self.dtype)?;
+        let v = Tensor::new(device, len, 7 + len as u64, self.dtype)?;
+        let o = device
+            .upload(&vec![POISON_16; len + GUARD])
+            .map_err(|e| err(&e))?;
+        let lse = device
+            .upload(&vec![POISON; total * h + GUARD])
+            .map_err(|e| err(&e))?;
+        let cu_buffer = device.upload(&cu).map_err(|e| err(&e))?;
+        let sm_scale = 1.0 / (d as f32).sqrt();
+        let t_max = self.seqlens.iter().copied().max().unwrap_or(0);
+        let args = [
+            q.arg,
+            k.arg,
+            v.arg,
+            Arg::from(&o),
+            Arg::from(&lse),
+            Arg::from(&cu_buffer),
+            Arg::from(t_max as i32),
+            Arg::from(h as i32),
+            Arg::from(sm_scale),
+        ];
+        let grid = (
+            t_max.div_ceil(self.config.block_m as usize) as u32,
+            (self.seqlens.len() * h) as u32,
+        );
+        if self.cross_check {
+            loaded.launch(grid, &args)?;
+        } else {
+            let jit = loaded.jit()?;
+            jit.launch(device, grid, &args).map_err(|e| err(&e))?;
+        }
+        let got_o: Vec<u16> = device.download(&o).map_err(|e| err(&e))?;
+        let got_lse: Vec<f32> = device.download(&lse).map_err(|e| err(&e))?;
+        let (want_o, want_lse) = reference(
+            &q.values,
+            &k.values,
+            &v.values,
+            &cu,
+            h,
+            d,
+            f64::from(sm_scale),
+            self.config.causal,
+        );
+        let tol = out_tolerance(self.dtype);
+        let mut errors = Vec::new();
+        for (i, (&g, &w)) in got_o.iter().zip(&want_o).enumerate() {
+            let g = from_bits(self.dtype, g);
+            if g.is_nan() || (f64::from(g) - w).abs() > tol {
+                errors.push(format!("o[{i}] = {g}, want {w:.6}"));
+            }
+        }
+        for (i, &g) in got_o.iter().enumerate().skip(len) {
+            if g != POISON_16 {
+                errors.push(format!("o guard [{i}] was written: {g:#x}"));
+            }
+        }
+        let o_outcome = if errors.is_empty() {
+            Ok(())
+        } else {
+            let count = errors.len();
+            errors.truncate(5);
+            Err(format!(
+                "{count} wrong: {} (tol {tol:e})",
+                errors.join("; ")
+            ))
+        };
+        let mut lse_errors = Vec::new();
+        for (i, (&g, &w)) in got_lse.iter().zip(&want_lse).enumerate() {
+            if g.is_nan() || (f64::from(g) - w).abs() > LSE_TOLERANCE {
+                lse_errors.push(format!("lse[{i}] = {g}, want {w:.6}"));
+            }
+        }
+        let lse_outcome = verdict(&got_lse, want_lse.len(), lse_errors)
+            .map_err(|e| format!("log-sum-exp: {e} (tol {LSE_TOLERANCE:e})"));
+        o_outcome.and(lse_outcome)
+    }
+}
+
+/// Softmax attention in f64 over packed sequences (`cu`: where each
+/// begins, then the total): the output `[total, h, d]` and the natural
+/// log-sum-exp of each row's scaled scores `[total, h]`.
+#[allow(clippy::too_many_arguments)]
+pub fn reference(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    cu: &[i32],
+    h: usize,
+    d: usize,
+    sm_scale: f64,
+    causal: bool,
+) -> (Vec<f64>, Vec<f64>) {
+    let total = *cu.last().unwrap_or(&0) as usize;
+    let mut out = vec![0f64; total * h * d];
+    let mut lse = vec![0f64; total * h];
+    let at = |token: usize, head: usize| (token * h + head) * d;
+    let mut scores = Vec::new();
+    for seq in cu.windows(2) {
+        let (bos, eos) = (seq[0] as usize, seq[1] as usize);
+        for head in 0..h {
+            for i in bos..eos {
+                let keys = if causal { i + 1 } else { eos };
+                let qi = &q[at(i, head)..at(i, head) + d];
+                scores.clear();
+                scores.extend((bos..keys).map(|j| {
+                    let kj = &k[at(j, head)..at(j, head) + d];
+                    let dot: f64 = qi
+                        .iter()
+                        .zip(kj)
+                        .map(|(&a, &b)| f64::from(a) * f64::from(b))
+                        .sum();
+                    dot * sm_scale
+                }));
+                let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let l: f64 = scores.iter().map(|s| (s - m).exp()).sum();
+                lse[i * h + head] = m + l.ln();
+                let row = &mut out[at(i, head)..at(i, head) + d];
+                for (n, s) in scores.iter().enumerate() {
+                    let p = (s - m).exp() / l;
+                    let vj = &v[at(bos + n, head)..at(bos + n, head) + d];
+                    for (o, &x) in row.iter_mut().zip(vj) {
+                        *o += p * f64::from(x);
+                    }
+                }
+            }
+        }
+    }
+    (out, lse)
+}
+
+/// An input uploaded as f16 or bf16, and the values the kernel reads.
+struct Tensor {
+    values: Vec<f32>,
+    arg: Arg,
+    _buffer: tile::Buffer<u16>,
+}
+
+impl Tensor {
+    /// `len` values in [-1, 1), rounded to `dtype`.
+    fn new(device: &Device, len: usize, seed: u64, dtype: DType) -> Result<Tensor, String> {
+        let bits: Vec<u16> = inputs(len, seed)
+            .iter()
+            .map(|&x| to_bits(dtype, x / 8.0))
+            .collect();
+        let values = bits.iter().map(|&b| from_bits(dtype, b)).collect();
+        let buffer = device.upload(&bits).map_err(|e| e.to_string())?;
+        Ok(Tensor {
+            values,
+            arg: Arg::from(&buffer),
+            _buffer: buffer,
+        })
+    }
+}
+
+fn to_bits(d: DType, x: f32) -> u16 {
+    if d == DType::BF16 {
+        half::bf16::from_f32(x).to_bits()
+    } else {
+        half::f16::from_f32(x).to_bits()
+    }
+}
+
+fn from_bits(d: DType, b: u16) -> f32 {
+    if d == DType::BF16 {
+        half::bf16::from_bits(b).to_f32()
+    } else {
+        half::f16::from_bits(b).to_f32()
+    }
+}
+
+/// The cases. Without `large`: T in 1, 17, 128 and a ragged batch, at
+/// sizes the interpreter runs in seconds (CI). With `large` (a GPU): also
+/// T 1000 and 4096, ragged batches with long sequences, both head
+/// dimensions and types, the benchmark's blocks and warps, sm_80.
+pub fn cases(large: bool) -> Vec<Case> {
+    let mut out = Vec::new();
+    let mut push = |case: Case| {
+        for causal in [false, true] {
+            out.push(Case {
+                config: case.config.causal(causal),
+                ..case.clone()
+            });
+        }
+    };
+    for (t, d) in [(1, 64), (17, 64), (128, 128), (70, 128)] {
+        push(Case::new(2, t, 2, d));
+    }
+    push(Case::ragged(&[17, 1, 130, 64], 2, 64));
+    push(Case {
+        dtype: DType::BF16,
+        ..Case::ragged(&[33, 100], 1, 128)
+    });
+    if !large {
+        return out;
+    }
+    for (t, d) in [(1000, 64), (1000, 128)] {
+        push(Case::new(2, t, 2, d));
+    }
+    for (t, d, dtype) in [(4096, 64, DType::F16), (4096, 128, DType::BF16)] {
+        push(Case {
+            dtype,
+            cross_check: false,
+            ..Case::new(1, t, 2, d)
+        });
+    }
+    push(Case {
+        cross_check: false,
+        ..Case::ragged(&[1, 4096, 17, 1000, 2500, 128], 2, 128)
+    });
+    for (d, bm, bn, warps) in [(64, 128, 128, 8), (128, 128, 64, 8), (128, 128, 128, 8)] {
+        for dtype in [DType::F16, DType::BF16] {
+            push(Case {
+                dtype,
+                warps,
+                config: AttentionConfig::new(d).blocks(bm, bn),
+                ..Case::new(2, 1000, 3, d)
+            });
+        }
+    }
+    for (t, d) in [(300, 64), (130, 128)] {
+        push(Case {
+            chip: "sm_80",
+            ..Case::new(2, t, 2, d)
+        });
+    }
+    out
+}
