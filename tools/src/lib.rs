@@ -13,9 +13,11 @@
 //! | `bench [--quick] ...` | our kernels against Triton 3.6 and PyTorch, checked, then timed | [`mod@bench`] |
 //! | `compile-bench [--reps N] ...` | cold compile latency (no GPU needed) | [`compile_bench`] |
 //! | `matmul-bench [--quick] ...` | the matmul against Triton (autotuned) and cuBLAS, fp16 and bf16 | [`matmul_bench`] |
+//! | `attention-bench [--quick] ...` | the flash-attention forward against Triton (autotuned) and torch SDPA | [`attention_bench`] |
 //!
 //! The kernels themselves are in `tile-examples`.
 
+pub mod attention_bench;
 pub mod bench;
 pub mod compile_bench;
 pub mod gpu_check;
@@ -34,6 +36,7 @@ subcommands:
   bench [--quick] ...           our kernels against Triton and PyTorch, checked, timed
   compile-bench [--reps N] ...  cold compile latency (no GPU needed)
   matmul-bench [--quick] ...    the matmul against Triton (autotuned) and cuBLAS
+  attention-bench [--quick] ... flash attention against Triton (autotuned) and torch SDPA
 
 `tile-tools bench --help` and `tile-tools compile-bench --help` give their arguments.";
 
@@ -48,6 +51,7 @@ pub fn run(argv: &[String]) -> i32 {
         Some("bench") => bench::main(&command_line, rest),
         Some("compile-bench") => compile_bench::main(&command_line, rest),
         Some("matmul-bench") => matmul_bench::main(&command_line, rest),
+        Some("attention-bench") => attention_bench::main(&command_line, rest),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0
