@@ -14,6 +14,7 @@
 //! | [`softmax`] | [`softmax`](softmax::softmax) | 000: `other = -inf` before a max reduction |
 //! | [`layer_norm`] | [`layer_norm_fwd`](layer_norm::layer_norm_fwd) | Triton's tutorial 05: three loops, `where`, `sqrt` |
 //! | [`matmul`] | [`matmul`](matmul::matmul) | Triton's tutorial 03: `dot` on tensor cores, K loop, grouped programs |
+//! | [`flash_attention`] | [`attention_fwd`](flash_attention::attention_fwd) | 001's q and transposed k tiles, multiplied: online softmax, causal, variable length |
 //!
 //! Compile-time parameters (block and tile sizes, Triton's `tl.constexpr`)
 //! are arguments of the Rust functions; runtime values (sizes, strides) are
