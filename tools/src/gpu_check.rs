@@ -49,6 +49,24 @@ pub fn inputs(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
+/// The bits of `x` rounded to `d` (bf16, else f16).
+pub fn to_bits(d: DType, x: f32) -> u16 {
+    if d == DType::BF16 {
+        half::bf16::from_f32(x).to_bits()
+    } else {
+        half::f16::from_f32(x).to_bits()
+    }
+}
+
+/// The value of bits `b` of type `d` (bf16, else f16).
+pub fn from_bits(d: DType, b: u16) -> f32 {
+    if d == DType::BF16 {
+        half::bf16::from_bits(b).to_f32()
+    } else {
+        half::f16::from_bits(b).to_f32()
+    }
+}
+
 /// An output of `n` elements plus the guard, all poisoned.
 pub fn poisoned(n: usize) -> Vec<f32> {
     vec![POISON; n + GUARD]

@@ -23,7 +23,7 @@ use cli::Cli;
 
 use crate::bench::ours::median_ms;
 use crate::bench::{FLUSH_BYTES, Timing};
-use crate::gpu_check::inputs;
+use crate::gpu_check::{from_bits, inputs, to_bits};
 use std::process::{Command, Stdio};
 use tile::{Arg, Buffer, Device, Options};
 use tile_dialect::DType;
@@ -183,22 +183,6 @@ struct Operands {
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
-}
-
-fn to_bits(d: DType, x: f32) -> u16 {
-    if d == DType::BF16 {
-        half::bf16::from_f32(x).to_bits()
-    } else {
-        half::f16::from_f32(x).to_bits()
-    }
-}
-
-fn from_bits(d: DType, b: u16) -> f32 {
-    if d == DType::BF16 {
-        half::bf16::from_bits(b).to_f32()
-    } else {
-        half::f16::from_bits(b).to_f32()
-    }
 }
 
 impl Operands {

@@ -11,7 +11,7 @@
 //! f32 throughout: within [`LSE_TOLERANCE`]. A missing or extra key block,
 //! a wrong row or a wrong rescaling moves outputs by far more.
 
-use super::{GUARD, Outcome, POISON, Specializing, inputs, verdict};
+use super::{GUARD, Outcome, POISON, Specializing, from_bits, inputs, to_bits, verdict};
 use tile::{Arg, Device, Options};
 use tile_dialect::DType;
 use tile_examples::flash_attention::{self, AttentionConfig};
@@ -273,22 +273,6 @@ impl Tensor {
             arg: Arg::from(&buffer),
             _buffer: buffer,
         })
-    }
-}
-
-fn to_bits(d: DType, x: f32) -> u16 {
-    if d == DType::BF16 {
-        half::bf16::from_f32(x).to_bits()
-    } else {
-        half::f16::from_f32(x).to_bits()
-    }
-}
-
-fn from_bits(d: DType, b: u16) -> f32 {
-    if d == DType::BF16 {
-        half::bf16::from_bits(b).to_f32()
-    } else {
-        half::f16::from_bits(b).to_f32()
     }
 }
 
