@@ -16,7 +16,7 @@
 // CHECK: llvm.call_intrinsic "llvm.sqrt.f32"(%{{.*}}) : (f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.maxnum.f32"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: %[[S:.*]] = arith.mulf %{{.*}}, %cst{{.*}} : f32
-// CHECK-NEXT: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f" %[[S]] : (f32) -> f32
+// CHECK-NEXT: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[S]] : (f32) -> f32
 // CHECK: %[[L:.*]] = llvm.inline_asm "lg2.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
 // CHECK-NEXT: arith.mulf %[[L]], %cst{{.*}} : f32
 // CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
@@ -31,7 +31,7 @@
 // PTX-SAME: cvt.rpi.f32.f32
 // PTX-SAME: sqrt.rn.f32
 // PTX-SAME: max.f32
-// PTX-SAME: ex2.approx.f32
+// PTX-SAME: ex2.approx.ftz.f32
 // PTX-SAME: lg2.approx.f32
 // PTX-SAME: max.NaN.f32
 // PTX-SAME: abs.s32
@@ -87,12 +87,12 @@ func.func @f32_ops(%x: !tile.ptr<f32>, %b: f32, %o0: !tile.ptr<f32>, %o1: !tile.
 // CHECK-LABEL: gpu.func @half
 // CHECK: llvm.call_intrinsic "llvm.sqrt.f16"(%{{.*}}) : (f16) -> f16
 // CHECK: arith.extf %{{.*}} : f16 to f32
-// CHECK-NEXT: llvm.inline_asm "ex2.approx.f32 $0, $1;", "=f,f"
+// CHECK-NEXT: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f"
 // CHECK-NEXT: arith.truncf %{{.*}} : f32 to f16
 // PTX-LABEL: gpu.binary @tile
 // PTX-SAME: .entry half
 // PTX-SAME: sqrt.rn.f32
-// PTX-SAME: ex2.approx.f32
+// PTX-SAME: ex2.approx.ftz.f32
 // PTX-NOT: call
 func.func @half(%x: !tile.ptr<f16>, %b: f16, %o0: !tile.ptr<f16>, %o1: !tile.ptr<f16>) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>

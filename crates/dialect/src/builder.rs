@@ -28,6 +28,7 @@ mod arith;
 mod block_ptr;
 mod control;
 mod dot;
+mod fused;
 mod kernel;
 mod memory;
 mod shape;

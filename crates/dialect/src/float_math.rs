@@ -15,8 +15,9 @@
 //! | `math.absf` | `llvm.fabs` | `abs` | exact |
 //! | `math.floor`, `math.ceil` | `llvm.floor`, `llvm.ceil` | `cvt.rmi`, `cvt.rpi` | exact |
 //! | `math.sqrt` | `llvm.sqrt` | `sqrt.rn` | correctly rounded |
+//! | `math.fma` | `llvm.fma` | `fma.rn` | correctly rounded (`a * b + c` rounded once) |
 //! | `arith.maxnumf`, `arith.minnumf` | `llvm.maxnum`, `llvm.minnum` | `max`, `min` | exact |
-//! | `math.exp2`, `math.exp` | `ex2.approx.f32` (of `x * log2(e)` for `exp`) | | 2 ulp, plus `exp`'s rounding of `x * log2(e)` (as Triton) |
+//! | `math.exp2`, `math.exp` | `ex2.approx.ftz.f32` (of `x * log2(e)` for `exp`) | | 2 ulp, plus `exp`'s rounding of `x * log2(e)`; results below 2^-126 (subnormal in f32) flush to 0 (as Triton's) |
 //! | `math.log2`, `math.log` | `lg2.approx.f32` (times `ln 2` for `log`) | | absolute error about 2^-22 |
 //! | `math.rsqrt` | `rsqrt.approx.f32` | | relative error about 2^-23 |
 //! | `math.sin`, `math.cos` | `sin.approx.f32` / `cos.approx.f32` | | absolute error about 2^-20.5 on [-pi, pi] |
@@ -37,7 +38,7 @@ pub enum NativeMath {
     /// A PTX instruction on `f32` (operands widened from f16/bf16), with
     /// the operand first multiplied by `scale` and the result by `post`.
     Approx {
-        /// The instruction (`ex2.approx.f32`).
+        /// The instruction (`ex2.approx.ftz.f32`).
         ptx: &'static str,
         /// A factor applied to the operand first.
         scale: Option<f32>,
@@ -66,10 +67,11 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
         "math.floor" => NativeMath::Intrinsic("llvm.floor"),
         "math.ceil" => NativeMath::Intrinsic("llvm.ceil"),
         "math.sqrt" => NativeMath::Intrinsic("llvm.sqrt"),
+        "math.fma" => NativeMath::Intrinsic("llvm.fma"),
         "arith.maxnumf" => NativeMath::Intrinsic("llvm.maxnum"),
         "arith.minnumf" => NativeMath::Intrinsic("llvm.minnum"),
-        "math.exp2" => approx("ex2.approx.f32", None, None),
-        "math.exp" => approx("ex2.approx.f32", Some(LOG2_E), None),
+        "math.exp2" => approx("ex2.approx.ftz.f32", None, None),
+        "math.exp" => approx("ex2.approx.ftz.f32", Some(LOG2_E), None),
         "math.log2" => approx("lg2.approx.f32", None, None),
         "math.log" => approx("lg2.approx.f32", None, Some(LN_2)),
         "math.rsqrt" => approx("rsqrt.approx.f32", None, None),
@@ -87,7 +89,7 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
 /// Why `name` on `d` cannot be compiled (for errors, after "op on f64"),
 /// listing what can.
 pub const WHY_NOT: &str = "would need NVIDIA's libdevice, which this compiler does not link; \
-     supported: abs, floor, ceil, sqrt, maxnum/minnum (any float), exp, exp2, log, log2, rsqrt, \
+     supported: abs, floor, ceil, sqrt, fma, maxnum/minnum (any float), exp, exp2, log, log2, rsqrt, \
      sin, cos (f16, bf16, f32)";
 
 #[cfg(test)]

@@ -372,6 +372,7 @@ impl Launch<'_> {
             Kind::CmpI(p) => self.cmpi(inst, *p).map(|x| Some(Value::Tensor(x))),
             Kind::CmpF(p) => self.cmpf(inst, *p).map(|x| Some(Value::Tensor(x))),
             Kind::Select => self.select(inst).map(|x| Some(Value::Tensor(x))),
+            Kind::Fma => self.fma(inst).map(|x| Some(Value::Tensor(x))),
             Kind::For(_) | Kind::Yield | Kind::Return => {
                 Err(self.malformed(inst, "control flow out of place"))
             }

@@ -231,6 +231,8 @@ pub enum Kind {
     CmpF(Predicate),
     /// `arith.select`.
     Select,
+    /// `math.fma`.
+    Fma,
     /// `scf.for`, with its body.
     For(Body),
     /// `scf.yield`.

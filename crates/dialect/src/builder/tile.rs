@@ -233,6 +233,18 @@ impl<'k> Tile<'k> {
         ceil => "math.ceil";
     }
 
+    /// Elementwise `self * b + c`, rounded once (a fused multiply-add;
+    /// floats of one type, literals take it, shapes broadcast).
+    #[track_caller]
+    pub fn fma(self, b: impl IntoOperand<'k>, c: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.fma(
+            Operand::Tile(self),
+            b.into_operand(),
+            c.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
     /// Elementwise absolute value.
     #[track_caller]
     pub fn abs(self) -> Tile<'k> {

@@ -129,6 +129,21 @@ impl Launch<'_> {
         ))
     }
 
+    /// `math.fma`: `a * b + c` rounded once to the element type.
+    pub(super) fn fma(&self, inst: &Inst) -> Result<Tensor> {
+        let (a, d) = self.floats(inst, 0)?;
+        let (b, _) = self.floats(inst, 1)?;
+        let (c, _) = self.floats(inst, 2)?;
+        let shape = self.tensor(inst, 0)?.shape.clone();
+        let out = a
+            .iter()
+            .zip(b)
+            .zip(c)
+            .map(|((&x, &y), &z)| fused(x, y, z, d))
+            .collect();
+        Ok(Tensor::floats(shape, d, out))
+    }
+
     /// A conversion to the result type.
     pub(super) fn cast(&self, inst: &Inst, op: CastOp) -> Result<Tensor> {
         let (shape, to) = self.result(inst)?;
@@ -290,8 +305,8 @@ fn unary_fn(op: UnaryOp) -> fn(f64) -> f64 {
     match op {
         UnaryOp::Neg => |x| -x,
         UnaryOp::Abs => f64::abs,
-        UnaryOp::Exp => f64::exp,
-        UnaryOp::Exp2 => f64::exp2,
+        UnaryOp::Exp => |x| flush_below_normal(x.exp()),
+        UnaryOp::Exp2 => |x| flush_below_normal(x.exp2()),
         UnaryOp::Log => f64::ln,
         UnaryOp::Log2 => f64::log2,
         UnaryOp::Sqrt => f64::sqrt,
@@ -300,6 +315,46 @@ fn unary_fn(op: UnaryOp) -> fn(f64) -> f64 {
         UnaryOp::Cos => f64::cos,
         UnaryOp::Floor => f64::floor,
         UnaryOp::Ceil => f64::ceil,
+    }
+}
+
+/// `x * y + z` for values of float type `d`, as an f64 that rounds to
+/// the correctly rounded result in `d` (what `fma.rn` gives). f64 operands
+/// use `mul_add`. Narrower ones multiply exactly in f64 (24-bit
+/// significands at most); the sum is rounded to odd (an inexact result
+/// keeps an odd last bit), so that rounding it once more to `d`, 29 or
+/// more bits narrower, is the single rounding of the exact value.
+fn fused(x: f64, y: f64, z: f64, d: DType) -> f64 {
+    if d == DType::F64 {
+        return x.mul_add(y, z);
+    }
+    let p = x * y;
+    let s = p + z;
+    if !s.is_finite() {
+        return s;
+    }
+    // TwoSum: the exact sum is s + err.
+    let bp = s - p;
+    let err = (p - (s - bp)) + (z - bp);
+    if err == 0.0 || s.to_bits() & 1 == 1 {
+        return s;
+    }
+    // The neighbour of `s` towards the exact sum has an odd last bit.
+    let toward = if (err > 0.0) == (s > 0.0) { 1i64 } else { -1 };
+    if s == 0.0 {
+        return err.signum() * f64::from_bits(1);
+    }
+    f64::from_bits((s.to_bits() as i64 + toward) as u64)
+}
+
+/// `y`, or 0 when it is below the smallest normal f32: the GPU computes
+/// `exp` and `exp2` with `ex2.approx.ftz.f32`, which flushes subnormal
+/// results to zero (as Triton's do).
+fn flush_below_normal(y: f64) -> f64 {
+    if y < f64::from(f32::MIN_POSITIVE) {
+        0.0
+    } else {
+        y
     }
 }
 
@@ -339,6 +394,22 @@ mod tests {
         assert_eq!((-maximum(0.0, -0.0)).to_bits(), (-0f64).to_bits());
         assert_eq!(maxnum(f64::NAN, 2.0), 2.0);
         assert!(maxnum(f64::NAN, f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn fused_multiply_add_rounds_once() {
+        // (1 + 2^-23)(1 - 2^-24) + 2^-47 + 2^-70 = 1 + 2^-24 + 2^-70: just
+        // above the tie between two f32 neighbours, so it rounds up; rounded
+        // to f64 first it would sit on the tie and go to even (1.0).
+        let (x, y) = (1.0 + 2f64.powi(-23), 1.0 - 2f64.powi(-24));
+        let z = 2f64.powi(-47) + 2f64.powi(-70);
+        assert_eq!((x * y + z) as f32, 1.0);
+        assert_eq!(fused(x, y, z, DType::F32) as f32, 1.0 + 2f32.powi(-23));
+        // Exact results stay exact, cancellation included.
+        assert_eq!(fused(3.0, 0.5, 0.25, DType::F32), 1.75);
+        assert_eq!(fused(x, x, -1.0, DType::F32) as f32, 2f32.powi(-22));
+        assert_eq!(fused(2.0, 3.0, 1.0, DType::F64), 7.0);
+        assert!(fused(f64::INFINITY, 0.0, 1.0, DType::F32).is_nan());
     }
 
     #[test]

@@ -65,6 +65,7 @@ pub(super) fn kind(op: &OperationRef, name: &str, ty: Option<&TileType>) -> R<Ki
         "math.sin" => Kind::Unary(UnaryOp::Sin),
         "math.cos" => Kind::Unary(UnaryOp::Cos),
         "math.absi" => Kind::AbsI,
+        "math.fma" => Kind::Fma,
         "arith.extf" | "arith.truncf" => Kind::Cast(CastOp::Float),
         "arith.extsi" => Kind::Cast(CastOp::ExtS),
         "arith.extui" => Kind::Cast(CastOp::ExtU),

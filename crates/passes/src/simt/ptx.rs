@@ -215,7 +215,7 @@ impl<'c> PtxAsm<'c> {
         );
     }
 
-    /// A one-operand instruction `opcode dst, src` (`ex2.approx.f32`).
+    /// A one-operand instruction `opcode dst, src` (`ex2.approx.ftz.f32`).
     pub fn unary(&mut self, opcode: &str, dst: Operand, src: Operand) {
         self.push(None, opcode.to_string(), vec![Arg::Reg(dst), Arg::Reg(src)]);
     }

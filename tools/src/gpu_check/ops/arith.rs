@@ -374,3 +374,47 @@ pub fn integer_neg_abs(context: &melior::Context, device: &Device) -> Vec<(Strin
     }
     out
 }
+
+/// `fma(a, b, c)` in every float type against `a * b + c` rounded once:
+/// `(case, outcome)`. The third operand is the first one halved and
+/// negated, so that the product and the addend cancel in part.
+pub fn fused_multiply_add(context: &melior::Context, device: &Device) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    for d in DTYPES.into_iter().filter(|d| d.is_float()) {
+        let (a, b) = (inputs(d, 0, BLOCK as usize), inputs(d, 1, BLOCK as usize));
+        let c: Vec<Num> = a
+            .iter()
+            .map(|x| round(d, Num::Float(-x.f() / 2.0)))
+            .collect();
+        let want: Vec<Num> = (0..N)
+            .map(|i| round(d, Num::Float(fma_once(a[i].f(), b[i].f(), c[i].f(), d))))
+            .collect();
+        let ins = [(d, a), (d, b), (d, c)];
+        let outcome = case(context, device, "fma", &ins, d, &want, |_, v| {
+            v[0].fma(v[1], v[2])
+        });
+        out.push((format!("fma {d}"), outcome));
+    }
+    out
+}
+
+/// `x * y + z` (values of `d`) as an f64 that rounds to the exact
+/// result's correct rounding in `d`: f64 through `mul_add`; narrower
+/// types multiply exactly, and the sum's rounding error (TwoSum) moves the
+/// rounded sum one f64 step towards the exact one, which decides a tie in
+/// `d` the right way and changes nothing else.
+fn fma_once(x: f64, y: f64, z: f64, d: DType) -> f64 {
+    if d == DType::F64 {
+        return x.mul_add(y, z);
+    }
+    let p = x * y;
+    let s = p + z;
+    let t = s - p;
+    let err = (p - (s - t)) + (z - t);
+    if err == 0.0 || !s.is_finite() {
+        return s;
+    }
+    let bits = s.to_bits() as i64;
+    let up = (err > 0.0) == (s >= 0.0);
+    f64::from_bits(if up { bits + 1 } else { bits - 1 } as u64)
+}
