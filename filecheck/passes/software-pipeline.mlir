@@ -30,21 +30,33 @@
 // N along 128-byte rows, read MN-major) in the 128-byte swizzle, mode 1,
 // 1024 bytes between groups of 8 rows, 4096 between column blocks. Each
 // copy's destination is its linear offset with the 16-byte chunk XORed by
-// the row within the swizzle's span: (x >> 7) & 3, or & 7, shifted by 4
-// (each thread copies two runs of each tile).
+// the row within the swizzle's span: (x >> 7) & 3, or & 7, shifted by 4.
+// Each thread copies two runs of each tile.
 // SIMT-LABEL: gpu.func @pipelined
 // SIMT-DAG: arith.constant -9223371899415756800 : i64
 // SIMT-DAG: arith.constant 4611686293322072064 : i64
 // SIMT: %[[AHI:.*]] = arith.shrui %[[A:.*]], %c7_i32 : i32
 // SIMT-NEXT: %[[ACH:.*]] = arith.andi %[[AHI]], %c3_i32 : i32
 // SIMT-NEXT: %[[ASH:.*]] = arith.shli %[[ACH]], %c4_i32 : i32
-// SIMT-NEXT: arith.xori %[[A]], %[[ASH]] : i32
-// SIMT: arith.shrui %{{.*}}, %c7_i32 : i32
-// SIMT-NEXT: arith.andi %{{.*}}, %c3_i32 : i32
+// SIMT-NEXT: %[[AX:.*]] = arith.xori %[[A]], %[[ASH]] : i32
+// SIMT-NEXT: %[[AOFF:.*]] = arith.addi %[[AX]], %c0_i32 : i32
+// The second run lies 16 rows (2048 bytes, a multiple of the swizzle's
+// 8-row span) further in every thread: its address is the first's plus
+// 32 rows' stride, its place the first's plus 2048 bytes, both without a
+// second swizzle.
+// SIMT-NEXT: %[[ASTEP:.*]] = arith.muli %c32_i64, %arg5 : i64
+// SIMT-NEXT: llvm.getelementptr %{{.*}}[%[[ASTEP]]]
+// SIMT-NEXT: arith.addi %{{.*}}, %c32_i32 : i32
+// SIMT-NEXT: arith.addi %[[AOFF]], %c2048_i32 : i32
 // SIMT: %[[BHI:.*]] = arith.shrui %[[B:.*]], %c7_i32 : i32
 // SIMT-NEXT: %[[BCH:.*]] = arith.andi %[[BHI]], %c7_i32 : i32
 // SIMT-NEXT: %[[BSH:.*]] = arith.shli %[[BCH]], %c4_i32 : i32
-// SIMT-NEXT: arith.xori %[[B]], %[[BSH]] : i32
+// SIMT-NEXT: %[[BX:.*]] = arith.xori %[[B]], %[[BSH]] : i32
+// SIMT-NEXT: %[[BOFF:.*]] = arith.addi %[[BX]], %c0_i32 : i32
+// SIMT-NEXT: %[[BSTEP:.*]] = arith.muli %c16_i64, %arg4 : i64
+// SIMT-NEXT: llvm.getelementptr %{{.*}}[%[[BSTEP]]]
+// SIMT-NEXT: arith.addi %{{.*}}, %c16_i32 : i32
+// SIMT-NEXT: arith.addi %[[BOFF]], %c2048_i32 : i32
 
 // WGMMA-LABEL: .entry pipelined(
 // WGMMA: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %p{{[0-9]+}};

@@ -15,33 +15,40 @@
 // - q is defined before the loop: it is written to shared memory once,
 //   before the loop (its stores come before the loop's label), and the
 //   first product reads it from there.
-// - acc is read by the scaling in the next iteration before the product,
-//   so the second product's group is waited for (wait_group 0), never left
-//   in flight (wait_group 1).
+// - acc is only carried on by the loop, so the second product's group is
+//   left in flight (wait_group 1): the next iteration's first product
+//   waits for it with its own group (wait_group 0, acc's registers tied
+//   through), and only then does the scaling read acc. After the loop,
+//   the last group is waited for.
 
 // WGMMA-LABEL: .entry chained(
 // WGMMA: st.volatile.shared.b
 // WGMMA: fence.proxy.async.shared::cta;
 // WGMMA: [[LOOP:\$L__BB[0-9_]+]]:
 // WGMMA-NOT: st.volatile.shared
+// WGMMA-NOT: add.rn.f32
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%r{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// WGMMA-NOT: add.rn.f32
 // WGMMA: wgmma.wait_group.sync.aligned 0;
 // WGMMA-NOT: st.volatile.shared
-// WGMMA: ex2.approx.f32
+// WGMMA: ex2.approx.ftz.f32
+// The scaling by 2 (acc + acc), after the wait.
+// WGMMA: add.rn.f32 {{\\09}}[[ACC:%r[0-9]+]], [[ACC]], [[ACC]];
 // WGMMA: cvt.rn.f16x2.f32
 // WGMMA-NOT: st.volatile.shared
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%r{{[^}]*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
-// WGMMA-NOT: wgmma.wait_group.sync.aligned 1;
-// WGMMA: wgmma.wait_group.sync.aligned 0;
+// WGMMA: wgmma.wait_group.sync.aligned 1;
+// WGMMA-NOT: wgmma.wait_group.sync.aligned 0;
 // WGMMA-NOT: st.volatile.shared
 // WGMMA: bra{{.*}}[[LOOP]];
+// WGMMA: wgmma.wait_group.sync.aligned 0;
 
 // MMA-LABEL: .entry chained(
 // MMA: st.volatile.shared.b
 // MMA: [[LOOP:\$L__BB[0-9_]+]]:
 // MMA-NOT: st.volatile.shared
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// MMA: ex2.approx.f32
+// MMA: ex2.approx.ftz.f32
 // MMA: st.volatile.shared
 // MMA: bar.sync
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

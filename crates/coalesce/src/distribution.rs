@@ -135,6 +135,35 @@ impl Distribution {
     }
 }
 
+impl Distribution {
+    /// When every thread already holds, in its registers of `self`, the
+    /// elements `to` gives it (layouts that place elements the same way,
+    /// such as the row slices of two `#tile.mma` layouts that differ only
+    /// in their instruction's N): for each register of `to`, the register
+    /// of `self` holding its element in every thread. `None` when some
+    /// element would have to move between threads.
+    pub fn same_thread_registers(&self, to: &Distribution) -> Option<Vec<usize>> {
+        if self.shape != to.shape || self.root.num_warps() != to.root.num_warps() {
+            return None;
+        }
+        let held: HashMap<Vec<i64>, usize> = (0..self.registers())
+            .map(|r| (self.element(0, 0, r), r))
+            .collect();
+        let map: Vec<usize> = (0..to.registers())
+            .map(|r| held.get(&to.element(0, 0, r)).copied())
+            .collect::<Option<_>>()?;
+        let warps = i64::from(self.root.num_warps());
+        let agree = (0..warps).all(|warp| {
+            (0..32).all(|lane| {
+                map.iter()
+                    .enumerate()
+                    .all(|(r, &k)| self.element(lane, warp, k) == to.element(lane, warp, r))
+            })
+        });
+        agree.then_some(map)
+    }
+}
+
 /// The registers of a tensor of `shape` whose root is blocked: elements
 /// in root order first, then repetitions.
 fn blocked_offsets(root: &Root, axes: &[usize], shape: &[i64]) -> Vec<Vec<i64>> {

@@ -124,6 +124,7 @@ pub fn for_loop_with<'c>(
         k += n;
     }
     let state = args[k..].to_vec();
+    let scope = e.pin_scope();
     at_start(e, &state)?;
     // The body without its terminator; then the yielded values' parts.
     let body: Vec<OperationRef> = crate::edit::ops_of(&l.body);
@@ -135,7 +136,18 @@ pub fn for_loop_with<'c>(
             e.lower_op(inner)?;
         }
     }
+    e.end_pin_scope(scope);
     e.ir.set_location(last.location());
+    // A value still written by a `wgmma` group in flight is waited for
+    // before the loop carries it on as it is; the others pending now are
+    // not used again.
+    if l.yielded
+        .iter()
+        .any(|&v| e.pending.contains(&crate::edit::key(v)))
+    {
+        super::dot::in_flight::settle(e, Vec::new(), last)?;
+    }
+    e.pending.clear();
     let mut yielded = Vec::new();
     for &v in &l.yielded {
         yielded.extend(e.get(v, last)?.parts());

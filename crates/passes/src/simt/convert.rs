@@ -35,8 +35,9 @@ pub fn arange<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>, start: i64
 }
 
 /// Broadcast, `expand_dims` (inserting `expanded`) and conversions within
-/// one root layout only renumber registers; other conversions go through
-/// shared memory.
+/// one root layout, or between layouts that keep every element in its
+/// thread, only renumber registers; other conversions go through shared
+/// memory.
 pub fn renumber<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
@@ -56,6 +57,15 @@ pub fn renumber<'c>(
     );
     let conversion = op_name(op) == tile_dialect::ops::CONVERT_LAYOUT;
     let same_root = s.root == dst.root;
+    if conversion && !same_root {
+        // Layouts of different roots that place every element in the same
+        // thread only renumber registers.
+        if let Some(map) = s.same_thread_registers(dst) {
+            let out = map.iter().map(|&k| regs[k]).collect();
+            e.set(result, Lowered::Regs(out));
+            return Ok(());
+        }
+    }
     let mut out = Vec::with_capacity(dst.registers());
     for r in 0..dst.registers() {
         let o = &dst.offsets[r];

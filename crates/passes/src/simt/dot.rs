@@ -16,6 +16,7 @@
 //! `tf32x3` the high parts and the remainders are staged apart and three
 //! products accumulate: the small ones first.
 
+pub mod in_flight;
 pub mod invariant;
 mod mma_sync;
 mod register_a;
@@ -26,7 +27,6 @@ use super::emit::{Emitter, Lowered};
 use super::ptx::{PtxAsm, RegClass};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
-use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use tile_coalesce::{Distribution, Layout, SharedTile};
@@ -54,7 +54,7 @@ pub fn lower<'c>(
             let a_words = register_a::words(e, op, dot.a, m, inputs)?;
             let staged = stage_operands(e, op, dot, parts, m.version == 3, a_words.as_ref())?;
             if m.version == 3 {
-                let in_flight = e.products_in_flight && only_carried(op);
+                let in_flight = e.in_flight_products.contains(&crate::edit::key(result));
                 let regs = wgmma::product(e, op, m, &out.0, &staged, acc, in_flight)?;
                 e.wgmma_pending |= in_flight;
                 regs
@@ -80,52 +80,6 @@ pub fn lower<'c>(
     };
     e.set(result, Lowered::Regs(regs));
     Ok(())
-}
-
-/// True when the only use of `op`'s result is the `scf.yield` of the loop
-/// around it, and the next iteration reads the carried value only as this
-/// product's accumulator: nothing but the next product reads it, so its
-/// `wgmma` group may stay in flight.
-fn only_carried(op: &OperationRef) -> bool {
-    let Ok(result) = op.result(0) else {
-        return false;
-    };
-    let Some((user, operand)) = sole_use(result.to_raw()) else {
-        return false;
-    };
-    if tile_dialect::view::op_name(&user) != "scf.yield" {
-        return false;
-    }
-    // The loop's block argument for this yield operand (after the
-    // induction variable) must have one use: `op`'s accumulator (operand 2).
-    let Some(body) = user.block() else {
-        return false;
-    };
-    let Ok(carried) = body.argument(operand + 1) else {
-        return false;
-    };
-    matches!(
-        sole_use(carried.to_raw()),
-        Some((reader, 2)) if reader == *op
-    )
-}
-
-/// The owner of the only use of `v` and the operand number it is there,
-/// or `None` when `v` has no use or several.
-fn sole_use<'c, 'a>(v: mlir_sys::MlirValue) -> Option<(OperationRef<'c, 'a>, usize)> {
-    // SAFETY: `v` is live; its use list is read without changing it, and
-    // the owner of a use is a live operation.
-    unsafe {
-        let first = mlir_sys::mlirValueGetFirstUse(v);
-        if first.ptr.is_null() || !mlir_sys::mlirOpOperandGetNextUse(first).ptr.is_null() {
-            return None;
-        }
-        let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(first));
-        Some((
-            owner,
-            mlir_sys::mlirOpOperandGetOperandNumber(first) as usize,
-        ))
-    }
 }
 
 /// What each input element becomes in shared memory.

@@ -106,16 +106,29 @@ pub struct Emitter<'t, 'c> {
     /// Set when the kernel uses instructions of the `a` variant of its
     /// chip (`wgmma`).
     pub arch_specific: bool,
-    /// Set while the body of a pipelined loop is lowered: its products
-    /// whose result only the loop carries on may leave their last `wgmma`
-    /// group in flight.
-    pub products_in_flight: bool,
+    /// The products of the pipelined loop whose body is being lowered that
+    /// leave their `wgmma` group in flight ([`super::dot::in_flight`]).
+    pub in_flight_products: std::collections::HashSet<usize>,
+    /// Values whose registers an in-flight `wgmma` group still writes.
+    pub pending: Vec<usize>,
     /// Set when a product left a `wgmma` group in flight (the loop waits
     /// for it after its last iteration).
     pub wgmma_pending: bool,
-    /// Product operands staged before the loop being lowered
-    /// ([`super::dot::invariant`]), by value and K axis.
+    /// Product operands staged in shared memory before a loop
+    /// ([`super::dot::invariant`]), by value and K axis. They stay there
+    /// (later loops of the same block read them too) until the block that
+    /// holds the loop ends ([`Emitter::end_pin_scope`]).
     pub invariant_operands: HashMap<(usize, usize), super::dot::Staged>,
+    /// The keys of `invariant_operands`, in the order they were staged.
+    pinned: Vec<(usize, usize)>,
+}
+
+/// What [`Emitter::pin_scope`] saves: the scratch start and the number of
+/// staged operands when a block began.
+#[derive(Clone, Copy, Debug)]
+pub struct PinScope {
+    scratch: usize,
+    pinned: usize,
 }
 
 impl<'t, 'c> Emitter<'t, 'c> {
@@ -138,9 +151,11 @@ impl<'t, 'c> Emitter<'t, 'c> {
             shared_bytes: 0,
             scratch: 0,
             arch_specific: false,
-            products_in_flight: false,
+            in_flight_products: Default::default(),
+            pending: Vec::new(),
             wgmma_pending: false,
             invariant_operands: HashMap::new(),
+            pinned: Vec::new(),
         }
     }
 
@@ -298,6 +313,30 @@ impl<'t, 'c> Emitter<'t, 'c> {
     pub fn set_scratch(&mut self, start: usize) {
         self.scratch = start;
         self.shared_bytes = self.shared_bytes.max(start);
+    }
+
+    /// Records `staged` as the shared copy of operand `key`, kept below
+    /// the scratch start until the current pin scope ends.
+    pub fn pin(&mut self, key: (usize, usize), staged: super::dot::Staged) {
+        self.invariant_operands.insert(key, staged);
+        self.pinned.push(key);
+    }
+
+    /// The state to restore when the block being lowered ends.
+    pub fn pin_scope(&self) -> PinScope {
+        PinScope {
+            scratch: self.scratch,
+            pinned: self.pinned.len(),
+        }
+    }
+
+    /// Ends a block: forgets the operands staged since `scope` began and
+    /// gives their bytes back to scratch users.
+    pub fn end_pin_scope(&mut self, scope: PinScope) {
+        for key in self.pinned.drain(scope.pinned..) {
+            self.invariant_operands.remove(&key);
+        }
+        self.set_scratch(scope.scratch);
     }
 
     /// Makes the scratch part of the shared buffer at least `bytes` long.
@@ -510,6 +549,16 @@ impl<'t, 'c> Emitter<'t, 'c> {
         self.vals.insert(key(v), l);
     }
 
+    /// The lowered form of the value with key `k` (see [`crate::edit::key`]).
+    pub fn lowered(&self, k: usize) -> Option<Lowered> {
+        self.vals.get(&k).cloned()
+    }
+
+    /// Records the lowering of the value with key `k`.
+    pub fn set_key(&mut self, k: usize, l: Lowered) {
+        self.vals.insert(k, l);
+    }
+
     /// Records `out` as a scalar (`v` is a scalar) or as registers.
     pub fn set_like(&mut self, v: Value<'c, '_>, mut out: Vec<Val>) {
         if tensor_shape(v.r#type()).is_empty() {
@@ -592,6 +641,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
     /// Lowers one op of tile IR.
     pub fn lower_op(&mut self, op: &OperationRef<'c, '_>) -> PassResult {
         self.ir.set_location(op.location());
+        dot::in_flight::settle_before(self, op)?;
         let view = TileOp::read(op, |v| self.types.tile_type(v.r#type()))
             .map_err(|r| PassError::at(op, r.to_string()))?;
         if let Some(view) = view {

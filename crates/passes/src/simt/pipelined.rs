@@ -39,7 +39,7 @@ use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
 use melior::ir::operation::{OperationLike, OperationResult};
 use melior::ir::{OperationRef, Type, Value, ValueLike};
-use tile_coalesce::SharedTile;
+use tile_coalesce::{Distribution, SharedTile};
 use tile_dialect::TileType;
 use tile_dialect::ops::ASYNC_COPY_ATTR;
 use tile_dialect::view::{ForLoop, TileOp};
@@ -79,6 +79,16 @@ pub fn for_loop<'c>(
     l: &ForLoop<'c, '_>,
     stages: i64,
 ) -> PassResult {
+    let copies_ahead = crate::edit::ops_of(&l.body)
+        .iter()
+        .any(|inner| inner.has_attribute(ASYNC_COPY_ATTR));
+    if !copies_ahead {
+        return control::for_loop(e, op, l);
+    }
+    let wgmma = reads_with_wgmma(e, l);
+    // Operands shared by every iteration first: they stay pinned after
+    // the loop (for later loops of this block); the rings go after them.
+    super::dot::invariant::stage(e, l, wgmma)?;
     let outer_scratch = e.scratch();
     let mut next = outer_scratch as i64;
     let mut copied = Vec::new();
@@ -88,11 +98,6 @@ pub fn for_loop<'c>(
             copied.push(c);
         }
     }
-    if copied.is_empty() {
-        return control::for_loop(e, op, l);
-    }
-    let wgmma = reads_with_wgmma(e, l);
-    let invariant = super::dot::invariant::stage(e, l, &mut next, wgmma)?;
     e.set_scratch(next as usize);
 
     let i32 = e.ir.int_type(32);
@@ -125,8 +130,9 @@ pub fn for_loop<'c>(
     // and the buffer it reads.
     let zero = e.i32(0);
     let loop_state = [zero, zero];
-    let outer_in_flight = e.products_in_flight;
-    e.products_in_flight = wgmma;
+    let in_flight = super::dot::in_flight::products(e, l);
+    let outer_in_flight = std::mem::replace(&mut e.in_flight_products, in_flight.clone());
+    let outer_pending = std::mem::take(&mut e.pending);
     e.wgmma_pending = false;
     control::for_loop_with(
         e,
@@ -135,6 +141,7 @@ pub fn for_loop<'c>(
         &loop_state,
         |e, state| {
             let read = state[1];
+            super::dot::in_flight::mark_pending(e, l, &in_flight);
             async_group(e, &format!("cp.async.wait_group {}", stages - 2));
             if wgmma {
                 proxy_fence(e);
@@ -176,7 +183,8 @@ pub fn for_loop<'c>(
             Ok(vec![count, read])
         },
     )?;
-    e.products_in_flight = outer_in_flight;
+    e.in_flight_products = outer_in_flight;
+    e.pending = outer_pending;
     if std::mem::take(&mut e.wgmma_pending) {
         // The last products: their accumulators leave the loop through
         // the wait.
@@ -200,7 +208,6 @@ pub fn for_loop<'c>(
     }
     async_group(e, "cp.async.wait_group 0");
     e.ir.barrier();
-    super::dot::invariant::release(e, &invariant);
     e.set_scratch(outer_scratch);
     Ok(())
 }
@@ -423,20 +430,68 @@ fn prepare<'c>(
         at: e.i32(0),
         k_major: false,
     };
-    let mut runs = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     for r in (0..dist.registers()).step_by(c.width) {
-        let (start, _) = block_ptr::element(e, ptr, dist, r, &[], c.elem)
-            .map_err(|m| PassError::at(&c.load, m))?;
+        // A run at the same distance from the first in every thread is
+        // addressed from the first's address and position (one address
+        // register a load, not one a run); its place in the buffer too
+        // when the swizzle moves it by the same bytes in every thread.
+        let first = runs.first();
+        let delta = first.and(uniform_delta(dist, r));
+        let start = match delta.as_ref() {
+            Some(d) => {
+                let first = first.expect("a first run");
+                let i64 = e.ir.int_type(64);
+                let mut offset: Option<Val> = None;
+                for (&k, &stride) in d.iter().zip(strides) {
+                    if k == 0 {
+                        continue;
+                    }
+                    let k = e.int(i64, k);
+                    let term = e.ir.binary(arith::muli, k, stride);
+                    offset = Some(match offset {
+                        None => term,
+                        Some(o) => e.ir.binary(arith::addi, o, term),
+                    });
+                }
+                match offset {
+                    Some(o) => e.ir.gep(first.start, o, c.elem),
+                    None => first.start,
+                }
+            }
+            None => {
+                block_ptr::element(e, ptr, dist, r, &[], c.elem)
+                    .map_err(|m| PassError::at(&c.load, m))?
+                    .0
+            }
+        };
         let positions = checked
             .iter()
-            .map(|&(axis, _)| {
-                let idx = e.index(dist, r, axis);
-                e.ir.binary(arith::addi, offsets[axis], idx)
+            .enumerate()
+            .map(|(j, &(axis, _))| match (first, delta.as_ref()) {
+                (Some(f), Some(d)) if d[axis] == 0 => f.positions[j],
+                (Some(f), Some(d)) => {
+                    let k = e.i32(d[axis]);
+                    e.ir.binary(arith::addi, f.positions[j], k)
+                }
+                _ => {
+                    let idx = e.index(dist, r, axis);
+                    e.ir.binary(arith::addi, offsets[axis], idx)
+                }
             })
             .collect();
-        let row = e.index(dist, r, 1 - c.contiguous);
-        let col = e.index(dist, r, c.contiguous);
-        let offset = tile_offset(e, &staged, row, col);
+        let offset = match (first, uniform_buffer_delta(c, dist, r)) {
+            (Some(f), Some(0)) => f.offset,
+            (Some(f), Some(k)) => {
+                let k = e.i32(k);
+                e.ir.binary(arith::addi, f.offset, k)
+            }
+            _ => {
+                let row = e.index(dist, r, 1 - c.contiguous);
+                let col = e.index(dist, r, c.contiguous);
+                tile_offset(e, &staged, row, col)
+            }
+        };
         runs.push(Run {
             start,
             positions,
@@ -454,6 +509,40 @@ fn prepare<'c>(
         shared,
         owner,
     })
+}
+
+/// The offset along each axis of register `r`'s element from register
+/// 0's, when it is the same in every thread (indices that wrap can make
+/// it differ); `None` otherwise.
+fn uniform_delta(dist: &Distribution, r: usize) -> Option<Vec<i64>> {
+    let delta: Vec<i64> = (0..dist.shape.len())
+        .map(|i| dist.offsets[r][i] - dist.offsets[0][i])
+        .collect();
+    every_thread(dist, |lane, warp| {
+        let (a, b) = (dist.element(lane, warp, 0), dist.element(lane, warp, r));
+        a.iter().zip(&b).zip(&delta).all(|((x, y), d)| y - x == *d)
+    })
+    .then_some(delta)
+}
+
+/// The bytes from register 0's place in a buffer of `c` to register
+/// `r`'s, when it is the same in every thread; `None` otherwise.
+fn uniform_buffer_delta(c: &Copied, dist: &Distribution, r: usize) -> Option<i64> {
+    let place = |lane, warp, reg| {
+        let at = dist.element(lane, warp, reg);
+        c.tile.offset(at[1 - c.contiguous], at[c.contiguous])
+    };
+    let delta = place(0, 0, r) - place(0, 0, 0);
+    every_thread(dist, |lane, warp| {
+        place(lane, warp, r) - place(lane, warp, 0) == delta
+    })
+    .then_some(delta)
+}
+
+/// True when `holds` holds for every lane of every warp of `dist`'s layout.
+fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
+    let warps = i64::from(dist.root.num_warps());
+    (0..warps).all(|warp| (0..32).all(|lane| holds(lane, warp)))
 }
 
 /// Copies tile number `tile` (i32, counted from the loop's first) of `c`

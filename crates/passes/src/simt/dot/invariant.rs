@@ -7,9 +7,14 @@
 //! The loop lowering calls [`stage`] before it lowers the body; at that
 //! point the only values with a lowered form are those defined outside the
 //! loop. Each operand in registers of a product in the body (f16, bf16 or
-//! i8: stored as it is) gets its own K-major tile after the loop's other
-//! long-lived buffers; the products then read it as they read a ring
-//! buffer ([`super::stage_operands`] looks it up by value and K axis).
+//! i8: stored as it is) gets its own K-major tile at the start of the
+//! scratch part of the shared buffer, which then begins after it; the
+//! products read it as they read a ring buffer
+//! ([`super::stage_operands`] looks it up by value and K axis). The copy
+//! stays pinned there until the block holding the loop ends
+//! ([`Emitter::end_pin_scope`](super::super::emit::Emitter::end_pin_scope)),
+//! so a later loop of that block multiplying the same tile (attention's
+//! unmasked and masked loops) reads it without staging it again.
 
 use super::super::builder::Val;
 use super::super::emit::{Emitter, Lowered};
@@ -26,17 +31,16 @@ use tile_dialect::view::ForLoop;
 /// `a`, 0 for `b`).
 pub type Key = (usize, usize);
 
-/// Stages the loop-invariant operands of the products of loop `l` in
-/// shared memory from byte `*next` on (advanced past them), with a barrier
+/// Stages the loop-invariant operands of the products of loop `l` that
+/// no earlier loop of the block staged, at the start of the scratch part
+/// of the shared buffer (which then begins after them), with a barrier
 /// before (earlier users of the buffer) and after (made visible to the
-/// async proxy first when `async_readers`). Returns their keys, for
-/// [`release`] after the loop.
+/// async proxy first when `async_readers`).
 pub fn stage<'c>(
     e: &mut Emitter<'_, 'c>,
     l: &ForLoop<'c, '_>,
-    next: &mut i64,
     async_readers: bool,
-) -> Result<Vec<Key>, PassError> {
+) -> Result<(), PassError> {
     let mut wanted: Vec<(Key, MlirValue, Vec<Val>, usize, OperationRef<'c, '_>, i64)> = Vec::new();
     for op in crate::edit::ops_of(&l.body) {
         if tile_dialect::view::op_name(&op) != tile_dialect::ops::DOT {
@@ -48,7 +52,7 @@ pub fn stage<'c>(
         let k = shape2(a, &op)?[1];
         for (v, k_axis) in [(a, 1usize), (b, 0usize)] {
             let key = (crate::edit::key(v), k_axis);
-            if wanted.iter().any(|(w, ..)| *w == key) {
+            if wanted.iter().any(|(w, ..)| *w == key) || e.invariant_operands.contains_key(&key) {
                 continue;
             }
             let Some(Lowered::Regs(regs)) = e.get_unchecked(v) else {
@@ -62,10 +66,10 @@ pub fn stage<'c>(
         }
     }
     if wanted.is_empty() {
-        return Ok(Vec::new());
+        return Ok(());
     }
     e.ir.barrier();
-    let mut keys = Vec::with_capacity(wanted.len());
+    let mut next = e.scratch() as i64;
     for (key, raw, regs, k_axis, op, k) in wanted {
         // SAFETY: the value is an operand of a live op of the loop's body.
         let v = unsafe { melior::ir::Value::from_raw(raw) };
@@ -74,8 +78,8 @@ pub fn stage<'c>(
         let rows = if k_axis == 1 { r0 } else { r1 };
         let elem_bytes = i64::from(e.dtype(v, &op)?.bits()) / 8;
         let tile = SharedTile::new(rows, k, elem_bytes);
-        let offset = align(*next);
-        *next = offset + tile.bytes();
+        let offset = align(next);
+        next = offset + tile.bytes();
         let staged = Staged {
             tile,
             at: e.i32(offset),
@@ -90,20 +94,12 @@ pub fn stage<'c>(
             Convert::None,
             k,
         );
-        e.invariant_operands.insert(key, staged);
-        keys.push(key);
+        e.pin(key, staged);
     }
+    e.set_scratch(next as usize);
     if async_readers {
         super::proxy_fence(e);
     }
     e.ir.barrier();
-    Ok(keys)
-}
-
-/// Forgets the operands [`stage`] placed (their bytes are free after the
-/// loop).
-pub fn release(e: &mut Emitter<'_, '_>, keys: &[Key]) {
-    for k in keys {
-        e.invariant_operands.remove(k);
-    }
+    Ok(())
 }

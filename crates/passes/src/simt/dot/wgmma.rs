@@ -191,13 +191,14 @@ pub fn product<'c>(
     let regs = asm.emit(&e.ir, true);
     if in_flight {
         // In a pipelined loop the previous iteration's group is waited
-        // for, this one's left running: only the next iteration's
-        // products read its accumulator, and the loop waits for it at
-        // its end (`wait`).
+        // for, this one's left running: only the loop carries its
+        // accumulator on, and the next iteration waits for it where it
+        // first reads it ([`super::in_flight`]).
         fence(e, "wgmma.wait_group.sync.aligned 1");
         Ok(regs)
     } else {
-        Ok(wait(e, 0, regs))
+        // Pending accumulators of earlier groups leave through this wait.
+        super::in_flight::settle(e, regs, op)
     }
 }
 
