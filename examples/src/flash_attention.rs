@@ -43,7 +43,7 @@
 //!         if CAUSAL: keep &= offs_m[:, None] >= offs_n[None, :]
 //!         s = tl.where(keep, s, float("-inf"))
 //!         m_new = tl.maximum(m_i, tl.max(s, 1) * qk_scale)
-//!         p = tl.math.exp2(s * qk_scale - m_new[:, None])
+//!         p = tl.math.exp2(tl.fma(s, qk_scale, -m_new[:, None]))
 //!         alpha = tl.math.exp2(m_i - m_new)
 //!         l_i = l_i * alpha + tl.sum(p, 1)
 //!         acc = acc * alpha[:, None]
@@ -295,7 +295,8 @@ fn step<'k>(
         s = k.where_(keep, s, f32::NEG_INFINITY);
     }
     let m_new = m_i.maximum(s.max(1) * qk_scale);
-    let p = (s * qk_scale - m_new.expand_dims(1)).exp2();
+    // s * qk_scale - m_new, rounded once.
+    let p = s.fma(qk_scale, -m_new.expand_dims(1)).exp2();
     let alpha = (m_i - m_new).exp2();
     let l_i = l_i * alpha + p.sum(1);
     let acc = acc * alpha.expand_dims(1);

@@ -315,11 +315,21 @@ pub fn cases(large: bool) -> Vec<Case> {
         cross_check: false,
         ..Case::ragged(&[1, 4096, 17, 1000, 2500, 128], 2, 128)
     });
-    for (d, bm, bn, warps) in [(64, 128, 128, 8), (128, 128, 64, 8), (128, 128, 128, 8)] {
+    // The benchmark's configurations (blocks, warps, stages).
+    for (d, bm, bn, warps, stages) in [
+        (64, 128, 128, 8, 3),
+        (128, 128, 64, 8, 3),
+        (128, 128, 128, 8, 3),
+        (64, 128, 128, 4, 3),
+        (64, 128, 64, 4, 3),
+        (128, 128, 64, 4, 2),
+        (64, 128, 64, 8, 2),
+    ] {
         for dtype in [DType::F16, DType::BF16] {
             push(Case {
                 dtype,
                 warps,
+                stages,
                 config: AttentionConfig::new(d).blocks(bm, bn),
                 ..Case::new(2, 1000, 3, d)
             });
