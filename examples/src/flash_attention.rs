@@ -53,7 +53,7 @@
 //!         p_k, p_v = tl.advance(p_k, (0, BN)), tl.advance(p_v, (BN, 0))
 //!     tl.store(lse + (bos + offs_m) * H + i_h, (m_i + tl.math.log2(l_i)) * 0.69314718, mask=offs_m < T)
 //!     p_o = tl.make_block_ptr(o + (bos * H + i_h) * D, (T, D), (H*D, 1), (i_t * BM, 0), (BM, D), (1, 0))
-//!     tl.store(p_o, (acc / l_i[:, None]).to(p_o.dtype.element_ty), boundary_check=(0, 1))
+//!     tl.store(p_o, (acc * (1.0 / l_i)[:, None]).to(p_o.dtype.element_ty), boundary_check=(0, 1))
 //! ```
 //!
 //! Launch a grid of `(cdiv(T_max, BM), B * H)`. Programs whose query block
@@ -237,7 +237,8 @@ pub fn attention_fwd<'c>(
         let lse = (m_i + l_i.log2()) * LN_2;
         let lse_at = lse_ptr + ((bos + offs_m) * h + i_h);
         k.store(lse_at, lse).mask(in_rows).build();
-        let o = acc / l_i.expand_dims(1);
+        // One division a row, then a multiply an element.
+        let o = acc * (1.0f32 / l_i).expand_dims(1);
         let p_o = k
             .make_block_ptr(o_ptr + head)
             .shape([t, k.i32(d as i32)])

@@ -12,7 +12,8 @@
 //   of a 64x64 product splits the 4 warps 2 x 2, so the warps holding a
 //   row of p do not hold all of it: p goes through shared memory there
 //   (what reading from registers leaves alone).
-// - q is defined before the loop: it is written to shared memory once,
+// - q is defined before the loop: it is written to shared memory once
+//   (16 bytes a store),
 //   before the loop (its stores come before the loop's label), and the
 //   first product reads it from there.
 // - acc is only carried on by the loop, so the second product's group is
@@ -22,7 +23,7 @@
 //   the last group is waited for.
 
 // WGMMA-LABEL: .entry chained(
-// WGMMA: st.volatile.shared.b
+// WGMMA: st.volatile.shared.v4.b32
 // WGMMA: fence.proxy.async.shared::cta;
 // WGMMA: [[LOOP:\$L__BB[0-9_]+]]:
 // WGMMA-NOT: st.volatile.shared
@@ -44,7 +45,7 @@
 // WGMMA: wgmma.wait_group.sync.aligned 0;
 
 // MMA-LABEL: .entry chained(
-// MMA: st.volatile.shared.b
+// MMA: st.volatile.shared.v4.b32
 // MMA: [[LOOP:\$L__BB[0-9_]+]]:
 // MMA-NOT: st.volatile.shared
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -597,6 +597,27 @@ impl<'c> Ir<'c> {
         ));
     }
 
+    /// `scf.if condition { then } else { otherwise }` with results of
+    /// `types` (each region ends in `scf.yield` of them).
+    pub fn if_else(
+        &self,
+        condition: Val,
+        then: Region<'c>,
+        otherwise: Region<'c>,
+        types: &[Type<'c>],
+    ) -> Vec<Val> {
+        self.push(melior::dialect::scf::r#if(
+            condition.value(),
+            types,
+            then,
+            otherwise,
+            self.location,
+        ))
+        .results()
+        .map(Val::of)
+        .collect()
+    }
+
     /// A `DenseI32ArrayAttribute`.
     pub fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
         DenseI32ArrayAttribute::new(self.context, values).into()

@@ -36,7 +36,7 @@ fn part_types<'c>(
 
 /// A value of `v`'s tile type made of the scalars `names` (see
 /// [`Lowered::parts`]).
-fn rebuild(
+pub(super) fn rebuild(
     e: &Emitter,
     v: Value,
     mut parts: Vec<Val>,

@@ -282,7 +282,10 @@ pub fn proxy_fence(e: &mut Emitter<'_, '_>) {
 
 /// Stores each register of a tensor in `dist` at its place in `to`: the
 /// tensor's axis `axes[0]` is the tile's rows, `axes[1]` its columns (K).
-/// Columns beyond K (narrow i8 rows padded to 32 bytes) are zeroed.
+/// Registers holding consecutive columns go out together, up to 16 bytes
+/// a store (an aligned run stays inside one 16-byte chunk, which the
+/// swizzle moves whole). Columns beyond K (narrow i8 rows padded to 32
+/// bytes) are zeroed.
 fn write<'c>(
     e: &mut Emitter<'_, 'c>,
     dist: &Distribution,
@@ -293,18 +296,39 @@ fn write<'c>(
     k: i64,
 ) {
     let base = e.shared_buffer();
-    for (r, &value) in regs.iter().enumerate() {
+    let eb = to.tile.elem_bytes;
+    let run = match dist.contiguous_registers() {
+        Some((axis, held)) if axis == axes[1] && to.tile.cols == k => {
+            (held.min(16 / eb) as usize).max(1)
+        }
+        _ => 1,
+    };
+    for r in (0..regs.len()).step_by(run) {
         let row = e.index(dist, r, axes[0]);
         let col = e.index(dist, r, axes[1]);
-        let value = convert_element(e, value, convert);
+        let values: Vec<Val> = regs[r..r + run]
+            .iter()
+            .map(|&v| convert_element(e, v, convert))
+            .collect();
         let at = tile_offset(e, &to, row, col);
-        store_shared(e, base, at, value, to.tile.elem_bytes);
+        let value = if run == 1 {
+            values[0]
+        } else {
+            let ty = e.ir.vector_type(run as u64, values[0].ty());
+            let mut v = e.ir.poison(ty);
+            for (i, &x) in values.iter().enumerate() {
+                let i = e.i32(i as i64);
+                v = e.ir.insert_element(v, x, i);
+            }
+            v
+        };
+        store_shared(e, base, at, value, eb * run as i64);
         if to.tile.cols > k {
             let kc = e.i32(k);
             let pad = e.ir.binary(arith::addi, col, kc);
             let at = tile_offset(e, &to, row, pad);
-            let zero = e.int(value.ty(), 0);
-            store_shared(e, base, at, zero, to.tile.elem_bytes);
+            let zero = e.int(values[0].ty(), 0);
+            store_shared(e, base, at, zero, eb);
         }
     }
 }

@@ -30,22 +30,24 @@
 //!
 //! [`SharedTile`]: tile_coalesce::SharedTile
 
+mod copies;
+
 use super::builder::Val;
-use super::dot::{Staged, proxy_fence, tile_offset};
+use super::dot::proxy_fence;
 use super::emit::{Dist, Emitter, Lowered};
-use super::ptx::{Arg, PtxAsm, RegClass};
+use super::ptx::PtxAsm;
 use super::{block_ptr, control};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
 use melior::ir::operation::{OperationLike, OperationResult};
 use melior::ir::{OperationRef, Type, Value, ValueLike};
-use tile_coalesce::{Distribution, SharedTile};
+use tile_coalesce::SharedTile;
 use tile_dialect::TileType;
 use tile_dialect::ops::ASYNC_COPY_ATTR;
 use tile_dialect::view::{ForLoop, TileOp};
 
 /// One load copied ahead.
-struct Copied<'c, 'a> {
+pub(super) struct Copied<'c, 'a> {
     /// The block load.
     load: OperationRef<'c, 'a>,
     /// The index of its block pointer among the loop's carried values.
@@ -108,11 +110,56 @@ pub fn for_loop<'c>(
     }
     let trips = trip_count(e, lower, upper, step);
 
+    // A loop that runs no iteration (attention's masked loop when the
+    // sequence fills whole blocks) copies nothing and waits for nothing:
+    // its results are its initial values.
+    let zero = e.i32(0);
+    let runs_at_all = e.ir.cmpi(CmpiPredicate::Sgt, trips, zero);
+    e.ir.open_block(&[]);
+    pipeline(e, op, l, stages, &copied, trips, wgmma)?;
+    let mut counts = Vec::with_capacity(l.results.len());
+    let mut after = Vec::new();
+    for &r in &l.results {
+        let parts = e.get(r, op)?.parts();
+        counts.push(parts.len());
+        after.extend(parts);
+    }
+    let then = e.ir.close_block(&after);
+    e.ir.open_block(&[]);
+    let mut before = Vec::with_capacity(after.len());
+    for &v in &l.inits {
+        before.extend(e.get(v, op)?.parts());
+    }
+    let otherwise = e.ir.close_block(&before);
+    let types: Vec<Type> = after.iter().map(|v| v.ty()).collect();
+    let out = e.ir.if_else(runs_at_all, then, otherwise, &types);
+    let mut k = 0;
+    for (&r, n) in l.results.iter().zip(counts) {
+        let rebuilt = control::rebuild(e, r, out[k..k + n].to_vec(), op)?;
+        e.set(r, rebuilt);
+        k += n;
+    }
+    e.set_scratch(outer_scratch);
+    Ok(())
+}
+
+/// The pipelined loop itself, `trips` (positive) iterations: the first
+/// S - 1 tiles copied, the loop, and the waits for every copy and product
+/// after it.
+fn pipeline<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    l: &ForLoop<'c, '_>,
+    stages: i64,
+    copied: &[Copied<'c, '_>],
+    trips: Val,
+    wgmma: bool,
+) -> PassResult {
     // Each thread's runs of each load, at the loop's first tile.
     let mut runs = Vec::with_capacity(copied.len());
-    for c in &copied {
+    for c in copied {
         let ptr = e.get(l.inits[c.carried], op)?;
-        runs.push(prepare(e, c, &ptr)?);
+        runs.push(copies::prepare(e, c, &ptr)?);
     }
 
     // The first S - 1 tiles.
@@ -121,7 +168,7 @@ pub fn for_loop<'c>(
         let wanted = e.ir.cmpi(CmpiPredicate::Slt, s_val, trips);
         for (c, r) in copied.iter().zip(&runs) {
             let at = e.i32(c.ring + s * c.stride);
-            issue(e, c, r, s_val, at, wanted);
+            copies::issue(e, c, r, s_val, at, wanted);
         }
         async_group(e, "cp.async.commit_group");
     }
@@ -147,7 +194,7 @@ pub fn for_loop<'c>(
                 proxy_fence(e);
             }
             e.ir.barrier();
-            for c in &copied {
+            for c in copied {
                 let at = buffer_at(e, c, read);
                 let result: Value = c.load.result(0).expect("a block load's result").into();
                 e.set(
@@ -174,7 +221,7 @@ pub fn for_loop<'c>(
             let write = rotate(e, read, stages - 1, stages);
             for (c, r) in copied.iter().zip(&runs) {
                 let at = buffer_at(e, c, write);
-                issue(e, c, r, target, at, wanted);
+                copies::issue(e, c, r, target, at, wanted);
             }
             async_group(e, "cp.async.commit_group");
             let one = e.i32(1);
@@ -208,7 +255,6 @@ pub fn for_loop<'c>(
     }
     async_group(e, "cp.async.wait_group 0");
     e.ir.barrier();
-    e.set_scratch(outer_scratch);
     Ok(())
 }
 
@@ -355,254 +401,4 @@ fn async_group<'c>(e: &mut Emitter<'_, 'c>, text: &str) {
     let mut asm = PtxAsm::new();
     asm.instruction(None, text, vec![]);
     asm.emit(&e.ir, true);
-}
-
-/// What a thread's copies of one load need every iteration, computed
-/// once before the loop (where it stays): the source address of each run
-/// at the first tile, its position along each checked axis there, whether
-/// it lies inside the axes the loop does not move along, and its byte
-/// offset in a buffer; the element step from one tile to the next.
-struct Runs {
-    /// One entry a run (`width` registers).
-    runs: Vec<Run>,
-    /// The checked axes: their index and extent (i32; negative extents as
-    /// 0, those beyond i32 as its largest value).
-    checked: Vec<(usize, Val)>,
-    /// Elements from one tile to the next (i64).
-    step: Val,
-    /// The shared buffer's address in the shared window (i32).
-    shared: Val,
-    /// Whether this thread copies (copies of a small tile held twice
-    /// leave it to one thread).
-    owner: Option<Val>,
-}
-
-struct Run {
-    /// The address of the run at the first tile.
-    start: Val,
-    /// Its position (i32) along each checked axis at the first tile.
-    positions: Vec<Val>,
-    /// Its byte offset within a buffer (i32).
-    offset: Val,
-}
-
-/// Computes [`Runs`] for copying `c` from block pointer `ptr` (the
-/// loop's first tile).
-fn prepare<'c>(
-    e: &mut Emitter<'_, 'c>,
-    c: &Copied<'c, '_>,
-    ptr: &Lowered,
-) -> Result<Runs, PassError> {
-    let Lowered::BlockPtr {
-        shape,
-        strides,
-        offsets,
-        ..
-    } = ptr
-    else {
-        return Err(PassError::at(&c.load, "expects a block pointer"));
-    };
-    let dist = &c.dist.0;
-    let i64 = e.ir.int_type(64);
-    let zero = e.int(i64, 0);
-    let mut step = zero;
-    for (&d, &stride) in c.deltas.iter().zip(strides) {
-        let d = e.ir.cast(arith::extsi, d, i64);
-        let term = e.ir.binary(arith::muli, d, stride);
-        step = e.ir.binary(arith::addi, step, term);
-    }
-    let mut checked = Vec::new();
-    // Positions are i32 (offsets are); extents are compared as i32 too,
-    // clamped to 0 ..= i32::MAX.
-    let i32 = e.ir.int_type(32);
-    let max = e.int(i64, i64::from(i32::MAX));
-    for (axis, &extent) in shape.iter().enumerate() {
-        if c.checked.contains(&(axis as i64)) {
-            let negative = e.ir.cmpi(CmpiPredicate::Slt, extent, zero);
-            let extent = e.ir.select(negative, zero, extent);
-            let huge = e.ir.cmpi(CmpiPredicate::Sgt, extent, max);
-            let extent = e.ir.select(huge, max, extent);
-            checked.push((axis, e.ir.cast(arith::trunci, extent, i32)));
-        }
-    }
-    let staged = Staged {
-        tile: c.tile,
-        at: e.i32(0),
-        k_major: false,
-    };
-    let mut runs: Vec<Run> = Vec::new();
-    for r in (0..dist.registers()).step_by(c.width) {
-        // A run at the same distance from the first in every thread is
-        // addressed from the first's address and position (one address
-        // register a load, not one a run); its place in the buffer too
-        // when the swizzle moves it by the same bytes in every thread.
-        let first = runs.first();
-        let delta = first.and(uniform_delta(dist, r));
-        let start = match delta.as_ref() {
-            Some(d) => {
-                let first = first.expect("a first run");
-                let i64 = e.ir.int_type(64);
-                let mut offset: Option<Val> = None;
-                for (&k, &stride) in d.iter().zip(strides) {
-                    if k == 0 {
-                        continue;
-                    }
-                    let k = e.int(i64, k);
-                    let term = e.ir.binary(arith::muli, k, stride);
-                    offset = Some(match offset {
-                        None => term,
-                        Some(o) => e.ir.binary(arith::addi, o, term),
-                    });
-                }
-                match offset {
-                    Some(o) => e.ir.gep(first.start, o, c.elem),
-                    None => first.start,
-                }
-            }
-            None => {
-                block_ptr::element(e, ptr, dist, r, &[], c.elem)
-                    .map_err(|m| PassError::at(&c.load, m))?
-                    .0
-            }
-        };
-        let positions = checked
-            .iter()
-            .enumerate()
-            .map(|(j, &(axis, _))| match (first, delta.as_ref()) {
-                (Some(f), Some(d)) if d[axis] == 0 => f.positions[j],
-                (Some(f), Some(d)) => {
-                    let k = e.i32(d[axis]);
-                    e.ir.binary(arith::addi, f.positions[j], k)
-                }
-                _ => {
-                    let idx = e.index(dist, r, axis);
-                    e.ir.binary(arith::addi, offsets[axis], idx)
-                }
-            })
-            .collect();
-        let offset = match (first, uniform_buffer_delta(c, dist, r)) {
-            (Some(f), Some(0)) => f.offset,
-            (Some(f), Some(k)) => {
-                let k = e.i32(k);
-                e.ir.binary(arith::addi, f.offset, k)
-            }
-            _ => {
-                let row = e.index(dist, r, 1 - c.contiguous);
-                let col = e.index(dist, r, c.contiguous);
-                tile_offset(e, &staged, row, col)
-            }
-        };
-        runs.push(Run {
-            start,
-            positions,
-            offset,
-        });
-    }
-    let i32 = e.ir.int_type(32);
-    let shared = e.shared_buffer();
-    let shared = e.ir.generic("llvm.ptrtoint", &[shared], &[i32], &[])[0];
-    let owner = e.owner(dist, &c.dist.1);
-    Ok(Runs {
-        runs,
-        checked,
-        step,
-        shared,
-        owner,
-    })
-}
-
-/// The offset along each axis of register `r`'s element from register
-/// 0's, when it is the same in every thread (indices that wrap can make
-/// it differ); `None` otherwise.
-fn uniform_delta(dist: &Distribution, r: usize) -> Option<Vec<i64>> {
-    let delta: Vec<i64> = (0..dist.shape.len())
-        .map(|i| dist.offsets[r][i] - dist.offsets[0][i])
-        .collect();
-    every_thread(dist, |lane, warp| {
-        let (a, b) = (dist.element(lane, warp, 0), dist.element(lane, warp, r));
-        a.iter().zip(&b).zip(&delta).all(|((x, y), d)| y - x == *d)
-    })
-    .then_some(delta)
-}
-
-/// The bytes from register 0's place in a buffer of `c` to register
-/// `r`'s, when it is the same in every thread; `None` otherwise.
-fn uniform_buffer_delta(c: &Copied, dist: &Distribution, r: usize) -> Option<i64> {
-    let place = |lane, warp, reg| {
-        let at = dist.element(lane, warp, reg);
-        c.tile.offset(at[1 - c.contiguous], at[c.contiguous])
-    };
-    let delta = place(0, 0, r) - place(0, 0, 0);
-    every_thread(dist, |lane, warp| {
-        place(lane, warp, r) - place(lane, warp, 0) == delta
-    })
-    .then_some(delta)
-}
-
-/// True when `holds` holds for every lane of every warp of `dist`'s layout.
-fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
-    let warps = i64::from(dist.root.num_warps());
-    (0..warps).all(|warp| (0..32).all(|lane| holds(lane, warp)))
-}
-
-/// Copies tile number `tile` (i32, counted from the loop's first) of `c`
-/// into the buffer at byte offset `at`: one `cp.async` a run, reading
-/// nothing and filling zeros for runs out of bounds, or for all of them
-/// when `wanted` is false. The address of a run is its first tile's plus
-/// `tile` steps; only the moved axes' positions are compared again.
-fn issue<'c>(
-    e: &mut Emitter<'_, 'c>,
-    c: &Copied<'c, '_>,
-    runs: &Runs,
-    tile: Val,
-    at: Val,
-    wanted: Val,
-) {
-    let i64 = e.ir.int_type(64);
-    let tile32 = tile;
-    let tile = e.ir.cast(arith::extsi, tile, i64);
-    let elements = e.ir.binary(arith::muli, tile, runs.step);
-    let moved: Vec<Val> = runs
-        .checked
-        .iter()
-        .map(|&(axis, _)| e.ir.binary(arith::muli, tile32, c.deltas[axis]))
-        .collect();
-    let bytes = c.width as i64 * c.elem_bytes;
-    let i1 = e.ir.int_type(1);
-    let yes = e.int(i1, 1);
-    let buffer = e.ir.binary(arith::addi, runs.shared, at);
-    let opcode = if bytes == 16 {
-        "cp.async.cg.shared.global"
-    } else {
-        "cp.async.ca.shared.global"
-    };
-    for run in &runs.runs {
-        let src = e.ir.gep(run.start, elements, c.elem);
-        let mut valid = wanted;
-        for ((&pos, &(_, extent)), &m) in run.positions.iter().zip(&runs.checked).zip(&moved) {
-            let pos = e.ir.binary(arith::addi, pos, m);
-            // Below the (non-negative) extent, and not negative.
-            let inside = e.ir.cmpi(CmpiPredicate::Ult, pos, extent);
-            valid = e.ir.binary(arith::andi, valid, inside);
-        }
-        // Out of bounds the source is ignored (not read: zeros land).
-        let ignore = e.ir.binary(arith::xori, valid, yes);
-        let dst = e.ir.binary(arith::addi, buffer, run.offset);
-        let mut asm = PtxAsm::new();
-        let guard = runs.owner.map(|o| asm.input(RegClass::Pred, o));
-        let dst = asm.input(RegClass::B32, dst);
-        let src = asm.input(RegClass::B64, src);
-        let ignore = asm.input(RegClass::Pred, ignore);
-        asm.instruction(
-            guard,
-            opcode,
-            vec![
-                Arg::Address(dst),
-                Arg::Address(src),
-                Arg::Imm(bytes),
-                Arg::Reg(ignore),
-            ],
-        );
-        asm.emit(&e.ir, true);
-    }
 }

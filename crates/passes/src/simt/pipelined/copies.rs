@@ -1,0 +1,262 @@
+//! The copies a pipelined loop issues ahead: where each thread's runs of
+//! a block load start, and the `cp.async` of one tile into a ring buffer.
+
+use super::Copied;
+use crate::pass::PassError;
+use crate::simt::block_ptr;
+use crate::simt::builder::Val;
+use crate::simt::dot::{Staged, tile_offset};
+use crate::simt::emit::{Emitter, Lowered};
+use crate::simt::ptx::{Arg, PtxAsm, RegClass};
+use melior::dialect::arith::{self, CmpiPredicate};
+use tile_coalesce::Distribution;
+
+/// What a thread's copies of one load need every iteration, computed
+/// once before the loop (where it stays): the source address of each run
+/// at the first tile, its position along each checked axis there, whether
+/// it lies inside the axes the loop does not move along, and its byte
+/// offset in a buffer; the element step from one tile to the next.
+pub(super) struct Runs {
+    /// One entry a run (`width` registers).
+    runs: Vec<Run>,
+    /// The checked axes: their index and extent (i32; negative extents as
+    /// 0, those beyond i32 as its largest value).
+    checked: Vec<(usize, Val)>,
+    /// Elements from one tile to the next (i64).
+    step: Val,
+    /// The shared buffer's address in the shared window (i32).
+    shared: Val,
+    /// Whether this thread copies (copies of a small tile held twice
+    /// leave it to one thread).
+    owner: Option<Val>,
+}
+
+struct Run {
+    /// The address of the run at the first tile.
+    start: Val,
+    /// Its position (i32) along each checked axis at the first tile.
+    positions: Vec<Val>,
+    /// Its byte offset within a buffer (i32).
+    offset: Val,
+}
+
+/// Computes [`Runs`] for copying `c` from block pointer `ptr` (the
+/// loop's first tile).
+pub(super) fn prepare<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    ptr: &Lowered,
+) -> Result<Runs, PassError> {
+    let Lowered::BlockPtr {
+        shape,
+        strides,
+        offsets,
+        ..
+    } = ptr
+    else {
+        return Err(PassError::at(&c.load, "expects a block pointer"));
+    };
+    let dist = &c.dist.0;
+    let i64 = e.ir.int_type(64);
+    let zero = e.int(i64, 0);
+    let mut step = zero;
+    for (&d, &stride) in c.deltas.iter().zip(strides) {
+        let d = e.ir.cast(arith::extsi, d, i64);
+        let term = e.ir.binary(arith::muli, d, stride);
+        step = e.ir.binary(arith::addi, step, term);
+    }
+    let mut checked = Vec::new();
+    // Positions are i32 (offsets are); extents are compared as i32 too,
+    // clamped to 0 ..= i32::MAX.
+    let i32 = e.ir.int_type(32);
+    let max = e.int(i64, i64::from(i32::MAX));
+    for (axis, &extent) in shape.iter().enumerate() {
+        if c.checked.contains(&(axis as i64)) {
+            let negative = e.ir.cmpi(CmpiPredicate::Slt, extent, zero);
+            let extent = e.ir.select(negative, zero, extent);
+            let huge = e.ir.cmpi(CmpiPredicate::Sgt, extent, max);
+            let extent = e.ir.select(huge, max, extent);
+            checked.push((axis, e.ir.cast(arith::trunci, extent, i32)));
+        }
+    }
+    let staged = Staged {
+        tile: c.tile,
+        at: e.i32(0),
+        k_major: false,
+    };
+    let mut runs: Vec<Run> = Vec::new();
+    for r in (0..dist.registers()).step_by(c.width) {
+        // A run at the same distance from the first in every thread is
+        // addressed from the first's address and position (one address
+        // register a load, not one a run); its place in the buffer too
+        // when the swizzle moves it by the same bytes in every thread.
+        let first = runs.first();
+        let delta = first.and(uniform_delta(dist, r));
+        let start = match delta.as_ref() {
+            Some(d) => {
+                let first = first.expect("a first run");
+                let i64 = e.ir.int_type(64);
+                let mut offset: Option<Val> = None;
+                for (&k, &stride) in d.iter().zip(strides) {
+                    if k == 0 {
+                        continue;
+                    }
+                    let k = e.int(i64, k);
+                    let term = e.ir.binary(arith::muli, k, stride);
+                    offset = Some(match offset {
+                        None => term,
+                        Some(o) => e.ir.binary(arith::addi, o, term),
+                    });
+                }
+                match offset {
+                    Some(o) => e.ir.gep(first.start, o, c.elem),
+                    None => first.start,
+                }
+            }
+            None => {
+                block_ptr::element(e, ptr, dist, r, &[], c.elem)
+                    .map_err(|m| PassError::at(&c.load, m))?
+                    .0
+            }
+        };
+        let positions = checked
+            .iter()
+            .enumerate()
+            .map(|(j, &(axis, _))| match (first, delta.as_ref()) {
+                (Some(f), Some(d)) if d[axis] == 0 => f.positions[j],
+                (Some(f), Some(d)) => {
+                    let k = e.i32(d[axis]);
+                    e.ir.binary(arith::addi, f.positions[j], k)
+                }
+                _ => {
+                    let idx = e.index(dist, r, axis);
+                    e.ir.binary(arith::addi, offsets[axis], idx)
+                }
+            })
+            .collect();
+        let offset = match (first, uniform_buffer_delta(c, dist, r)) {
+            (Some(f), Some(0)) => f.offset,
+            (Some(f), Some(k)) => {
+                let k = e.i32(k);
+                e.ir.binary(arith::addi, f.offset, k)
+            }
+            _ => {
+                let row = e.index(dist, r, 1 - c.contiguous);
+                let col = e.index(dist, r, c.contiguous);
+                tile_offset(e, &staged, row, col)
+            }
+        };
+        runs.push(Run {
+            start,
+            positions,
+            offset,
+        });
+    }
+    let i32 = e.ir.int_type(32);
+    let shared = e.shared_buffer();
+    let shared = e.ir.generic("llvm.ptrtoint", &[shared], &[i32], &[])[0];
+    let owner = e.owner(dist, &c.dist.1);
+    Ok(Runs {
+        runs,
+        checked,
+        step,
+        shared,
+        owner,
+    })
+}
+
+/// The offset along each axis of register `r`'s element from register
+/// 0's, when it is the same in every thread (indices that wrap can make
+/// it differ); `None` otherwise.
+fn uniform_delta(dist: &Distribution, r: usize) -> Option<Vec<i64>> {
+    let delta: Vec<i64> = (0..dist.shape.len())
+        .map(|i| dist.offsets[r][i] - dist.offsets[0][i])
+        .collect();
+    every_thread(dist, |lane, warp| {
+        let (a, b) = (dist.element(lane, warp, 0), dist.element(lane, warp, r));
+        a.iter().zip(&b).zip(&delta).all(|((x, y), d)| y - x == *d)
+    })
+    .then_some(delta)
+}
+
+/// The bytes from register 0's place in a buffer of `c` to register
+/// `r`'s, when it is the same in every thread; `None` otherwise.
+fn uniform_buffer_delta(c: &Copied, dist: &Distribution, r: usize) -> Option<i64> {
+    let place = |lane, warp, reg| {
+        let at = dist.element(lane, warp, reg);
+        c.tile.offset(at[1 - c.contiguous], at[c.contiguous])
+    };
+    let delta = place(0, 0, r) - place(0, 0, 0);
+    every_thread(dist, |lane, warp| {
+        place(lane, warp, r) - place(lane, warp, 0) == delta
+    })
+    .then_some(delta)
+}
+
+/// True when `holds` holds for every lane of every warp of `dist`'s layout.
+fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
+    let warps = i64::from(dist.root.num_warps());
+    (0..warps).all(|warp| (0..32).all(|lane| holds(lane, warp)))
+}
+
+/// Copies tile number `tile` (i32, counted from the loop's first) of `c`
+/// into the buffer at byte offset `at`: one `cp.async` a run, reading
+/// nothing and filling zeros for runs out of bounds, or for all of them
+/// when `wanted` is false. The address of a run is its first tile's plus
+/// `tile` steps; only the moved axes' positions are compared again.
+pub(super) fn issue<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    runs: &Runs,
+    tile: Val,
+    at: Val,
+    wanted: Val,
+) {
+    let i64 = e.ir.int_type(64);
+    let tile32 = tile;
+    let tile = e.ir.cast(arith::extsi, tile, i64);
+    let elements = e.ir.binary(arith::muli, tile, runs.step);
+    let moved: Vec<Val> = runs
+        .checked
+        .iter()
+        .map(|&(axis, _)| e.ir.binary(arith::muli, tile32, c.deltas[axis]))
+        .collect();
+    let bytes = c.width as i64 * c.elem_bytes;
+    let i1 = e.ir.int_type(1);
+    let yes = e.int(i1, 1);
+    let buffer = e.ir.binary(arith::addi, runs.shared, at);
+    let opcode = if bytes == 16 {
+        "cp.async.cg.shared.global"
+    } else {
+        "cp.async.ca.shared.global"
+    };
+    for run in &runs.runs {
+        let src = e.ir.gep(run.start, elements, c.elem);
+        let mut valid = wanted;
+        for ((&pos, &(_, extent)), &m) in run.positions.iter().zip(&runs.checked).zip(&moved) {
+            let pos = e.ir.binary(arith::addi, pos, m);
+            // Below the (non-negative) extent, and not negative.
+            let inside = e.ir.cmpi(CmpiPredicate::Ult, pos, extent);
+            valid = e.ir.binary(arith::andi, valid, inside);
+        }
+        // Out of bounds the source is ignored (not read: zeros land).
+        let ignore = e.ir.binary(arith::xori, valid, yes);
+        let dst = e.ir.binary(arith::addi, buffer, run.offset);
+        let mut asm = PtxAsm::new();
+        let guard = runs.owner.map(|o| asm.input(RegClass::Pred, o));
+        let dst = asm.input(RegClass::B32, dst);
+        let src = asm.input(RegClass::B64, src);
+        let ignore = asm.input(RegClass::Pred, ignore);
+        asm.instruction(
+            guard,
+            opcode,
+            vec![
+                Arg::Address(dst),
+                Arg::Address(src),
+                Arg::Imm(bytes),
+                Arg::Reg(ignore),
+            ],
+        );
+        asm.emit(&e.ir, true);
+    }
+}
