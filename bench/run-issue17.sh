@@ -5,7 +5,9 @@
 #   bash bench/run-issue17.sh check   # gpu-check attention, matmul --quick,
 #                                     # memcheck over the quick attention cases
 #   bash bench/run-issue17.sh bench   # attention-bench against Triton 3.6
-#                                     # (autotuned) and torch SDPA
+#                                     # (autotuned) and torch SDPA, then
+#                                     # matmul-bench (the pipelined loops
+#                                     # the two kernels share)
 # Writes every log under $OUT and prints a short summary last.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -25,7 +27,8 @@ case "${1:-}" in
       /tmp/tile-tools gpu-check attention --quick
     ;;
   bench)
-    run attention-bench 560 /tmp/tile-tools attention-bench --reps 30 --out "$OUT/attention-bench.md"
+    run attention-bench 300 /tmp/tile-tools attention-bench --reps 30 --out "$OUT/attention-bench.md"
+    run matmul-bench 260 /tmp/tile-tools matmul-bench --out "$OUT/matmul-bench.md"
     ;;
   *)
     echo "usage: bash bench/run-issue17.sh check|bench" >&2
@@ -44,5 +47,9 @@ if [ -f "$OUT/attention-bench.log" ]; then
   grep -E '^  ours' "$OUT/attention-bench.log" | cut -c1-120
   grep -E 'RESULT' "$OUT/attention-bench.log" | cut -c1-200
   grep -E '^\|' "$OUT/attention-bench.md" 2>/dev/null | tail -6
+fi
+if [ -f "$OUT/matmul-bench.log" ]; then
+  grep -E '^\|' "$OUT/matmul-bench.md" 2>/dev/null | tail -10
+  tail -3 "$OUT/matmul-bench.log"
 fi
 true
