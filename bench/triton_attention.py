@@ -12,7 +12,10 @@ diagonal block with it. Autotuned over block sizes, warps and stages on
 on [B, H, T, D] views of the same tensors (the flash backend for f16).
 
     python3 bench/triton_attention.py [--warmup W] [--reps R] [--flush-bytes B]
-        --case BxHxTxD causal|full [--case ...]
+        [--config BMxBN/wW/sS] --case BxHxTxD causal|full [--case ...]
+
+`--config` runs Triton's kernel in that one configuration instead of
+autotuning (to compare the same blocks, warps and stages, or to profile).
 
 Inputs are random normal (fixed seed), f16. Triton's output is checked
 against SDPA's computed in f32: the largest absolute difference must be at
@@ -141,7 +144,13 @@ def run_case(b, h, t, d, causal, args, flush):
     grid = lambda meta: (triton.cdiv(t, meta["BLOCK_M"]), b * h)  # noqa: E731
 
     def triton_call():
-        attn_fwd[grid](q, k, v, o, lse, t, h, sm_scale, D=d, CAUSAL=causal)
+        if args.config is None:
+            attn_fwd[grid](q, k, v, o, lse, t, h, sm_scale, D=d, CAUSAL=causal)
+        else:
+            bm, bn, w, s = args.config
+            attn_fwd.fn[(triton.cdiv(t, bm), b * h)](
+                q, k, v, o, lse, t, h, sm_scale, D=d, CAUSAL=causal,
+                BLOCK_M=bm, BLOCK_N=bn, num_warps=w, num_stages=s)
 
     qt, kt, vt = (x.permute(0, 2, 1, 3) for x in (q, k, v))
 
@@ -153,11 +162,25 @@ def run_case(b, h, t, d, causal, args, flush):
     ref = torch.nn.functional.scaled_dot_product_attention(
         qt.float(), kt.float(), vt.float(), is_causal=causal, scale=sm_scale).permute(0, 2, 1, 3)
     err = (o.float() - ref).abs().max().item()
-    config = attn_fwd.best_config
-    name = f"{config.kwargs['BLOCK_M']}x{config.kwargs['BLOCK_N']}/w{config.num_warps}/s{config.num_stages}"
+    if args.config is None:
+        config = attn_fwd.best_config
+        name = f"{config.kwargs['BLOCK_M']}x{config.kwargs['BLOCK_N']}/w{config.num_warps}/s{config.num_stages}"
+    else:
+        name = "{}x{}/w{}/s{}".format(*args.config)
     triton_ms = median_ms(triton_call, args.warmup, args.reps, flush)
     sdpa_ms = median_ms(sdpa_call, args.warmup, args.reps, flush)
     return triton_ms, sdpa_ms, err, name
+
+
+def parse_config(text):
+    """`BMxBN/wW/sS` as (BM, BN, W, S)."""
+    try:
+        blocks, rest = text.split("/w")
+        warps, stages = rest.split("/s")
+        bm, bn = blocks.split("x")
+        return int(bm), int(bn), int(warps), int(stages)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text}: want BMxBN/wW/sS")
 
 
 def main():
@@ -165,6 +188,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--flush-bytes", type=int, default=256 << 20)
+    parser.add_argument("--config", type=parse_config, default=None, metavar="BMxBN/wW/sS")
     parser.add_argument("--case", nargs=2, action="append", default=[], metavar=("BxHxTxD", "MASK"))
     args = parser.parse_args()
     if not args.case:

@@ -222,7 +222,7 @@ pub fn attention_fwd<'c>(
         ];
         let tiles = Tiles {
             b_q,
-            offs_m,
+            last_key: causal.then(|| offs_m.minimum(t - 1i32)),
             t,
             qk_scale,
         };
@@ -251,11 +251,13 @@ pub fn attention_fwd<'c>(
     })
 }
 
-/// What every iteration reads: the q tile, the query rows, the sequence
-/// length and the scale of the scores (in log2 units).
+/// What every iteration reads: the q tile, each row's last visible key
+/// when causal (its own position, at most the sequence's last), the
+/// sequence length and the scale of the scores (in log2 units).
+#[derive(Clone, Copy)]
 struct Tiles<'k> {
     b_q: Tile<'k>,
-    offs_m: Tile<'k>,
+    last_key: Option<Tile<'k>>,
     t: Tile<'k>,
     qk_scale: Tile<'k>,
 }
@@ -276,7 +278,7 @@ fn step<'k>(
     let bn = config.block_n;
     let Tiles {
         b_q,
-        offs_m,
+        last_key,
         t,
         qk_scale,
     } = *tiles;
@@ -289,17 +291,20 @@ fn step<'k>(
     let mut s = k.dot(b_q, b_k).build();
     if masked {
         let offs_n = j * bn as i32 + k.arange(0, bn as i32);
-        let mut keep = offs_n.expand_dims(0).lt(t);
-        if config.causal {
-            keep = keep & offs_m.expand_dims(1).ge(offs_n.expand_dims(0));
-        }
+        // Causal: keys up to the row's own position and inside the
+        // sequence, one comparison an element against the row's last
+        // visible key.
+        let keep = match last_key {
+            Some(last) => offs_n.expand_dims(0).le(last.expand_dims(1)),
+            None => offs_n.expand_dims(0).lt(t),
+        };
         s = k.where_(keep, s, f32::NEG_INFINITY);
     }
     let m_new = m_i.maximum(s.max(1) * qk_scale);
     // s * qk_scale - m_new, rounded once.
     let p = s.fma(qk_scale, -m_new.expand_dims(1)).exp2();
     let alpha = (m_i - m_new).exp2();
-    let l_i = l_i * alpha + p.sum(1);
+    let l_i = l_i.fma(alpha, p.sum(1));
     let acc = acc * alpha.expand_dims(1);
     let b_v = k
         .load(p_v)

@@ -9,10 +9,11 @@
 // module's tile.num_stages and its loads tile.async_copy; then the first
 // S - 1 = 2 tiles are copied before the loop (cp.async, one commit group
 // each), and each iteration waits until at most one group is in flight
-// (its tile has landed), makes the copies visible to wgmma's async proxy,
-// synchronizes, multiplies, leaves its wgmma group running while the
-// previous one retires (wait_group 1), synchronizes again and copies the
-// tile two iterations ahead into the buffer the previous iteration read.
+// (its tile has landed), synchronizes (no proxy fence: the copies reach
+// wgmma's async proxy through the wait and the barrier), multiplies,
+// leaves its wgmma group running while the previous one retires
+// (wait_group 1), synchronizes again and copies the tile two iterations
+// ahead into the buffer the previous iteration read.
 // After the loop every product and copy is waited for. On sm_80 the loop
 // is the same around mma.sync, without wgmma's fences and waits.
 
@@ -66,13 +67,14 @@
 // WGMMA-NOT: wgmma
 // WGMMA: [[LOOP:\$L__BB[0-9_]+]]:
 // WGMMA: cp.async.wait_group 1;
-// WGMMA: fence.proxy.async.shared::cta;
+// WGMMA-NOT: fence.proxy
 // WGMMA: bar.sync
 // WGMMA: wgmma.fence.sync.aligned;
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // WGMMA-NOT: wgmma.mma_async
 // WGMMA: wgmma.commit_group.sync.aligned;
+// The previous iteration's group may still run: it retires here.
 // WGMMA: wgmma.wait_group.sync.aligned 1;
 // WGMMA: bar.sync
 // WGMMA: cp.async.cg.shared.global
@@ -124,6 +126,7 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 // Left alone: a tile that is also stored (the dot is not its only use)
 // is loaded into registers as before; the other is still copied ahead.
 // MARK-LABEL: func.func @also_stored
+// WGMMA-LABEL: .entry also_stored(
 // MARK: "tile.block_load"(%arg9) {{{.*}} padding = "zero", tile.vector_width = 8 : i32
 // MARK: "tile.block_load"(%arg10) {{{.*}} padding = "zero", tile.async_copy,
 // MARK: } {tile.num_stages = 3 : i64}

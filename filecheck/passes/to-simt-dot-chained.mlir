@@ -17,15 +17,21 @@
 //   before the loop (its stores come before the loop's label), and the
 //   first product reads it from there.
 // - acc is only carried on by the loop, so the second product's group is
-//   left in flight (wait_group 1): the next iteration's first product
-//   waits for it with its own group (wait_group 0, acc's registers tied
-//   through), and only then does the scaling read acc. After the loop,
-//   the last group is waited for.
+//   left in flight: the next iteration's first product waits for it with
+//   its own group (wait_group 0, acc's registers tied through), and only
+//   then does the scaling read acc. That wait retired every earlier
+//   group, so the second product waits for none (no wait_group 1). After
+//   the loop, the last group is waited for.
+// - The copies of k and v reach wgmma through the wait and the barrier
+//   alone: no proxy fence in the loop (only after q's st.shared).
 
 // WGMMA-LABEL: .entry chained(
 // WGMMA: st.volatile.shared.v4.b32
 // WGMMA: fence.proxy.async.shared::cta;
 // WGMMA: [[LOOP:\$L__BB[0-9_]+]]:
+// WGMMA: cp.async.wait_group
+// WGMMA-NOT: fence.proxy
+// WGMMA: bar.sync
 // WGMMA-NOT: st.volatile.shared
 // WGMMA-NOT: add.rn.f32
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%r{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
@@ -38,8 +44,8 @@
 // WGMMA: cvt.rn.f16x2.f32
 // WGMMA-NOT: st.volatile.shared
 // WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%r{{[^}]*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
-// WGMMA: wgmma.wait_group.sync.aligned 1;
-// WGMMA-NOT: wgmma.wait_group.sync.aligned 0;
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA-NOT: wgmma.wait_group
 // WGMMA-NOT: st.volatile.shared
 // WGMMA: bra{{.*}}[[LOOP]];
 // WGMMA: wgmma.wait_group.sync.aligned 0;

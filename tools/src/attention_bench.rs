@@ -25,8 +25,8 @@ use tile_runtime::Specialization;
 
 /// The usage of `tile-tools attention-bench`.
 pub const USAGE: &str = "usage: tile-tools attention-bench [--quick] [--warmup N] [--reps N] \
-                         [--config BMxBN/wW/sS]... [--python PATH] [--script PATH] [--out PATH] \
-                         [--ours-only]";
+                         [--config BMxBN/wW/sS]... [--head-dim 64|128] [--mask causal|full] \
+                         [--python PATH] [--script PATH] [--out PATH] [--ours-only]";
 
 /// One benchmark case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,6 +322,10 @@ struct Cli {
     ours_only: bool,
     timing: Timing,
     configs: Vec<Config>,
+    /// Only the cases of this head dimension (all when `None`).
+    head_dim: Option<usize>,
+    /// Only causal (`Some(true)`) or full cases.
+    causal: Option<bool>,
     python: String,
     script: String,
     out: Option<String>,
@@ -336,6 +340,8 @@ impl Cli {
             ours_only,
             timing: Timing::default_for(quick),
             configs: Vec::new(),
+            head_dim: None,
+            causal: None,
             python: "python3".into(),
             script: "bench/triton_attention.py".into(),
             out: None,
@@ -351,6 +357,15 @@ impl Cli {
                 "--python" => cli.python = value.clone(),
                 "--script" => cli.script = value.clone(),
                 "--out" => cli.out = Some(value.clone()),
+                "--head-dim" => match value.as_str() {
+                    "64" | "128" => cli.head_dim = value.parse().ok(),
+                    _ => return Err(format!("--head-dim {value}: want 64 or 128")),
+                },
+                "--mask" => match value.as_str() {
+                    "causal" => cli.causal = Some(true),
+                    "full" => cli.causal = Some(false),
+                    _ => return Err(format!("--mask {value}: want causal or full")),
+                },
                 "--config" => cli.configs.push(
                     Config::parse(value)
                         .ok_or_else(|| format!("--config {value}: want BMxBN/wW/sS"))?,
@@ -417,7 +432,11 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
         "device: {}",
         device.name().unwrap_or_else(|e| e.to_string())
     );
-    let cases = cases(cli.quick);
+    let cases: Vec<Case> = cases(cli.quick)
+        .into_iter()
+        .filter(|c| cli.head_dim.is_none_or(|d| d == c.d))
+        .filter(|c| cli.causal.is_none_or(|causal| causal == c.causal))
+        .collect();
     let configs = if cli.configs.is_empty() {
         configs()
     } else {
@@ -525,5 +544,10 @@ mod tests {
         assert_eq!(all[0].flops(), 4.0 * 4.0 * 32.0 * 4096.0 * 4096.0 * 64.0);
         assert_eq!(all[1].flops() * 2.0, all[0].flops());
         assert!(Cli::parse(&["--config".into(), "x".into()]).is_err());
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let cli = Cli::parse(&args(&["--head-dim", "64", "--mask", "causal"])).unwrap();
+        assert_eq!((cli.head_dim, cli.causal), (Some(64), Some(true)));
+        assert!(Cli::parse(&args(&["--head-dim", "96"])).is_err());
+        assert!(Cli::parse(&args(&["--mask", "sliding"])).is_err());
     }
 }

@@ -114,6 +114,11 @@ pub struct Emitter<'t, 'c> {
     /// Set when a product left a `wgmma` group in flight (the loop waits
     /// for it after its last iteration).
     pub wgmma_pending: bool,
+    /// False only where every `wgmma` group committed so far is known to
+    /// have retired (a `wgmma.wait_group 0` since the last commit, on
+    /// straight-line code): an in-flight product then needs no
+    /// `wgmma.wait_group 1` for the groups before it.
+    pub wgmma_may_run: bool,
     /// Product operands staged in shared memory before a loop
     /// ([`super::dot::invariant`]), by value and K axis. They stay there
     /// (later loops of the same block read them too) until the block that
@@ -154,6 +159,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             in_flight_products: Default::default(),
             pending: Vec::new(),
             wgmma_pending: false,
+            wgmma_may_run: true,
             invariant_operands: HashMap::new(),
             pinned: Vec::new(),
         }
@@ -642,6 +648,17 @@ impl<'t, 'c> Emitter<'t, 'c> {
     pub fn lower_op(&mut self, op: &OperationRef<'c, '_>) -> PassResult {
         self.ir.set_location(op.location());
         dot::in_flight::settle_before(self, op)?;
+        let lowered = self.lower_op_here(op);
+        if op.regions().next().is_some() {
+            // What the op's blocks (a loop's iterations, one branch or
+            // another) leave running is not known after it.
+            self.wgmma_may_run = true;
+        }
+        lowered
+    }
+
+    /// Lowers `op` (its pending values settled).
+    fn lower_op_here(&mut self, op: &OperationRef<'c, '_>) -> PassResult {
         let view = TileOp::read(op, |v| self.types.tile_type(v.r#type()))
             .map_err(|r| PassError::at(op, r.to_string()))?;
         if let Some(view) = view {

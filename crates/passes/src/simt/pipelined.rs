@@ -19,8 +19,8 @@
 //! contiguous axis); out of bounds it reads nothing and fills zeros (its
 //! `ignore-src` predicate, which SASS keeps as `LDGSTS`'s own operand).
 //! The barrier at the top of each iteration makes the landed tile visible
-//! to every thread (after `fence.proxy.async` where `wgmma` reads it);
-//! the one before the copies keeps them behind every
+//! to every thread (and to `wgmma`: no proxy fence is needed after
+//! `cp.async`); the one before the copies keeps them behind every
 //! thread's reads of the buffer they refill: a product that only the next
 //! iteration reads leaves its `wgmma` group running and waits for the
 //! previous one (`wgmma.wait_group 1`), so the buffer of iteration `i - 1`
@@ -33,7 +33,6 @@
 mod copies;
 
 use super::builder::Val;
-use super::dot::proxy_fence;
 use super::emit::{Dist, Emitter, Lowered};
 use super::ptx::PtxAsm;
 use super::{block_ptr, control};
@@ -116,7 +115,7 @@ pub fn for_loop<'c>(
     let zero = e.i32(0);
     let runs_at_all = e.ir.cmpi(CmpiPredicate::Sgt, trips, zero);
     e.ir.open_block(&[]);
-    pipeline(e, op, l, stages, &copied, trips, wgmma)?;
+    pipeline(e, op, l, stages, &copied, trips)?;
     let mut counts = Vec::with_capacity(l.results.len());
     let mut after = Vec::new();
     for &r in &l.results {
@@ -153,7 +152,6 @@ fn pipeline<'c>(
     stages: i64,
     copied: &[Copied<'c, '_>],
     trips: Val,
-    wgmma: bool,
 ) -> PassResult {
     // Each thread's runs of each load, at the loop's first tile.
     let mut runs = Vec::with_capacity(copied.len());
@@ -188,11 +186,15 @@ fn pipeline<'c>(
         &loop_state,
         |e, state| {
             let read = state[1];
+            // The previous iteration's in-flight group may still run.
+            e.wgmma_may_run = true;
             super::dot::in_flight::mark_pending(e, l, &in_flight);
+            // No `fence.proxy.async` between the copies and `wgmma`'s
+            // reads: what `cp.async` writes is ordered for the tensor
+            // cores by the wait and the barrier alone, as in Triton's and
+            // CUTLASS's sm_90 `cp.async` main loops (the fence is for
+            // `st.shared`: `invariant::stage`, `stage_operands`).
             async_group(e, &format!("cp.async.wait_group {}", stages - 2));
-            if wgmma {
-                proxy_fence(e);
-            }
             e.ir.barrier();
             for c in copied {
                 let at = buffer_at(e, c, read);

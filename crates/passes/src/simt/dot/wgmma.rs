@@ -191,10 +191,14 @@ pub fn product<'c>(
     let regs = asm.emit(&e.ir, true);
     if in_flight {
         // In a pipelined loop the previous iteration's group is waited
-        // for, this one's left running: only the loop carries its
-        // accumulator on, and the next iteration waits for it where it
-        // first reads it ([`super::in_flight`]).
-        fence(e, "wgmma.wait_group.sync.aligned 1");
+        // for (unless a wait since retired it), this one's left running:
+        // only the loop carries its accumulator on, and the next
+        // iteration waits for it where it first reads it
+        // ([`super::in_flight`]).
+        if e.wgmma_may_run {
+            fence(e, "wgmma.wait_group.sync.aligned 1");
+        }
+        e.wgmma_may_run = true;
         Ok(regs)
     } else {
         // Pending accumulators of earlier groups leave through this wait.
@@ -223,6 +227,9 @@ pub fn wait<'c>(e: &mut Emitter<'_, 'c>, pending: i64, regs: Vec<Val>) -> Vec<Va
         &format!("wgmma.wait_group.sync.aligned {pending}"),
         vec![],
     );
+    if pending == 0 {
+        e.wgmma_may_run = false;
+    }
     asm.emit(&e.ir, true)
 }
 
@@ -237,8 +244,13 @@ fn shared_address<'c>(e: &mut Emitter<'_, 'c>) -> Val {
 /// column of `b`) is `first + mn`, at K = 0. K-major tiles hold those
 /// rows as rows, and K along the columns; MN-major ones the reverse, cut
 /// into blocks of columns as wide as the swizzle (the leading offset steps
-/// from one to the next). The address is computed in 32 bits (shared
-/// addresses are below 2^18) and its bits 4-17 placed in bits 0-13.
+/// from one to the next). The address is computed in 32 bits and shifted
+/// right by 4 into bits 0-13: shared addresses are below 2^18, so it
+/// fills the field without a mask. Unmasked, LLVM cannot prove the field
+/// disjoint from the layout bits, and each step of K ([`at_k`]) stays a
+/// 64-bit add (one uniform add in SASS) rather than becoming an OR with
+/// its own constant that `ptxas` rebuilds in both halves before every
+/// instruction.
 fn descriptor<'c>(e: &mut Emitter<'_, 'c>, address: Val, st: &Staged, first: Val, mn: i64) -> Val {
     let t = &st.tile;
     let c = e.i32(mn);
@@ -266,8 +278,6 @@ fn descriptor<'c>(e: &mut Emitter<'_, 'c>, address: Val, st: &Staged, first: Val
     let start = e.ir.binary(arith::addi, address, offset);
     let c = e.i32(4);
     let start = e.ir.binary(arith::shrui, start, c);
-    let c = e.i32(0x3fff);
-    let start = e.ir.binary(arith::andi, start, c);
     let i64 = e.ir.int_type(64);
     let start = e.ir.cast(arith::extui, start, i64);
     let bits = e.int(i64, bits as i64);
