@@ -17,6 +17,11 @@ on [B, H, T, D] views of the same tensors (the flash backend for f16).
 `--config` runs Triton's kernel in that one configuration instead of
 autotuning (to compare the same blocks, warps and stages, or to profile).
 
+`--ours-dir DIR` (written by `tile-tools attention-bench`): for each case
+whose files `DIR/<BxHxTxD>-<mask>.{q,k,v,o}` exist (raw f16, [B, T, H, D]),
+SDPA in f32 on those q, k and v against that o: `ours_err=<largest
+absolute difference>` on the case's RESULT line.
+
 Inputs are random normal (fixed seed), f16. Triton's output is checked
 against SDPA's computed in f32: the largest absolute difference must be at
 most TOLERANCE. Timing as bench/triton_matmul.py: `warmup` untimed calls
@@ -26,7 +31,7 @@ synchronize; the median.
 
 Output: `INFO` lines, then per case
 
-    RESULT f16 <BxHxTxD> <causal|full> triton_ms=<median> sdpa_ms=<median> max_err=<err> ok=<1|0> config=<BMxBN/wW/sS>
+    RESULT f16 <BxHxTxD> <causal|full> triton_ms=<median> sdpa_ms=<median> max_err=<err> ok=<1|0> config=<BMxBN/wW/sS> [ours_err=<err>]
 
 with `-` for what could not be measured. Exit status 0 when every Triton
 output matched, 1 otherwise, 2 for bad arguments, 3 without torch/triton.
@@ -133,6 +138,21 @@ def median_ms(fn, warmup, reps, flush):
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
+def ours_error(stem, b, h, t, d, causal):
+    """The largest |ours - SDPA in f32| on ours' inputs, or None without files."""
+    import os
+    paths = [f"{stem}.{x}" for x in "qkvo"]
+    if not all(os.path.exists(p) for p in paths):
+        return None
+    n = b * t * h * d
+    q, k, v, o = (torch.from_file(p, size=n, dtype=torch.float16).cuda().view(b, t, h, d)
+                  for p in paths)
+    ref = torch.nn.functional.scaled_dot_product_attention(
+        *(x.permute(0, 2, 1, 3).float() for x in (q, k, v)),
+        is_causal=causal, scale=d ** -0.5).permute(0, 2, 1, 3)
+    return (o.float() - ref).abs().max().item()
+
+
 def run_case(b, h, t, d, causal, args, flush):
     torch.manual_seed(0)
     q, k, v = (torch.randn(b, t, h, d, device="cuda", dtype=torch.float16) for _ in range(3))
@@ -188,6 +208,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--flush-bytes", type=int, default=256 << 20)
+    parser.add_argument("--ours-dir", default=None, metavar="DIR")
     parser.add_argument("--config", type=parse_config, default=None, metavar="BMxBN/wW/sS")
     parser.add_argument("--case", nargs=2, action="append", default=[], metavar=("BxHxTxD", "MASK"))
     args = parser.parse_args()
@@ -207,8 +228,12 @@ def main():
             triton_ms, sdpa_ms, err, name = run_case(b, h, t, d, causal, args, flush)
             ok = err <= TOLERANCE
             status |= 0 if ok else 1
+            ours = ""
+            if args.ours_dir is not None:
+                e = ours_error(f"{args.ours_dir}/{size}-{mask}", b, h, t, d, causal)
+                ours = "" if e is None else f" ours_err={e:.3e}"
             print(f"RESULT f16 {size} {mask} triton_ms={triton_ms:.4f} sdpa_ms={sdpa_ms:.4f} "
-                  f"max_err={err:.3e} ok={int(ok)} config={name}", flush=True)
+                  f"max_err={err:.3e} ok={int(ok)} config={name}{ours}", flush=True)
         except Exception as error:  # a case that fails is reported, the others still run
             status = 1
             print(f"INFO {size} {mask} failed: {error}", flush=True)

@@ -8,17 +8,25 @@
 //! stages), compiled specialized on its arguments, checked on sampled rows
 //! (output and log-sum-exp) against an f64 reference, and timed as
 //! `tile-tools matmul-bench` times (warm-up, then the median of launches
-//! each after zeroing 256 MiB); the fastest is reported. The baselines are
-//! `bench/triton_attention.py`. Throughput counts `4 B H T^2 D` flops,
-//! half of it when causal (as Triton's tutorial counts). The table comes
-//! last: ours, Triton and SDPA in TFLOP/s, ours/Triton and ours/SDPA
-//! (throughput), and the verdict (ours at least Triton's throughput).
+//! each after zeroing 256 MiB); the fastest is reported, and its whole
+//! output compared with torch SDPA in f32 on the same inputs ([`sdpa`]).
+//! Inputs: q and k within [-2, 2), v within [-1, 1) (as the GPU check's).
+//! The baselines are `bench/triton_attention.py`. Throughput counts
+//! `4 B H T^2 D` flops, half of it when causal (as Triton's tutorial
+//! counts). The table comes last: ours, its largest difference from SDPA,
+//! Triton and SDPA in TFLOP/s, ours/Triton and ours/SDPA (throughput),
+//! and the verdict (ours at least Triton's throughput, and within
+//! [`sdpa::TOLERANCE`] of SDPA).
+
+mod inputs;
+mod sdpa;
 
 use crate::bench::ours::median_ms;
 use crate::bench::{FLUSH_BYTES, Timing, positive_count};
-use crate::gpu_check::inputs;
+use inputs::Inputs;
+use std::path::Path;
 use std::process::{Command, Stdio};
-use tile::{Arg, Device, Options};
+use tile::{Arg, Device, LoadedKernel, Options};
 use tile_dialect::DType;
 use tile_examples::flash_attention::{self, AttentionConfig};
 use tile_runtime::Specialization;
@@ -133,108 +141,43 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// The inputs of one case on the device, and their values.
-struct Inputs {
-    q: Vec<f32>,
-    k: Vec<f32>,
-    v: Vec<f32>,
-    buffers: [tile::Buffer<u16>; 4],
-    lse: tile::Buffer<f32>,
-    cu: tile::Buffer<i32>,
+/// Compiles ours in `config` for `case`, specialized on `args`, and loads
+/// it; returns it with its grid.
+fn load(
+    device: &Device,
+    context: &melior::Context,
+    case: &Case,
+    config: Config,
+    args: &[Arg],
+) -> Result<(LoadedKernel, (u32, u32)), String> {
+    let cfg = AttentionConfig::new(case.d as i64)
+        .causal(case.causal)
+        .blocks(config.block_m, config.block_n);
+    let kernel = flash_attention::attention_fwd(context, cfg, DType::F16).map_err(err)?;
+    let options = Options {
+        num_stages: config.stages,
+        ..Options::with_warps(config.warps)
+    }
+    .specialized(Specialization::of(args));
+    let compiled = tile::compile(&kernel, &options).map_err(err)?;
+    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let grid = (
+        case.t.div_ceil(config.block_m as usize) as u32,
+        (case.b * case.h) as u32,
+    );
+    Ok((loaded, grid))
 }
 
-impl Inputs {
-    fn new(device: &Device, c: &Case) -> Result<Inputs, String> {
-        let len = c.b * c.t * c.h * c.d;
-        let make = |seed: u64| -> (Vec<f32>, Vec<u16>) {
-            let bits: Vec<u16> = inputs(len, seed)
-                .iter()
-                .map(|&x| half::f16::from_f32(x / 8.0).to_bits())
-                .collect();
-            let values = bits.iter().map(|&b| half::f16::from_bits(b).to_f32());
-            (values.collect(), bits)
-        };
-        let (q, qb) = make(3);
-        let (k, kb) = make(5);
-        let (v, vb) = make(7);
-        let up = |bits: &[u16]| device.upload(bits).map_err(err);
-        Ok(Inputs {
-            buffers: [up(&qb)?, up(&kb)?, up(&vb)?, up(&vec![0u16; len])?],
-            lse: device.alloc(c.b * c.t * c.h).map_err(err)?,
-            cu: device.upload(&vec![0i32; c.b + 1]).map_err(err)?,
-            q,
-            k,
-            v,
-        })
-    }
-
-    fn args(&self, c: &Case) -> Vec<Arg> {
-        let mut args: Vec<Arg> = self.buffers.iter().map(Arg::from).collect();
-        args.push(Arg::from(&self.lse));
-        args.push(Arg::from(&self.cu));
-        args.push(Arg::from(c.t as i32));
-        args.push(Arg::from(c.h as i32));
-        args.push(Arg::from(1.0 / (c.d as f32).sqrt()));
-        args
-    }
-
-    /// Checks 48 sampled rows (the first and last of each sequence, and
-    /// rows at block edges) against the f64 reference.
-    fn check(&self, device: &Device, c: &Case) -> Result<(), String> {
-        let o: Vec<u16> = device.download(&self.buffers[3]).map_err(err)?;
-        let lse: Vec<f32> = device.download(&self.lse).map_err(err)?;
-        let scale = 1.0 / (c.d as f64).sqrt();
-        let at = |b: usize, t: usize, h: usize| ((b * c.t + t) * c.h + h) * c.d;
-        for s in 0..48usize {
-            let (b, h) = (s % c.b, (s * 7) % c.h);
-            let t = match s % 4 {
-                0 => 0,
-                1 => c.t - 1,
-                2 => (s * 131) % c.t,
-                _ => ((s * 64) + 63) % c.t,
-            };
-            let keys = if c.causal { t + 1 } else { c.t };
-            let q = &self.q[at(b, t, h)..at(b, t, h) + c.d];
-            let scores: Vec<f64> = (0..keys)
-                .map(|j| {
-                    let k = &self.k[at(b, j, h)..at(b, j, h) + c.d];
-                    q.iter()
-                        .zip(k)
-                        .map(|(&x, &y)| f64::from(x) * f64::from(y))
-                        .sum::<f64>()
-                        * scale
-                })
-                .collect();
-            let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let l: f64 = scores.iter().map(|s| (s - m).exp()).sum();
-            let want_lse = m + l.ln();
-            let got_lse = f64::from(lse[(b * c.t + t) * c.h + h]);
-            if (got_lse - want_lse).abs() > 2e-4 || got_lse.is_nan() {
-                return Err(format!("lse[{b},{t},{h}] = {got_lse}, want {want_lse}"));
-            }
-            for dd in 0..c.d {
-                let want: f64 = scores
-                    .iter()
-                    .enumerate()
-                    .map(|(j, s)| (s - m).exp() / l * f64::from(self.v[at(b, j, h) + dd]))
-                    .sum();
-                let got = f64::from(half::f16::from_bits(o[at(b, t, h) + dd]).to_f32());
-                if (got - want).abs() > 4.0 * 2f64.powi(-11) || got.is_nan() {
-                    return Err(format!("o[{b},{t},{h},{dd}] = {got}, want {want}"));
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Ours on `case`: the fastest checked configuration and its time.
+/// Ours on `case`: the fastest checked configuration and its time. With
+/// `dump`, the fastest runs once more and its inputs and output are
+/// written there for the comparison with SDPA ([`sdpa`]).
 fn ours(
     device: &Device,
     case: &Case,
     configs: &[Config],
     timing: Timing,
     flush: &mut tile::Buffer<u8>,
+    dump: Option<&Path>,
 ) -> Result<(f64, Config), String> {
     let context = tile::context().map_err(err)?;
     let inputs = Inputs::new(device, case)?;
@@ -242,21 +185,7 @@ fn ours(
     let mut best: Option<(f64, Config)> = None;
     for &config in configs {
         let attempt = |flush: &mut tile::Buffer<u8>| -> Result<f64, String> {
-            let cfg = AttentionConfig::new(case.d as i64)
-                .causal(case.causal)
-                .blocks(config.block_m, config.block_n);
-            let kernel = flash_attention::attention_fwd(&context, cfg, DType::F16).map_err(err)?;
-            let options = Options {
-                num_stages: config.stages,
-                ..Options::with_warps(config.warps)
-            }
-            .specialized(Specialization::of(&args));
-            let compiled = tile::compile(&kernel, &options).map_err(err)?;
-            let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
-            let grid = (
-                case.t.div_ceil(config.block_m as usize) as u32,
-                (case.b * case.h) as u32,
-            );
+            let (loaded, grid) = load(device, &context, case, config, &args)?;
             loaded.launch(grid, &args).map_err(err)?;
             device.synchronize().map_err(err)?;
             inputs.check(device, case)?;
@@ -282,7 +211,12 @@ fn ours(
             ),
         }
     }
-    best.ok_or_else(|| "no configuration ran and checked".into())
+    let best = best.ok_or("no configuration ran and checked")?;
+    if let Some(dir) = dump {
+        let (loaded, grid) = load(device, &context, case, best.1, &args)?;
+        sdpa::dump(device, dir, case, &inputs, &loaded, grid)?;
+    }
+    Ok(best)
 }
 
 /// What the script measured for one case.
@@ -296,6 +230,9 @@ pub struct Baseline {
     pub ok: bool,
     /// Triton's chosen configuration.
     pub config: String,
+    /// The largest difference between ours and SDPA (in f32) on ours'
+    /// inputs ([`sdpa`]).
+    pub ours_err: Option<f64>,
 }
 
 /// Reads `RESULT f16 BxHxTxD causal|full triton_ms=.. sdpa_ms=.. max_err=.. ok=.. config=..`.
@@ -310,6 +247,7 @@ pub fn parse_result(line: &str) -> Option<(String, String, Baseline)> {
             "sdpa_ms" => b.sdpa_ms = value.parse().ok(),
             "ok" => b.ok = value == "1",
             "config" => b.config = value.to_string(),
+            "ours_err" => b.ours_err = value.parse().ok(),
             _ => {}
         }
     }
@@ -378,7 +316,11 @@ impl Cli {
 }
 
 /// Runs the baselines' script; returns its results and `INFO` lines.
-fn run_script(cli: &Cli, cases: &[Case]) -> (Vec<(String, String, Baseline)>, Vec<String>) {
+fn run_script(
+    cli: &Cli,
+    cases: &[Case],
+    ours_dir: Option<&Path>,
+) -> (Vec<(String, String, Baseline)>, Vec<String>) {
     let mut args = vec![
         cli.script.clone(),
         "--warmup".into(),
@@ -386,6 +328,9 @@ fn run_script(cli: &Cli, cases: &[Case]) -> (Vec<(String, String, Baseline)>, Ve
         "--reps".into(),
         cli.timing.reps.to_string(),
     ];
+    if let Some(dir) = ours_dir {
+        args.extend(["--ours-dir".into(), dir.display().to_string()]);
+    }
     for c in cases {
         args.extend(["--case".into(), c.size(), c.mask().into()]);
     }
@@ -449,20 +394,38 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
             return 1;
         }
     };
+    // Ours' inputs and outputs for the comparison with SDPA (not without
+    // the baselines' script).
+    let dump = if cli.ours_only {
+        None
+    } else {
+        match tempfile::Builder::new()
+            .prefix("tile-attention-bench")
+            .tempdir()
+        {
+            Ok(dir) => Some(dir),
+            Err(e) => {
+                println!("FAIL: a directory for the SDPA comparison: {e}");
+                return 1;
+            }
+        }
+    };
+    let dump_path = dump.as_ref().map(|d| d.path());
     let ours: Vec<_> = cases
         .iter()
-        .map(|c| ours(&device, c, &configs, cli.timing, &mut flush))
+        .map(|c| ours(&device, c, &configs, cli.timing, &mut flush, dump_path))
         .collect();
     drop(flush);
     let (baselines, info) = if cli.ours_only {
         (Vec::new(), vec!["baselines not run (--ours-only)".into()])
     } else {
-        run_script(&cli, &cases)
+        run_script(&cli, &cases, dump_path)
     };
+    drop(dump);
     let tflops = |c: &Case, ms: f64| c.flops() / ms / 1e9;
     let mut status = 0;
     let mut table = String::from(
-        "| dtype | BxHxTxD | mask | ours ms | ours TFLOP/s | ours config | Triton ms | Triton TFLOP/s | Triton config | SDPA ms | SDPA TFLOP/s | ours/Triton | ours/SDPA | target | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| dtype | BxHxTxD | mask | ours ms | ours TFLOP/s | ours config | ours vs SDPA (max abs) | Triton ms | Triton TFLOP/s | Triton config | SDPA ms | SDPA TFLOP/s | ours/Triton | ours/SDPA | target | verdict |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for (c, ours) in cases.iter().zip(&ours) {
         let base = baselines
@@ -482,24 +445,28 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
             (Some(o), Some(b)) => format!("{:.3}", b / o),
             _ => "-".into(),
         };
+        // At least Triton's throughput, and ours matching SDPA.
+        let matches_sdpa = base.ours_err.is_some_and(|e| e <= sdpa::TOLERANCE);
         let verdict = match (ours_ms, base.triton_ms) {
-            (Some(o), Some(t)) if o <= t => "PASS",
+            (Some(o), Some(t)) if o <= t && matches_sdpa => "PASS",
             (Some(_), Some(_)) => "FAIL",
             _ => "-",
         };
+        let ours_err = base.ours_err.map_or("-".into(), |e| format!("{e:.1e}"));
         if verdict != "PASS" {
             status = 1;
         }
         let (t_ms, t_tf) = fmt(base.triton_ms);
         let (s_ms, s_tf) = fmt(base.sdpa_ms);
         table.push_str(&format!(
-            "| f16 | {} | {} | {} | {ours_tf} | {ours_cfg} | {t_ms} | {t_tf} | {} | {s_ms} | {s_tf} | {} | {} | >= 1.00 | {verdict} |\n",
+            "| f16 | {} | {} | {} | {ours_tf} | {ours_cfg} | {ours_err} | {t_ms} | {t_tf} | {} | {s_ms} | {s_tf} | {} | {} | >= 1.00, err <= {:.1e} | {verdict} |\n",
             c.size(),
             c.mask(),
             fmt(ours_ms).0,
             if base.ok { base.config.clone() } else { format!("{} (check failed)", base.config) },
             ratio(base.triton_ms),
             ratio(base.sdpa_ms),
+            sdpa::TOLERANCE,
         ));
     }
     if let Some(path) = &cli.out {
@@ -528,12 +495,13 @@ mod tests {
     #[test]
     fn results_configs_and_cases_are_read() {
         let (size, mask, b) = parse_result(
-            "RESULT f16 4x32x4096x64 causal triton_ms=1.5 sdpa_ms=1.2 max_err=1e-3 ok=1 config=128x64/w4/s3",
+            "RESULT f16 4x32x4096x64 causal triton_ms=1.5 sdpa_ms=1.2 max_err=1e-3 ok=1 config=128x64/w4/s3 ours_err=2.5e-4",
         )
         .unwrap();
         assert_eq!((size.as_str(), mask.as_str()), ("4x32x4096x64", "causal"));
         assert_eq!((b.triton_ms, b.sdpa_ms, b.ok), (Some(1.5), Some(1.2), true));
         assert_eq!(b.config, "128x64/w4/s3");
+        assert_eq!(b.ours_err, Some(2.5e-4));
         assert!(parse_result("INFO x").is_none());
         let c = Config::parse("128x64/w8/s3").unwrap();
         assert_eq!((c.block_m, c.block_n, c.warps, c.stages), (128, 64, 8, 3));
