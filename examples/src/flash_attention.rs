@@ -32,20 +32,22 @@
 //!     l_i = tl.zeros([BM], tl.float32)
 //!     acc = tl.zeros([BM, D], tl.float32)
 //!     qk_scale = sm_scale * 1.44269504   # exp(x) = exp2(x * log2(e))
-//!     # key blocks every row of the query block sees whole, then the rest
+//!     last_key = tl.minimum(offs_m, T - 1)   # causal: a row's last visible key
+//!     # key blocks every row of the query block sees whole (inside the
+//!     # sequence: loads without bounds checks, no mask), then the rest
 //!     # (the diagonal and the sequence's end), masked
 //!     for start_n in range(0, n_full * BN, BN): ...unmasked body...
 //!     for start_n in range(n_full * BN, n_all * BN, BN):
 //!         b_k = tl.load(p_k, boundary_check=(0, 1))
 //!         s = tl.dot(b_q, b_k)
 //!         offs_n = start_n + tl.arange(0, BN)
-//!         keep = offs_n[None, :] < T
-//!         if CAUSAL: keep &= offs_m[:, None] >= offs_n[None, :]
+//!         if CAUSAL: keep = offs_n[None, :] <= last_key[:, None]
+//!         else: keep = offs_n[None, :] < T
 //!         s = tl.where(keep, s, float("-inf"))
 //!         m_new = tl.maximum(m_i, tl.max(s, 1) * qk_scale)
 //!         p = tl.math.exp2(tl.fma(s, qk_scale, -m_new[:, None]))
 //!         alpha = tl.math.exp2(m_i - m_new)
-//!         l_i = l_i * alpha + tl.sum(p, 1)
+//!         l_i = tl.fma(l_i, alpha, tl.sum(p, 1))
 //!         acc = acc * alpha[:, None]
 //!         b_v = tl.load(p_v, boundary_check=(0, 1))
 //!         acc = tl.dot(p.to(b_v.dtype), b_v, acc)
@@ -283,9 +285,12 @@ fn step<'k>(
         qk_scale,
     } = *tiles;
     let [acc, m_i, l_i, p_k, p_v] = state;
+    // Blocks before `n_full` lie inside the sequence (and D is the block's
+    // width): only the masked loop's loads check bounds.
+    let checked: &[i64] = if masked { &[0, 1] } else { &[] };
     let b_k = k
         .load(p_k)
-        .boundary_check(&[0, 1])
+        .boundary_check(checked)
         .padding(Padding::Zero)
         .build();
     let mut s = k.dot(b_q, b_k).build();
@@ -308,7 +313,7 @@ fn step<'k>(
     let acc = acc * alpha.expand_dims(1);
     let b_v = k
         .load(p_v)
-        .boundary_check(&[0, 1])
+        .boundary_check(checked)
         .padding(Padding::Zero)
         .build();
     let acc = k.dot(p.to(dtype), b_v).acc(acc).build();

@@ -19,7 +19,7 @@
 //! [`sdpa::TOLERANCE`] of SDPA).
 
 mod inputs;
-mod sdpa;
+pub mod sdpa;
 
 use crate::bench::ours::median_ms;
 use crate::bench::{FLUSH_BYTES, Timing, positive_count};

@@ -20,7 +20,7 @@ pub fn stem(dir: &Path, case: &Case) -> PathBuf {
 }
 
 /// Runs `kernel` once more on `inputs` and writes q, k, v and its output.
-pub fn dump(
+pub(super) fn dump(
     device: &Device,
     dir: &Path,
     case: &Case,
