@@ -303,3 +303,44 @@ fn an_unmasked_store_out_of_bounds_is_a_fault_and_writes_nothing_past_the_end() 
         InterpretFault::OutOfBounds { write: true, ref index, .. } if index == &vec![63]
     ));
 }
+
+#[test]
+fn a_buffer_of_another_interpreter_is_refused_at_launch_and_download() {
+    let context = tile::context().unwrap();
+    let (kernel, _) = unmasked_copy(&context);
+    let copy = tile::jit(&kernel, Options::default()).unwrap();
+    let (a, b) = (Device::interpreter(), Device::interpreter());
+    let x = a.upload(&vec![1.0f32; 64]).unwrap();
+    let out_a = a.upload(&vec![0f32; 64]).unwrap();
+    // b has a buffer at the same address as out_a: aliasing it silently
+    // was the defect.
+    let out_b = b.upload(&vec![0f32; 64]).unwrap();
+    let err = copy
+        .launch(&b, 1, &[Arg::from(&x), Arg::from(&out_b)])
+        .unwrap_err();
+    let RuntimeError::ArgOnWrongDevice {
+        index,
+        owner,
+        used_with,
+        ..
+    } = &err
+    else {
+        panic!("{err}");
+    };
+    assert_eq!((*index, *owner, *used_with), (0, a.id(), b.id()));
+    assert!(
+        err.to_string()
+            .contains("argument 0 is a buffer of CPU interpreter #"),
+        "{err}"
+    );
+    assert_eq!(b.download(&out_b).unwrap(), vec![0f32; 64]);
+    let err = b.download(&out_a).unwrap_err();
+    assert!(matches!(err, RuntimeError::WrongDevice { .. }), "{err}");
+    assert_ne!(a.id(), b.id());
+    assert!(!err.to_string().contains("CUDA"), "{err}");
+    // The same device through a clone is the same memory.
+    let a2 = a.clone();
+    copy.launch(&a2, 1, &[Arg::from(&x), Arg::from(&out_a)])
+        .unwrap();
+    assert_eq!(a.download(&out_a).unwrap(), vec![1.0f32; 64]);
+}

@@ -87,6 +87,7 @@ impl<T: DeviceCopy> Buffer<T> {
         Ok(Arg::Ptr {
             ptr: self.ptr_at(elem_offset)?,
             extent_bytes: Some(((self.len - elem_offset) * size_of::<T>()) as u64),
+            owner: Some(self.device.id()),
         })
     }
 

@@ -3,6 +3,7 @@
 //! (a `dyn Backend`: the CUDA driver, or the interpreter's host memory),
 //! to which every operation is delegated.
 
+mod id;
 mod interpret_switch;
 mod limits;
 
@@ -17,6 +18,7 @@ use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 use std::sync::{Arc, OnceLock};
 
+pub use id::DeviceId;
 pub use interpret_switch::INTERPRET_VAR;
 pub(crate) use interpret_switch::interpret_requested;
 pub(crate) use limits::DEFAULT_SHARED_MEM_LIMIT;
@@ -151,6 +153,38 @@ impl Device {
     /// The device's ordinal.
     pub fn ordinal(&self) -> usize {
         self.inner.ordinal
+    }
+
+    /// The device's identity: what a buffer's launch arguments carry, and
+    /// what a launch compares them with.
+    pub fn id(&self) -> DeviceId {
+        DeviceId {
+            interpreter: self.is_interpreter(),
+            ordinal: self.inner.ordinal,
+            context: self.context_id(),
+        }
+    }
+
+    /// Refuses, before `kernel` runs here, a pointer argument made from a
+    /// buffer of another device (its address would name other memory, or
+    /// none).
+    pub(crate) fn check_arg_owners(&self, kernel: &str, args: &[crate::kernel::Arg]) -> Result<()> {
+        let here = self.id();
+        for (index, arg) in args.iter().enumerate() {
+            if let crate::kernel::Arg::Ptr {
+                owner: Some(owner), ..
+            } = *arg
+                && owner != here
+            {
+                return Err(RuntimeError::ArgOnWrongDevice {
+                    kernel: kernel.to_string(),
+                    index,
+                    owner,
+                    used_with: here,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The limits read when the device was opened (the interpreter's: see
@@ -329,9 +363,7 @@ impl Device {
     /// True when `other` is a handle to the same device context (the same
     /// interpreter).
     pub(crate) fn same_as(&self, other: &Device) -> bool {
-        Arc::ptr_eq(&self.inner, &other.inner)
-            || (self.is_interpreter() == other.is_interpreter()
-                && self.context_id() == other.context_id())
+        Arc::ptr_eq(&self.inner, &other.inner) || self.id() == other.id()
     }
 
     /// Frees an allocation; errors are dropped (there is no one to report
@@ -405,8 +437,8 @@ impl Device {
         } else {
             Err(RuntimeError::WrongDevice {
                 during,
-                owner: buf.device.ordinal(),
-                used_with: self.ordinal(),
+                owner: buf.device.id(),
+                used_with: self.id(),
             })
         }
     }

@@ -6,6 +6,7 @@
 mod driver_call;
 mod message;
 
+use crate::device::DeviceId;
 use crate::kernel::ParamType;
 
 pub(crate) use driver_call::{call, catch, code_message, code_name, driver_error, panic_text};
@@ -149,6 +150,13 @@ pub enum RuntimeError {
         /// The device's memory, in bytes.
         total: u64,
     },
+    /// The CPU interpreter could not allocate a buffer in host memory.
+    HostOutOfMemory {
+        /// Bytes asked for.
+        requested: u64,
+        /// Bytes the interpreter's buffers held already.
+        allocated: u64,
+    },
     /// A kernel faulted (an illegal address, a misaligned access, a trap).
     /// The CUDA context is lost: every later call on the device fails.
     KernelFault {
@@ -212,10 +220,21 @@ pub enum RuntimeError {
     WrongDevice {
         /// What was being done.
         during: &'static str,
-        /// The ordinal of the device that owns the buffer.
-        owner: usize,
-        /// The ordinal of the device it was used with.
-        used_with: usize,
+        /// The device that owns the buffer.
+        owner: DeviceId,
+        /// The device it was used with.
+        used_with: DeviceId,
+    },
+    /// A launch argument made from a buffer of another device.
+    ArgOnWrongDevice {
+        /// The kernel.
+        kernel: String,
+        /// The argument's position (from 0).
+        index: usize,
+        /// The device that owns the buffer.
+        owner: DeviceId,
+        /// The device the kernel was launched on.
+        used_with: DeviceId,
     },
 }
 
@@ -259,10 +278,12 @@ impl RuntimeError {
             RuntimeError::Interpreter(e) => Some(&e.kernel),
             RuntimeError::NotInterpretable { kernel, .. } => kernel.as_deref(),
             RuntimeError::OutOfMemory { .. }
+            | RuntimeError::HostOutOfMemory { .. }
             | RuntimeError::NoDevice { .. }
             | RuntimeError::OutOfBounds { .. }
             | RuntimeError::LengthMismatch { .. }
             | RuntimeError::WrongDevice { .. } => None,
+            RuntimeError::ArgOnWrongDevice { kernel, .. } => Some(kernel),
         }
     }
 

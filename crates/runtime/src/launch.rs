@@ -205,6 +205,7 @@ impl LoadedKernel {
         let spec = &self.inner.spec;
         let kernel = spec.name.as_str();
         spec.check_args(args)?;
+        self.inner.device.check_arg_owners(kernel, args)?;
         grid.check(kernel, self.inner.device.limits().max_grid)?;
         let cuda = &self.inner.cuda;
         cuda.bind("making the context current for a launch")?;

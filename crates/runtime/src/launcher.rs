@@ -163,6 +163,7 @@ impl<S: VariantSource> Launcher<S> {
     /// Runs the kernel on the interpreter `device`.
     fn interpret(&self, device: &Device, grid: Grid, args: &[Arg]) -> Result<()> {
         self.signature.check_args(args)?;
+        device.check_arg_owners(&self.signature.name, args)?;
         grid.check(&self.signature.name, device.limits().max_grid)?;
         let kernel = self.host_kernel()?;
         device.with_host_memory(|memory| kernel.run(memory, grid.dims(), args))?

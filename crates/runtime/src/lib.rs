@@ -80,7 +80,7 @@ pub use artifact::{Artifact, ArtifactError};
 pub use autotune::{Autotuner, Config, Tuning};
 pub use buffer::{Buffer, DeviceCopy, DevicePtr};
 pub use cache_key::{CacheKey, KeyBuilder};
-pub use device::{Device, DeviceLimits, INTERPRET_VAR};
+pub use device::{Device, DeviceId, DeviceLimits, INTERPRET_VAR};
 pub use disk_cache::{CACHE_DIR_VAR, DiskCache, Lookup, NO_CACHE_VAR};
 pub use error::{Result, RuntimeError};
 pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};

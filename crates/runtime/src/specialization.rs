@@ -124,6 +124,7 @@ mod tests {
         Arg::Ptr {
             ptr: DevicePtr(addr),
             extent_bytes: None,
+            owner: None,
         }
     }
 

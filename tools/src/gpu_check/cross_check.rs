@@ -102,7 +102,10 @@ pub fn before(device: &Device, jit: &Jit, args: &[Arg]) -> Result<Option<Before>
     let params = &program.program().params;
     let mut spans: Vec<(u64, u64, usize)> = Vec::new();
     for (i, a) in args.iter().enumerate() {
-        if let Arg::Ptr { ptr, extent_bytes } = a {
+        if let Arg::Ptr {
+            ptr, extent_bytes, ..
+        } = a
+        {
             let Some(extent) = extent_bytes else {
                 record(|t| t.no_extent += 1);
                 return Ok(None);
@@ -173,9 +176,15 @@ pub fn compare(
         .iter()
         .zip(&before.arg_window)
         .map(|(a, w)| match (a, w) {
-            (Arg::Ptr { ptr, extent_bytes }, Some(w)) => Arg::Ptr {
+            (
+                Arg::Ptr {
+                    ptr, extent_bytes, ..
+                },
+                Some(w),
+            ) => Arg::Ptr {
                 ptr: DevicePtr(buffers[*w].ptr().0 + (ptr.0 - before.windows[*w].start)),
                 extent_bytes: *extent_bytes,
+                owner: Some(host.id()),
             },
             _ => *a,
         })

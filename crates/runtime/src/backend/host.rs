@@ -132,10 +132,9 @@ impl Backend for HostBackend {
         let mut memory = self.lock();
         memory
             .try_alloc(bytes)
-            .ok_or_else(|| RuntimeError::OutOfMemory {
+            .ok_or_else(|| RuntimeError::HostOutOfMemory {
                 requested: bytes as u64,
-                free: u64::MAX - memory.allocated_bytes(),
-                total: u64::MAX,
+                allocated: memory.allocated_bytes(),
             })
     }
 

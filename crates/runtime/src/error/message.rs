@@ -141,6 +141,16 @@ impl fmt::Display for RuntimeError {
                 human(*free),
                 human(*total)
             ),
+            RuntimeError::HostOutOfMemory {
+                requested,
+                allocated,
+            } => write!(
+                f,
+                "the CPU interpreter could not allocate {requested} bytes ({}) of host memory \
+                 (its buffers hold {allocated} bytes, {})",
+                human(*requested),
+                human(*allocated)
+            ),
             RuntimeError::KernelFault {
                 kernels,
                 code,
@@ -198,8 +208,17 @@ impl fmt::Display for RuntimeError {
                 used_with,
             } => write!(
                 f,
-                "{during}: the buffer lives on CUDA device {owner} but was used with device \
-                 {used_with}"
+                "{during}: the buffer lives on {owner} but was used with {used_with}"
+            ),
+            RuntimeError::ArgOnWrongDevice {
+                kernel,
+                index,
+                owner,
+                used_with,
+            } => write!(
+                f,
+                "kernel `{kernel}`: argument {index} is a buffer of {owner}, but the kernel was \
+                 launched on {used_with}"
             ),
         }
     }
@@ -226,6 +245,7 @@ fn human(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::DeviceId;
     use crate::kernel::ParamType;
 
     fn illegal_address() -> RuntimeError {
@@ -330,11 +350,39 @@ mod tests {
         assert_eq!(
             RuntimeError::WrongDevice {
                 during: "Device::download",
-                owner: 1,
-                used_with: 0
+                owner: DeviceId {
+                    interpreter: false,
+                    ordinal: 1,
+                    context: 7
+                },
+                used_with: DeviceId {
+                    interpreter: true,
+                    ordinal: 0,
+                    context: 2
+                },
             }
             .to_string(),
-            "Device::download: the buffer lives on CUDA device 1 but was used with device 0"
+            "Device::download: the buffer lives on CUDA device 1 but was used with CPU \
+             interpreter #2"
+        );
+        assert_eq!(
+            RuntimeError::ArgOnWrongDevice {
+                kernel: "k".into(),
+                index: 2,
+                owner: DeviceId {
+                    interpreter: true,
+                    ordinal: 0,
+                    context: 1
+                },
+                used_with: DeviceId {
+                    interpreter: true,
+                    ordinal: 0,
+                    context: 4
+                },
+            }
+            .to_string(),
+            "kernel `k`: argument 2 is a buffer of CPU interpreter #1, but the kernel was \
+             launched on CPU interpreter #4"
         );
         assert_eq!(
             RuntimeError::NoDevice {

@@ -3,6 +3,7 @@
 
 use super::ParamType;
 use crate::buffer::{Buffer, DeviceCopy, DevicePtr};
+use crate::device::DeviceId;
 use std::ffi::c_void;
 
 /// One launch argument. Its type must match the kernel's parameter exactly
@@ -13,7 +14,9 @@ use std::ffi::c_void;
 /// allocation, which lets
 /// [`KernelSpec::check_args`](super::KernelSpec::check_args) refuse a
 /// buffer too large for the kernel's 32-bit offsets; one made from a bare
-/// [`DevicePtr`] does not, and is not checked.
+/// [`DevicePtr`] does not, and is not checked. A pointer made from a
+/// buffer also knows its device, and a launch on another device refuses it
+/// ([`crate::RuntimeError::ArgOnWrongDevice`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Arg {
     /// A device address (for a [`ParamType::Ptr`] parameter).
@@ -22,6 +25,9 @@ pub enum Arg {
         ptr: DevicePtr,
         /// Bytes from `ptr` to the end of its allocation, when known.
         extent_bytes: Option<u64>,
+        /// The device whose memory `ptr` is in, when known (made from a
+        /// buffer): a launch on another device is refused.
+        owner: Option<DeviceId>,
     },
     /// A 32-bit integer.
     I32(i32),
@@ -89,6 +95,7 @@ impl From<DevicePtr> for Arg {
         Arg::Ptr {
             ptr,
             extent_bytes: None,
+            owner: None,
         }
     }
 }
@@ -99,6 +106,7 @@ impl<T: DeviceCopy> From<&Buffer<T>> for Arg {
         Arg::Ptr {
             ptr: buf.ptr(),
             extent_bytes: Some(buf.size_bytes() as u64),
+            owner: Some(buf.device().id()),
         }
     }
 }
@@ -127,7 +135,8 @@ mod tests {
             Arg::from(DevicePtr(16)),
             Arg::Ptr {
                 ptr: DevicePtr(16),
-                extent_bytes: None
+                extent_bytes: None,
+                owner: None
             }
         );
     }

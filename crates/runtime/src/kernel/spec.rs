@@ -174,6 +174,7 @@ mod tests {
         Arg::Ptr {
             ptr: DevicePtr(addr),
             extent_bytes: Some(bytes),
+            owner: None,
         }
     }
 
