@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy, the docs' links, the cargo tests,
-# and the FileCheck tests through lit with our tile-opt. Installs what is
+# the FileCheck tests through lit with our tile-opt, and a bounded fuzz
+# campaign (tile-tools fuzz, 3000 inputs). Installs what is
 # missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,3 +20,6 @@ cargo build -p tile-passes --bin tile-opt
 target_dir=${CARGO_TARGET_DIR:-target}
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
+echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a worker process)"
+cargo build -p tile-tools --bin tile-tools
+"$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"

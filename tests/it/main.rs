@@ -6,6 +6,7 @@ mod builder;
 mod codegen;
 mod dot;
 mod examples;
+mod fuzz;
 mod interpreter;
 mod jit;
 mod memory_order;

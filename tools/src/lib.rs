@@ -14,12 +14,14 @@
 //! | `compile-bench [--reps N] ...` | cold compile latency (no GPU needed) | [`compile_bench`] |
 //! | `matmul-bench [--quick] ...` | the matmul against Triton (autotuned) and cuBLAS, fp16 and bf16 | [`matmul_bench`] |
 //! | `attention-bench [--quick] ...` | the flash-attention forward against Triton (autotuned) and torch SDPA | [`attention_bench`] |
+//! | `fuzz [--inputs N] ...` | the compiler under mutated IR, each input in a worker process (no GPU needed) | [`fuzz`] |
 //!
 //! The kernels themselves are in `tile-examples`.
 
 pub mod attention_bench;
 pub mod bench;
 pub mod compile_bench;
+pub mod fuzz;
 pub mod gpu_check;
 pub mod matmul_bench;
 
@@ -37,6 +39,7 @@ subcommands:
   compile-bench [--reps N] ...  cold compile latency (no GPU needed)
   matmul-bench [--quick] ...    the matmul against Triton (autotuned) and cuBLAS
   attention-bench [--quick] ... flash attention against Triton (autotuned) and torch SDPA
+  fuzz [--inputs N] [--seed S]  the compiler under mutated IR (no GPU needed)
 
 `tile-tools bench --help` and `tile-tools compile-bench --help` give their arguments.";
 
@@ -52,6 +55,7 @@ pub fn run(argv: &[String]) -> i32 {
         Some("compile-bench") => compile_bench::main(&command_line, rest),
         Some("matmul-bench") => matmul_bench::main(&command_line, rest),
         Some("attention-bench") => attention_bench::main(&command_line, rest),
+        Some("fuzz") => fuzz::main(rest),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             0
