@@ -15,14 +15,19 @@
 //! (`crash-<n>-<how>.mlir`, `hang-<n>.mlir`) for a regression test.
 //!
 //! ```text
-//! tile-tools fuzz [--inputs N] [--seed S] [--corpus DIR] [--out DIR] [--timeout-ms MS]
+//! tile-tools fuzz [--programs] [--inputs N] [--seed S] [--corpus DIR] [--out DIR] [--timeout-ms MS]
 //! ```
+//!
+//! With `--programs`, the inputs are instead random programs through the
+//! Rust builder, launched on the GPU (checked against the interpreter) or,
+//! without one, on the interpreter ([`programs`]).
 //!
 //! The summary counts each outcome; the exit status is 1 when anything
 //! crashed, hung or panicked. What the fuzzer does not check: that a
 //! compiled input computes what the interpreter computes (no GPU here).
 
 mod mutate;
+mod programs;
 mod worker;
 
 use std::io::{Read, Write};
@@ -34,8 +39,8 @@ use std::time::{Duration, Instant};
 pub use mutate::mutate;
 
 /// The usage of `tile-tools fuzz`.
-pub const USAGE: &str = "usage: tile-tools fuzz [--inputs N] [--seed S] [--corpus DIR] \
-                         [--out DIR] [--timeout-ms MS]";
+pub const USAGE: &str = "usage: tile-tools fuzz [--programs] [--inputs N] [--seed S] \
+                         [--corpus DIR] [--out DIR] [--timeout-ms MS]";
 
 /// What became of one input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +60,7 @@ pub enum Outcome {
 
 /// The command line.
 struct Cli {
+    programs: bool,
     inputs: usize,
     seed: u64,
     corpus: PathBuf,
@@ -65,13 +71,14 @@ struct Cli {
 impl Cli {
     fn parse(args: &[String]) -> Result<Cli, String> {
         let mut cli = Cli {
+            programs: args.iter().any(|a| a == "--programs"),
             inputs: 1000,
             seed: 1,
             corpus: PathBuf::from("filecheck"),
             out: PathBuf::from("fuzz-out"),
             timeout: Duration::from_secs(10),
         };
-        let mut it = args.iter();
+        let mut it = args.iter().filter(|a| *a != "--programs");
         while let Some(flag) = it.next() {
             let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
             let number = || {
@@ -109,7 +116,14 @@ pub fn main(args: &[String]) -> i32 {
             return 2;
         }
     };
-    match campaign(&cli) {
+    let result = if cli.programs {
+        std::fs::create_dir_all(&cli.out)
+            .map_err(|e| format!("{}: {e}", cli.out.display()))
+            .and_then(|()| programs::campaign(cli.inputs, cli.seed, &cli.out))
+    } else {
+        campaign(&cli)
+    };
+    match result {
         Ok(bad) => i32::from(bad),
         Err(e) => {
             eprintln!("tile-tools fuzz: {e}");
@@ -283,5 +297,10 @@ mod tests {
         assert_eq!(cli.timeout, Duration::from_millis(300));
         assert!(Cli::parse(&words("--inputs x")).is_err());
         assert!(Cli::parse(&words("--nope 1")).is_err());
+        assert!(
+            Cli::parse(&words("--programs --inputs 3"))
+                .unwrap()
+                .programs
+        );
     }
 }

@@ -1,0 +1,244 @@
+//! `tile-tools fuzz --programs`: random programs through the Rust builder,
+//! compiled with random options and launched on the device the machine has
+//! (`tile::device_or_skip` finds the GPU; without one, the CPU
+//! interpreter). On a GPU every launch is also run on the interpreter over
+//! the same inputs and the memories compared (`gpu_check::cross_check`):
+//! a disagreement is a finding.
+//!
+//! Each program loads two masked f32 vectors (`x`, `y`, with a random
+//! `other`), computes a random expression of them (arithmetic, fused
+//! multiply-adds, minimum and maximum, comparisons and `where`, `exp2` of
+//! bounded arguments, square roots of absolute values, rounding through
+//! f16), and stores it masked. Block sizes, warps and stages are mostly
+//! valid and sometimes not (0, 3, 2^21 elements, 64 warps): those must be
+//! refused with a typed error. Before each program its number is written
+//! to `OUT/current` so that an abort leaves the culprit named.
+
+use crate::gpu_check::{Specializing, cross_check};
+use std::path::Path;
+use tile::{Arg, Device, Options};
+use tile_dialect::{DType, Kernel, KernelBuilder, Tile};
+
+/// A random expression over the two loaded tiles.
+#[derive(Clone, Debug)]
+enum Expr {
+    X,
+    Y,
+    Literal(f32),
+    Add(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr>, Box<Expr>),
+    Mul(Box<Expr>, Box<Expr>),
+    Min(Box<Expr>, Box<Expr>),
+    Max(Box<Expr>, Box<Expr>),
+    Fma(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `a < b ? c : d`.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `exp2` of the argument clamped to [-8, 8].
+    Exp2(Box<Expr>),
+    /// `sqrt(|a|)`.
+    Sqrt(Box<Expr>),
+    /// Rounded to f16 and back.
+    F16(Box<Expr>),
+}
+
+impl Expr {
+    fn random(rng: &mut fastrand::Rng, depth: u32) -> Expr {
+        let leaf = depth == 0 || rng.u8(..4) == 0;
+        if leaf {
+            return match rng.u8(..3) {
+                0 => Expr::X,
+                1 => Expr::Y,
+                _ => Expr::Literal([0.0, 1.0, -0.5, 2.0, 0.1][rng.usize(..5)]),
+            };
+        }
+        let which = rng.u8(..10);
+        let mut sub = || Box::new(Expr::random(rng, depth - 1));
+        let (a, b) = (sub(), sub());
+        match which {
+            0 => Expr::Add(a, b),
+            1 => Expr::Sub(a, b),
+            2 => Expr::Mul(a, b),
+            3 => Expr::Min(a, b),
+            4 => Expr::Max(a, b),
+            5 => Expr::Fma(a, b, sub()),
+            6 => {
+                let c = sub();
+                Expr::Select(a, b, c, sub())
+            }
+            7 => Expr::Exp2(a),
+            8 => Expr::Sqrt(a),
+            _ => Expr::F16(a),
+        }
+    }
+
+    fn emit<'k>(&self, k: &'k KernelBuilder<'k>, x: Tile<'k>, y: Tile<'k>) -> Tile<'k> {
+        let e = |v: &Expr| v.emit(k, x, y);
+        match self {
+            Expr::X => x,
+            Expr::Y => y,
+            Expr::Literal(v) => x * 0.0f32 + *v,
+            Expr::Add(a, b) => e(a) + e(b),
+            Expr::Sub(a, b) => e(a) - e(b),
+            Expr::Mul(a, b) => e(a) * e(b),
+            Expr::Min(a, b) => e(a).minimum(e(b)),
+            Expr::Max(a, b) => e(a).maximum(e(b)),
+            Expr::Fma(a, b, c) => e(a).fma(e(b), e(c)),
+            Expr::Select(a, b, c, d) => k.where_(e(a).lt(e(b)), e(c), e(d)),
+            Expr::Exp2(a) => e(a).maximum(-8.0f32).minimum(8.0f32).exp2(),
+            Expr::Sqrt(a) => e(a).abs().sqrt(),
+            Expr::F16(a) => e(a).to(DType::F16).to(DType::F32),
+        }
+    }
+}
+
+/// One random program and how it is compiled and launched.
+#[derive(Clone, Debug)]
+struct Program {
+    block: i32,
+    other: f32,
+    expr: Expr,
+    warps: u32,
+    stages: u32,
+    n: usize,
+}
+
+impl Program {
+    fn random(rng: &mut fastrand::Rng) -> Program {
+        let block = match rng.u8(..20) {
+            0 => [0, 3, 1 << 21, -4][rng.usize(..4)],
+            _ => 1 << rng.u32(0..=12),
+        };
+        let warps = match rng.u8(..20) {
+            0 => [0, 3, 64][rng.usize(..3)],
+            _ => 1 << rng.u32(0..=3),
+        };
+        let depth = rng.u32(0..=5);
+        Program {
+            block,
+            other: [0.0, 1.0, -3.0, f32::INFINITY][rng.usize(..4)],
+            expr: Expr::random(rng, depth),
+            warps,
+            stages: rng.u32(1..=4),
+            n: rng.usize(0..5000),
+        }
+    }
+
+    fn build<'c>(&self, context: &'c melior::Context) -> tile_dialect::Result<Kernel<'c>> {
+        Kernel::build(context, "fuzzed", |k| {
+            let x_ptr = k.arg_ptr("x", DType::F32);
+            let y_ptr = k.arg_ptr("y", DType::F32);
+            let out_ptr = k.arg_ptr("out", DType::F32);
+            let n = k.arg("n", DType::I32);
+            let offs = k.program_id(0) * self.block + k.arange(0, self.block);
+            let m = offs.lt(n);
+            let x = k.load(x_ptr + offs).mask(m).other(self.other).build();
+            let y = k.load(y_ptr + offs).mask(m).other(self.other).build();
+            let z = self.expr.emit(k, x, y);
+            k.store(out_ptr + offs, z).mask(m).build();
+        })
+    }
+}
+
+/// What became of one program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fate {
+    /// Built, compiled and launched (and, on a GPU, agreed).
+    Ran,
+    /// Refused with a typed error (building, compiling or launching).
+    Refused,
+    /// A launch whose GPU and interpreter results differ.
+    Disagreed,
+    /// A Rust panic (caught).
+    Panicked,
+}
+
+/// Runs `count` random programs from `seed`; true when any panicked or
+/// disagreed. `out` receives `current` (the program being run) and a
+/// `finding-<n>.txt` per finding.
+pub fn campaign(count: usize, seed: u64, out: &Path) -> Result<bool, String> {
+    let device = match Device::count() {
+        0 => Device::interpreter(),
+        _ => Device::new(0).map_err(|e| e.to_string())?,
+    };
+    println!(
+        "fuzz --programs on {}",
+        device.name().unwrap_or_else(|e| e.to_string())
+    );
+    let context = tile::context().map_err(|e| e.to_string())?;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut fates: std::collections::BTreeMap<Fate, usize> = Default::default();
+    let mut bad = false;
+    let mut refusals: std::collections::BTreeMap<String, usize> = Default::default();
+    for i in 0..count {
+        let program = Program::random(&mut rng);
+        let current = out.join("current");
+        std::fs::write(
+            &current,
+            format!("seed {seed}, program {i}: {program:#?}\n"),
+        )
+        .map_err(|e| format!("{}: {e}", current.display()))?;
+        let before = cross_check::tally().disagreed;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run(&device, &context, &program)
+        }));
+        let fate = match outcome {
+            Ok(Ok(())) => Fate::Ran,
+            Ok(Err(_)) if cross_check::tally().disagreed > before => Fate::Disagreed,
+            Ok(Err(_)) => Fate::Refused,
+            Err(_) => Fate::Panicked,
+        };
+        *fates.entry(fate).or_default() += 1;
+        if let (Fate::Refused, Ok(Err(e))) = (fate, &outcome) {
+            // What refused it, without the numbers that vary.
+            let kind: String = e.chars().filter(|c| !c.is_ascii_digit()).take(90).collect();
+            *refusals.entry(kind).or_default() += 1;
+        }
+        if matches!(fate, Fate::Disagreed | Fate::Panicked) {
+            bad = true;
+            let path = out.join(format!("finding-{i}.txt"));
+            let what = match outcome {
+                Ok(Err(e)) => e,
+                _ => "panicked".into(),
+            };
+            std::fs::write(&path, format!("{fate:?}: {what}\n{program:#?}\n"))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            println!("{fate:?}: {}", path.display());
+        }
+    }
+    for (kind, n) in &refusals {
+        println!("  refused {n}x: {kind}");
+    }
+    println!("fuzz --programs: {count} programs (seed {seed}): {fates:?}");
+    Ok(bad)
+}
+
+/// Builds, compiles and launches `program` over fresh inputs.
+fn run(device: &Device, context: &melior::Context, program: &Program) -> Result<(), String> {
+    let kernel = program.build(context).map_err(|e| e.to_string())?;
+    let options = Options {
+        num_stages: program.stages,
+        dump: None,
+        ..Options::with_warps(program.warps)
+    };
+    let loaded = Specializing::with_options(device, &kernel, options);
+    let n = program.n;
+    let xs: Vec<f32> = (0..n)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) / 16.0)
+        .collect();
+    let ys: Vec<f32> = (0..n)
+        .map(|i| ((i * 53 % 97) as f32 - 48.0) / 12.0)
+        .collect();
+    let up = |v: &[f32]| device.upload(v).map_err(|e| e.to_string());
+    let (x, y, out) = (up(&xs)?, up(&ys)?, up(&vec![0f32; n])?);
+    let block = program.block.max(1) as usize;
+    let grid = n.div_ceil(block).max(1) as u32;
+    loaded.launch(
+        grid,
+        &[
+            Arg::from(&x),
+            Arg::from(&y),
+            Arg::from(&out),
+            Arg::from(n as i32),
+        ],
+    )
+}
