@@ -271,9 +271,9 @@ fn preferred_layouts<'c>(
             return WalkResult::Advance;
         };
         let (tensor, store) = match &view {
-            TileOp::Load(_) | TileOp::BlockLoad(_) => match op.result(0) {
-                Ok(r) => (Value::from(r), None),
-                Err(_) => return WalkResult::Advance,
+            TileOp::Load(_) | TileOp::BlockLoad(_) => match crate::edit::result_of(&op, 0) {
+                Some(r) => (Value::from(r), None),
+                None => return WalkResult::Advance,
             },
             TileOp::Store(s) => (s.value, Some(op.to_raw().ptr as usize)),
             TileOp::BlockStore(s) => (s.value, Some(op.to_raw().ptr as usize)),
@@ -309,7 +309,7 @@ fn preferred_layouts<'c>(
 fn fix_constants(func: &OperationRef) {
     func.walk(WalkOrder::PreOrder, |op| {
         if op_name(&op) == "arith.constant"
-            && let Ok(r) = op.result(0)
+            && let Some(r) = crate::edit::result_of(&op, 0)
             && let Ok(value) = op.attribute("value")
             && let Ok(dense) = DenseElementsAttribute::try_from(value)
             && dense.r#type() != r.r#type()

@@ -238,7 +238,7 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
             return;
         }
         if let Some(fact) = self.transfer(op)
-            && let Ok(r) = op.result(0)
+            && let Some(r) = crate::edit::result_of(op, 0)
         {
             self.facts.insert(key(r), fact);
         }
@@ -303,7 +303,7 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
 
     /// The facts of `op`'s first result.
     fn transfer(&self, op: &OperationRef<'c, '_>) -> Option<Fact> {
-        let res: Value = op.result(0).ok()?.into();
+        let res: Value = crate::edit::result_of(op, 0)?.into();
         let out_shape = self.shape(res);
         let rank = out_shape.len().max(1);
         let arg = |i: usize| -> AxisInfo {

@@ -5,8 +5,34 @@
 //! MLIR C calls melior does not expose on borrowed ops.
 
 use melior::ir::block::BlockLike;
-use melior::ir::operation::{OperationLike, OperationMutLike, OperationRefMut};
+use melior::ir::operation::{OperationLike, OperationMutLike, OperationRefMut, OperationResult};
 use melior::ir::{Attribute, Operation, OperationRef, Value, ValueLike};
+
+/// `op`'s result `index`, or `None` when it has fewer results. (melior's
+/// `result` fails with a message that prints the whole op, which builds an
+/// `AsmState` of the module: one failed lookup an op made a walk
+/// quadratic in the module's size.)
+pub fn result_of<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    index: usize,
+) -> Option<OperationResult<'c, 'a>> {
+    if index < op.result_count() {
+        op.result(index).ok()
+    } else {
+        None
+    }
+}
+
+/// `v` as the result of an op, or `None` for a block argument (checked
+/// first: melior's conversion error prints the value, and with it the
+/// module).
+pub fn as_result<'c, 'a>(v: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    if v.is_operation_result() {
+        OperationResult::try_from(v).ok()
+    } else {
+        None
+    }
+}
 
 /// A value's identity within its context, for maps keyed by value.
 pub fn key<'c>(v: impl ValueLike<'c>) -> usize {

@@ -196,7 +196,7 @@ impl Classes {
         tensors: &Tensors,
     ) -> PassResult {
         let id = |v: Value| tensors.id(v);
-        let result = || op.result(0).ok().and_then(|r| id(r.into()));
+        let result = || crate::edit::result_of(op, 0).and_then(|r| id(r.into()));
         match TileOp::read(op, |v| types.tile_type(v.r#type())) {
             Ok(Some(TileOp::ExpandDims(e))) => {
                 if let (Some(src), Some(res)) = (id(e.src), result()) {

@@ -113,7 +113,9 @@ fn set_segments(op: &OperationRef, sizes: &[i32]) {
 /// Records masks that are constants (a scalar or splat `true`/`false`), or
 /// a splat, broadcast, expand_dims or conversion of one.
 fn learn<'c>(types: &TypeTable<'c>, op: &OperationRef<'c, '_>, known: &mut HashMap<usize, Known>) {
-    let Ok(result) = op.result(0) else { return };
+    let Some(result) = crate::edit::result_of(op, 0) else {
+        return;
+    };
     let fact = match TileOp::read(op, |v| types.tile_type(v.r#type())) {
         Ok(Some(TileOp::Splat(u) | TileOp::Broadcast(u) | TileOp::ConvertLayout(u))) => {
             known.get(&key(u.src)).copied()

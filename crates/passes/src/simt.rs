@@ -307,7 +307,7 @@ fn prune(func: &OperationRef) {
         }
         let defs: Vec<_> = op
             .operands()
-            .filter_map(|v| melior::ir::operation::OperationResult::try_from(v).ok())
+            .filter_map(crate::edit::as_result)
             .map(|r| r.owner())
             .filter(pure)
             .map(|o| o.to_raw())

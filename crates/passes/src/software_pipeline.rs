@@ -28,7 +28,7 @@ use crate::edit;
 use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
 use melior::ir::attribute::{Attribute, IntegerAttribute};
 use melior::ir::block::BlockLike;
-use melior::ir::operation::{OperationLike, OperationResult, WalkOrder, WalkResult};
+use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::r#type::IntegerType;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
@@ -122,9 +122,7 @@ fn pipelined_loads<'c, 'a>(
         let Ok(Some(TileOp::Dot(dot))) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
             continue;
         };
-        let tensor_cores = op
-            .result(0)
-            .ok()
+        let tensor_cores = crate::edit::result_of(&op, 0)
             .and_then(|r| types.layout(r.r#type()).ok().flatten())
             .is_some_and(|layout| matches!(layout, Layout::Mma(_)));
         if !tensor_cores {
@@ -149,7 +147,7 @@ fn copyable<'c, 'a>(
     k_axis: usize,
     inputs: Option<DType>,
 ) -> Option<OperationRef<'c, 'a>> {
-    let load = OperationResult::try_from(operand).ok()?.owner();
+    let load = crate::edit::as_result(operand)?.owner();
     if load.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr) {
         return None;
     }
@@ -158,7 +156,7 @@ fn copyable<'c, 'a>(
         return None;
     };
     // Only the dot reads the tile.
-    let result = load.result(0).ok()?;
+    let result = crate::edit::result_of(&load, 0)?;
     if edit::use_count(result) != 1 {
         return None;
     }
@@ -199,7 +197,7 @@ fn advanced_each_iteration<'c, 'a>(l: &ForLoop<'c, 'a>, ptr: Value<'c, 'a>) -> b
     let Some(j) = l.iter_args.iter().position(|&a| a == ptr) else {
         return false;
     };
-    let Ok(advance) = OperationResult::try_from(l.yielded[j]).map(|r| r.owner()) else {
+    let Some(advance) = crate::edit::as_result(l.yielded[j]).map(|r| r.owner()) else {
         return false;
     };
     if tile_dialect::view::op_name(&advance) != tile_dialect::ops::ADVANCE {

@@ -60,9 +60,9 @@ pub fn vectorize(func: &OperationRef) -> PassResult {
             return WalkResult::Advance;
         };
         let tensor: Value = match &view {
-            TileOp::Load(_) | TileOp::BlockLoad(_) => match op.result(0) {
-                Ok(r) => r.into(),
-                Err(_) => return WalkResult::Advance,
+            TileOp::Load(_) | TileOp::BlockLoad(_) => match crate::edit::result_of(&op, 0) {
+                Some(r) => r.into(),
+                None => return WalkResult::Advance,
             },
             TileOp::Store(s) => s.value,
             TileOp::BlockStore(s) => s.value,

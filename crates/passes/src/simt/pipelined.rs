@@ -38,7 +38,7 @@ use super::ptx::PtxAsm;
 use super::{block_ptr, control};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
-use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Type, Value, ValueLike};
 use tile_coalesce::SharedTile;
 use tile_dialect::TileType;
@@ -262,8 +262,8 @@ fn pipeline<'c>(
 
 /// True when `v` is the result of a `tile.dot`.
 fn is_dot_result(v: Value) -> bool {
-    OperationResult::try_from(v)
-        .is_ok_and(|r| tile_dialect::view::op_name(&r.owner()) == tile_dialect::ops::DOT)
+    crate::edit::as_result(v)
+        .is_some_and(|r| tile_dialect::view::op_name(&r.owner()) == tile_dialect::ops::DOT)
 }
 
 /// True when a product of the loop's body multiplies with `wgmma`
@@ -306,9 +306,9 @@ fn describe<'c, 'a>(
         .iter()
         .position(|&a| a == b.ptr)
         .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not carried"))?;
-    let advance = OperationResult::try_from(l.yielded[carried])
+    let advance = crate::edit::as_result(l.yielded[carried])
         .map(|r| r.owner())
-        .map_err(|_| PassError::at(load, "is copied ahead but its pointer is not advanced"))?;
+        .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not advanced"))?;
     let Ok(Some(TileOp::Advance(a))) = TileOp::read(&advance, |v| e.types.tile_type(v.r#type()))
     else {
         return Err(PassError::at(

@@ -16,7 +16,7 @@ use super::super::emit::{Emitter, Lowered};
 use super::wgmma;
 use crate::edit::key;
 use crate::pass::PassError;
-use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use std::collections::HashSet;
 use tile_coalesce::Layout;
@@ -28,7 +28,7 @@ use tile_dialect::view::{ForLoop, op_name};
 pub fn products<'c>(e: &Emitter<'_, 'c>, l: &ForLoop<'c, '_>) -> HashSet<usize> {
     let mut out = HashSet::new();
     for &y in &l.yielded {
-        let Ok(result) = OperationResult::try_from(y) else {
+        let Some(result) = crate::edit::as_result(y) else {
             continue;
         };
         let producer = result.owner();
@@ -76,8 +76,8 @@ pub fn settle_before<'c>(
     if e.pending.is_empty() {
         return Ok(());
     }
-    let chains =
-        op_name(op) == tile_dialect::ops::DOT && op.result(0).is_ok_and(|r| on_wgmma(e, r.into()));
+    let chains = op_name(op) == tile_dialect::ops::DOT
+        && crate::edit::result_of(op, 0).is_some_and(|r| on_wgmma(e, r.into()));
     let reads = op.regions().next().is_some()
         || op
             .operands()
