@@ -27,6 +27,7 @@
 
 mod kernels;
 mod machine;
+pub mod scaling;
 mod upstream;
 
 use kernels::options;
@@ -44,7 +45,9 @@ use std::time::{Duration, Instant};
 pub const CHILD_ARG: &str = "--first-compile-child";
 
 /// The usage line.
-pub const USAGE: &str = "usage: tile-tools compile-bench [--reps N] [--out FILE] [--check-upstream]\n\
+pub const USAGE: &str = "usage: tile-tools compile-bench [--reps N] [--out FILE] [--check-upstream]\n       \
+    tile-tools compile-bench --scaling   (a kernel of 400 stores against one of 4000: each\n                                         \
+    step's time may grow at most 11 times)\n\
     \n  --reps N          repetitions of each measurement (default 20)\n  \
     --out FILE        also write the results as Markdown to FILE\n  \
     --check-upstream  first check that the PTX of every example (default and\n                    \
@@ -110,6 +113,9 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
         return 0;
+    }
+    if args.first().map(String::as_str) == Some("--scaling") {
+        return scaling::run(3);
     }
     let cli = match Cli::parse(args.iter().cloned()) {
         Ok(cli) => cli,

@@ -20,7 +20,7 @@
 //!
 //! With `--programs`, the inputs are instead random programs through the
 //! Rust builder, launched on the GPU (checked against the interpreter) or,
-//! without one, on the interpreter ([`programs`]).
+//! without one, on the interpreter (its `programs` module).
 //!
 //! The summary counts each outcome; the exit status is 1 when anything
 //! crashed, hung or panicked. What the fuzzer does not check: that a

@@ -47,6 +47,7 @@ fn visit(block: BlockRef, entry: BlockRef, found: &mut [Option<u32>]) {
     while let Some(op) = next {
         if name(&op) == ops::ADDPTR
             && narrow_offsets(&op)
+            && op.result_count() == 1
             && let Some(bytes) = op.result(0).ok().and_then(|r| pointee_bytes(r.into()))
             && let Ok(ptr) = op.operand(0)
         {
@@ -78,7 +79,11 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
             continue;
         }
         seen.push(v);
-        if let Ok(arg) = BlockArgument::try_from(v) {
+        // Each kind checked before converting: melior's conversion error
+        // prints the value, and with it the whole module.
+        if v.is_block_argument()
+            && let Ok(arg) = BlockArgument::try_from(v)
+        {
             let n = arg.argument_number();
             // SAFETY: a block argument's owner is the live block holding it.
             let block =
@@ -94,7 +99,9 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
                 todo.extend(op.operand(2 + n).ok());
                 todo.extend(block.terminator().and_then(|t| t.operand(n - 1).ok()));
             }
-        } else if let Ok(result) = OperationResult::try_from(v) {
+        } else if v.is_operation_result()
+            && let Ok(result) = OperationResult::try_from(v)
+        {
             let op = result.owner();
             match name(&op) {
                 ops::SPLAT | ops::BROADCAST | ops::EXPAND_DIMS | ops::CONVERT_LAYOUT => {

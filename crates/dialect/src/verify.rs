@@ -71,9 +71,15 @@ fn tile_type<'c>(
 
 fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rule> {
     let operand = |v: Value<'c, '_>| tile_type(table, "operand", v.r#type());
-    let result = match op.result(0) {
-        Ok(r) => Some(tile_type(table, "result", r.r#type())?),
-        Err(_) => None,
+    // Asked only when there is one: melior's error for a missing result
+    // prints the op, which prints (and verifies) the whole module.
+    let result = match op.result_count() {
+        0 => None,
+        _ => Some(tile_type(
+            table,
+            "result",
+            op.result(0).expect("counted above").r#type(),
+        )?),
     };
     let result_shape = || result.as_ref().map_or(&[][..], |r| r.shape());
     let view =
