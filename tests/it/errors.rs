@@ -5,7 +5,7 @@
 use tile::{BuildError, DType, Error, Kernel, KernelBuilder, Padding, Rule};
 
 /// Builds a kernel whose body must fail; returns the error.
-fn build_error(body: impl for<'k> FnOnce(&'k KernelBuilder<'k>)) -> BuildError {
+pub(crate) fn build_error(body: impl for<'k> FnOnce(&'k KernelBuilder<'k>)) -> BuildError {
     let context = tile::context().unwrap();
     match Kernel::build(&context, "bad", body) {
         Err(Error::Build(e)) => e,

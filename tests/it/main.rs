@@ -9,6 +9,8 @@ mod examples;
 mod fuzz;
 mod interpreter;
 mod jit;
+#[rustfmt::skip]
+mod limits;
 mod memory_order;
 mod ops;
 // Each offending builder call shares its line with the `line!()` it is

@@ -47,6 +47,7 @@ mod options;
 mod pipeline;
 mod spec;
 mod specialize;
+pub mod target;
 
 pub use dump::Dump;
 pub use options::Options;

@@ -128,7 +128,8 @@ pub fn compile(
     options: &Options,
 ) -> Result<Compiled, CompileError> {
     let started = Instant::now();
-    let mut compiled = run(context, module, options, started)?;
+    let mut compiled =
+        tile_passes::stack::with_compile_stack(|| run(context, module, options, started))?;
     compiled.total = started.elapsed();
     if std::env::var_os(TIMINGS_VAR).is_some_and(|v| v == "1") {
         eprint!("{}", compiled.timing_report());
@@ -148,18 +149,9 @@ fn run(
         message,
         diagnostics: vec![],
     };
-    if options.num_warps == 0 || !options.num_warps.is_power_of_two() || options.num_warps > 32 {
-        return Err(error(
-            "?",
-            "options",
-            format!(
-                "num_warps must be a power of two from 1 to 32, got {}",
-                options.num_warps
-            ),
-        ));
-    }
     let mut spec = kernel_spec(module, options.num_warps).map_err(|m| error("?", "tile", m))?;
     let name = spec.name.clone();
+    crate::target::validate(options).map_err(|m| error(&name, "options", m))?;
     crate::specialize::apply(context, module, &spec, &options.specialization)
         .map_err(|m| error(&name, "tile", m))?;
     spec.specialization = options.specialization.clone();
@@ -173,7 +165,8 @@ fn run(
     let mut options = std::borrow::Cow::Borrowed(options);
     for (i, (stage, pipeline)) in STAGES.iter().enumerate() {
         if *stage == "nvvm"
-            && let Some(chip) = arch_specific_chip(module, &options.chip)
+            && let Some(chip) = arch_specific_chip(module, options.as_ref())
+                .map_err(|m| error(&name, "options", m))?
         {
             options.to_mut().chip = chip;
         }
@@ -240,6 +233,12 @@ pub fn ptx_both_ways(
         dump: None,
         ..options.clone()
     };
+    crate::target::validate(&options).map_err(|message| CompileError {
+        kernel: "?".into(),
+        stage: "options",
+        message,
+        diagnostics: vec![],
+    })?;
     let mut native = copy(module)?;
     let spec = kernel_spec(&native, options.num_warps).map_err(|m| CompileError {
         kernel: "?".into(),
@@ -266,7 +265,13 @@ pub fn ptx_both_ways(
     })?;
     for (stage, pipeline) in &STAGES[..stop] {
         if *stage == "nvvm"
-            && let Some(chip) = arch_specific_chip(&native, &options.chip)
+            && let Some(chip) =
+                arch_specific_chip(&native, &options).map_err(|message| CompileError {
+                    kernel: spec.name.clone(),
+                    stage: "options",
+                    message,
+                    diagnostics: vec![],
+                })?
         {
             options.chip = chip;
         }
@@ -422,12 +427,6 @@ fn set_target_attributes(
         tile_dialect::ops::COMPUTE_CAPABILITY_ATTR,
         IntegerAttribute::new(i32, i64::from(capability)).into(),
     );
-    if !(1..=8).contains(&options.num_stages) {
-        return Err(format!(
-            "num_stages must be from 1 to 8, got {}",
-            options.num_stages
-        ));
-    }
     op.set_attribute(
         tile_dialect::ops::NUM_STAGES_ATTR,
         IntegerAttribute::new(i32, i64::from(options.num_stages)).into(),
@@ -457,13 +456,21 @@ pub fn compute_capability(chip: &str) -> Result<u32, String> {
 }
 
 /// The chip to compile for when the lowered module uses instructions of
-/// the `a` variant of `chip` (`sm_90` becomes `sm_90a`); `None` when it
-/// does not, or `chip` is already one.
-fn arch_specific_chip(module: &Module, chip: &str) -> Option<String> {
+/// the `a` variant of the options' chip (`sm_90` becomes `sm_90a`);
+/// `None` when it does not, or the chip is already one. An error when the
+/// features' PTX version cannot target that variant.
+fn arch_specific_chip(module: &Module, options: &Options) -> Result<Option<String>, String> {
+    let chip = &options.chip;
     let needs = module
         .as_operation()
         .has_attribute(tile_dialect::ops::ARCH_SPECIFIC_ATTR);
-    (needs && !chip.ends_with('a')).then(|| format!("{chip}a"))
+    if !needs || chip.ends_with('a') {
+        return Ok(None);
+    }
+    let variant = format!("{chip}a");
+    crate::target::check_chip(&variant, crate::target::ptx_version(&options.features)?)
+        .map_err(|m| format!("the kernel uses {variant} instructions (wgmma): {m}"))?;
+    Ok(Some(variant))
 }
 
 /// Runs one stage's pipeline on `module` and verifies the result once,

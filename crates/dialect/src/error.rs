@@ -254,6 +254,42 @@ pub enum Rule {
         /// The name.
         name: String,
     },
+    /// Two kernel arguments of the same name.
+    DuplicateName {
+        /// The name.
+        name: String,
+    },
+    /// A kernel argument of a type kernels cannot take.
+    BadParamType {
+        /// The argument's name.
+        name: String,
+        /// Its type.
+        ty: String,
+    },
+    /// A tile of more than [`MAX_TILE_ELEMENTS`](crate::limits::MAX_TILE_ELEMENTS) elements.
+    TileTooLarge {
+        /// Its shape.
+        shape: Vec<i64>,
+    },
+    /// Regions nested deeper than [`MAX_NESTING_DEPTH`](crate::limits::MAX_NESTING_DEPTH).
+    TooDeep {
+        /// The depth reached.
+        depth: usize,
+    },
+    /// A literal that is not a value of its element type (1e10 as f16).
+    LiteralOutOfRange {
+        /// The literal.
+        value: String,
+        /// The element type.
+        dtype: DType,
+    },
+    /// An integer division or remainder by a literal zero.
+    DivisionByZero,
+    /// A loop step that is a literal zero or below.
+    NonPositiveStep {
+        /// The step.
+        step: i64,
+    },
 }
 
 use crate::DType;
@@ -400,6 +436,36 @@ impl fmt::Display for Rule {
             Rule::BadName { name } => write!(
                 f,
                 "name `{name}` must be non-empty ASCII letters, digits and '_', not starting with a digit"
+            ),
+            Rule::DuplicateName { name } => {
+                write!(f, "the kernel already has an argument named `{name}`")
+            }
+            Rule::BadParamType { name, ty } => write!(
+                f,
+                "kernel argument `{name}` cannot be {ty}: arguments are i8 to i64, f16 to f64 or pointers (pass a flag as an i32 and compare it)"
+            ),
+            Rule::TileTooLarge { shape } => write!(
+                f,
+                "a tile of shape {} has {} elements; at most {} (2^20, as in Triton) are allowed",
+                shape_str(shape),
+                crate::limits::elements(shape).map_or("more than 2^64".into(), |n| n.to_string()),
+                crate::limits::MAX_TILE_ELEMENTS
+            ),
+            Rule::TooDeep { depth } => write!(
+                f,
+                "regions nest {depth} deep; at most {} levels are allowed",
+                crate::limits::MAX_NESTING_DEPTH
+            ),
+            Rule::LiteralOutOfRange { value, dtype } => write!(
+                f,
+                "the literal {value} is not a value of {dtype} (it would change on rounding)"
+            ),
+            Rule::DivisionByZero => {
+                f.write_str("integer division or remainder by a literal zero is undefined")
+            }
+            Rule::NonPositiveStep { step } => write!(
+                f,
+                "a loop step must be positive, got {step} (a loop that never advances, or counts down, is not a counted loop)"
             ),
         }
     }

@@ -91,6 +91,7 @@ pub fn arange(start: i64, end: i64) -> R<TileType> {
     if !(fits(start) && fits(end) && end > start && is_pow2(end - start)) {
         return Err(Rule::BadRange { start, end });
     }
+    crate::limits::check_tile(&[end - start])?;
     Ok(TileType::tensor(&[end - start], Elem::Num(DType::I32)))
 }
 
@@ -99,7 +100,8 @@ pub fn tensor_shape(what: &'static str, shape: &[i64]) -> R<()> {
     if shape.is_empty() {
         return Err(Rule::NotPowerOfTwo { what, dims: vec![] });
     }
-    check_pow2(what, shape)
+    check_pow2(what, shape)?;
+    crate::limits::check_tile(shape)
 }
 
 /// `tile.splat`: a scalar number or pointer to a tensor of `shape`.
@@ -314,6 +316,7 @@ pub fn make_block_ptr(
         });
     }
     check_pow2("block_shape", block_shape)?;
+    crate::limits::check_tile(block_shape)?;
     Ok(TileType::BlockPtr {
         shape: block_shape.to_vec(),
         dtype,
@@ -348,11 +351,9 @@ fn check_padding(padding: Padding, dtype: DType) -> R<()> {
         Padding::Nan if !dtype.is_float() => Err(Rule::BadPadding {
             reason: format!("nan padding needs a floating-point element type, not {dtype}"),
         }),
-        Padding::Value(v) if dtype.is_integer() && (v.fract() != 0.0 || !v.is_finite()) => {
-            Err(Rule::BadPadding {
-                reason: format!("{v} is not a value of element type {dtype}"),
-            })
-        }
+        Padding::Value(v) if !crate::limits::float_fits(v, dtype) => Err(Rule::BadPadding {
+            reason: format!("{v} is not a value of element type {dtype}"),
+        }),
         _ => Ok(()),
     }
 }

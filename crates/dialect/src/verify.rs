@@ -6,8 +6,10 @@
 
 use crate::diagnostics::DiagnosticCapture;
 use crate::error::{Diagnostic, Rule};
+use crate::limits;
 use crate::rules;
 use crate::types::TileType;
+use crate::view::{Constant, ConstantValue};
 use crate::view::{TileOp, TypeTable};
 use melior::ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult};
 use melior::ir::{Module, Type, Value, ValueLike};
@@ -22,24 +24,101 @@ pub fn verify_module(module: &Module) -> (bool, Vec<Diagnostic>) {
     (ok, capture.finish())
 }
 
-/// Checks every tile op nested in `root`, emitting an MLIR error for each
-/// failure (to whatever diagnostic handler is attached). Returns whether all
-/// passed.
+/// Checks every tile op nested in `root`, and every op against the
+/// [`limits`] (tile sizes, nesting, literals, loop steps,
+/// division by zero), emitting an MLIR error for each failure (to whatever
+/// diagnostic handler is attached). Returns whether all passed.
 pub fn verify_operation(root: &OperationRef) -> bool {
     let mut ok = true;
     // SAFETY: the context outlives the walk.
     let table = TypeTable::new(crate::context_of(root.context()));
     root.walk(WalkOrder::PreOrder, |op| {
         let name = crate::view::op_name(&op);
-        if name.starts_with("tile.")
-            && let Err(rule) = check(&table, &op)
-        {
+        let checked = check_limits(&op, name).and_then(|()| {
+            if name.starts_with("tile.") {
+                check(&table, &op)
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(rule) = checked {
             emit_error(&op, &format!("'{name}' op {rule}"));
             ok = false;
         }
         WalkResult::Advance
     });
     ok
+}
+
+/// The integer ops whose second operand must not be zero.
+const DIVISIONS: &[&str] = &[
+    "arith.divsi",
+    "arith.divui",
+    "arith.remsi",
+    "arith.remui",
+    "arith.ceildivsi",
+    "arith.ceildivui",
+    "arith.floordivsi",
+];
+
+/// What every op, of any dialect, is held to: see [`crate::limits`].
+fn check_limits(op: &OperationRef, name: &str) -> Result<(), Rule> {
+    for i in 0..op.result_count() {
+        let ty = op.result(i).expect("counted").r#type();
+        limits::check_tile(&crate::view::tensor_shape(ty))?;
+    }
+    if op.region_count() > 0 {
+        limits::check_depth(region_depth(op))?;
+    }
+    match name {
+        "scf.for" => {
+            if let Some(step) = op.operand(2).ok().and_then(Constant::of_value)
+                && step.as_i64() <= 0
+            {
+                return Err(Rule::NonPositiveStep {
+                    step: step.as_i64(),
+                });
+            }
+        }
+        "arith.constant" => {
+            if let Ok(Some(c)) = Constant::read(op)
+                && let ConstantValue::Float(v) = c.value
+                && let Some(d) = op
+                    .result(0)
+                    .ok()
+                    .and_then(|r| crate::view::dtype_of(crate::view::element_type(r.r#type())))
+            {
+                limits::check_literal(v, d)?;
+            }
+        }
+        _ if DIVISIONS.contains(&name)
+            && op
+                .operand(1)
+                .ok()
+                .and_then(Constant::of_value)
+                .is_some_and(|c| c.as_i64() == 0) =>
+        {
+            return Err(Rule::DivisionByZero);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The depth of the regions of `op`: 1 for a function's body (the ops a
+/// module holds are at depth 0), one more for each op around it. Counted
+/// up to one past the limit.
+fn region_depth(op: &OperationRef) -> usize {
+    let mut depth = 1;
+    let mut at = op.parent_operation();
+    while let Some(parent) = at {
+        if crate::view::op_name(&parent) == "builtin.module" || depth > limits::MAX_NESTING_DEPTH {
+            break;
+        }
+        depth += 1;
+        at = parent.parent_operation();
+    }
+    depth
 }
 
 fn emit_error(op: &OperationRef, message: &str) {

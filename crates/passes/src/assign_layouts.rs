@@ -23,9 +23,9 @@ use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{OperationRef, Type, Value, ValueLike};
 use melior::pass::Pass;
 use std::collections::HashMap;
-use tile_coalesce::{Blocked, Layout, Mma};
+use tile_coalesce::{Blocked, Distribution, Layout, Mma};
 use tile_dialect::ops::{COMPUTE_CAPABILITY_ATTR, NUM_WARPS_ATTR};
-use tile_dialect::view::{TileOp, TypeTable, op_name, tensor_shape};
+use tile_dialect::view::{TileOp, TypeTable, dtype_of, element_type, op_name, tensor_shape};
 use tile_dialect::{DType, InputPrecision};
 
 static PASS_ID: PassId = PassId;
@@ -137,7 +137,8 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
                     .map_err(|e| PassError::at(func, e.to_string()))?,
             )
         } else {
-            let wgmma = capability >= 90 && wgmma_inputs(p.inputs);
+            // wgmma is Hopper's alone (sm_90a); later chips take mma.sync.
+            let wgmma = capability == 90 && wgmma_inputs(p.inputs);
             let mut mma = Mma::for_product(m, n, warps, wgmma)
                 .map_err(|e| PassError::at(func, e.to_string()))?;
             // wgmma's integer shapes stop short of 256 columns.
@@ -198,6 +199,7 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
         }
     }
 
+    check_registers(func, &tensors, &mut classes, &layout_of, warps)?;
     // Types with encodings, in place.
     for (i, v) in tensors.values.iter().enumerate() {
         let layout = &layout_of[&classes.sets.find(i)];
@@ -207,6 +209,51 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     insert_conversions(&types, func)?;
     layout_conversions::convert_at_accesses(&types, func, &own)?;
     layout_conversions::fold(func);
+    Ok(())
+}
+
+/// The most 32-bit registers the elements of one tile may take in each
+/// thread: 16 times the 255 a thread can have, so everything above spills
+/// to local memory many times over, and compiling it takes seconds.
+pub const MAX_REGISTERS_PER_THREAD: usize = 4096;
+
+/// Refuses a tile whose layout would give each thread more than
+/// [`MAX_REGISTERS_PER_THREAD`] registers, at the op that makes it, naming
+/// the tile, the warps and the element type.
+fn check_registers(
+    func: &OperationRef,
+    tensors: &Tensors,
+    classes: &mut Classes,
+    layout_of: &HashMap<usize, Layout>,
+    warps: u32,
+) -> PassResult {
+    let mut checked = std::collections::HashSet::new();
+    for (i, v) in tensors.values.iter().enumerate() {
+        let ty = v.r#type();
+        let shape = tensor_shape(ty);
+        let class = classes.sets.find(i);
+        let elem = element_type(ty);
+        // Pointers are 64-bit addresses; i1 predicates take a register each.
+        let words = dtype_of(elem).map_or(2, |d| d.bits().div_ceil(32) as usize);
+        if !checked.insert((class, shape.clone(), words)) {
+            continue;
+        }
+        let Ok(distribution) = Distribution::new(&layout_of[&class], &shape) else {
+            continue;
+        };
+        let registers = distribution.registers() * words;
+        if registers > MAX_REGISTERS_PER_THREAD {
+            let message = format!(
+                "a tile of shape {shape:?} of {elem} spread over {warps} warps takes {registers} \
+                 registers in each thread, above the limit of {MAX_REGISTERS_PER_THREAD}: use \
+                 more warps or a smaller tile"
+            );
+            return Err(match edit::as_result(*v) {
+                Some(r) => PassError::at(&r.owner(), message),
+                None => PassError::at(func, message),
+            });
+        }
+    }
     Ok(())
 }
 

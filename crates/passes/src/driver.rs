@@ -114,7 +114,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 /// Runs `tile-opt` with `args` (without the program name), reading standard
 /// input when no file is named. Returns the process exit code.
 pub fn run(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
-    match run_inner(args, stdout, stderr) {
+    match crate::stack::with_compile_stack(|| run_inner(args, stdout, stderr)) {
         Ok(code) => code,
         Err(message) => {
             let _ = writeln!(stderr, "tile-opt: {message}");

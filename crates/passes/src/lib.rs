@@ -20,6 +20,7 @@ pub mod predicate;
 mod registry;
 pub mod simt;
 pub mod software_pipeline;
+pub mod stack;
 pub mod vectorize;
 pub mod verify;
 

@@ -15,7 +15,7 @@ use tile_dialect::{Error, Result};
 /// too) is refused before it reaches the parser, with the offending line;
 /// the known shapes are listed in this module's private `upstream_crash`.
 pub fn parse_module<'c>(context: &'c Context, text: &str, source_name: &str) -> Result<Module<'c>> {
-    if let Some(d) = upstream_crash(text, source_name) {
+    if let Some(d) = too_deep(text, source_name).or_else(|| upstream_crash(text, source_name)) {
         return Err(Error::Parse {
             diagnostics: vec![d],
         });
@@ -30,13 +30,15 @@ pub fn parse_module<'c>(context: &'c Context, text: &str, source_name: &str) -> 
         &wrapped
     };
     // SAFETY: both strings outlive the call; MLIR copies what it keeps.
-    let raw = unsafe {
+    // The parser recurses once per nesting level: a stack sized for
+    // MAX_BRACE_DEPTH.
+    let raw = crate::stack::with_compile_stack(|| unsafe {
         mlirOperationCreateParse(
             context.to_raw(),
             StringRef::new(text).to_raw(),
             StringRef::new(source_name).to_raw(),
         )
-    };
+    });
     // SAFETY: a non-null result is an owned operation we now own.
     let op = unsafe { Operation::from_option_raw(raw) };
     let Some(module) = op.and_then(Module::from_operation) else {
@@ -51,6 +53,54 @@ pub fn parse_module<'c>(context: &'c Context, text: &str, source_name: &str) -> 
         });
     }
     Ok(module)
+}
+
+/// How deep braces may nest in parsed text: regions (at most
+/// [`MAX_NESTING_DEPTH`](tile_dialect::limits::MAX_NESTING_DEPTH) deep,
+/// which the verifier checks) and the attribute dictionaries within them.
+/// Deeper text is refused before MLIR's recursive parser sees it.
+pub const MAX_BRACE_DEPTH: usize = 4 * tile_dialect::limits::MAX_NESTING_DEPTH;
+
+/// An error at the first brace nested deeper than [`MAX_BRACE_DEPTH`]
+/// (outside strings and `//` comments).
+fn too_deep(text: &str, source_name: &str) -> Option<tile_dialect::Diagnostic> {
+    let mut depth = 0usize;
+    for (row, line) in text.lines().enumerate() {
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut previous_slash = false;
+        for (col, c) in line.char_indices() {
+            if in_string {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '/' if previous_slash => break,
+                '"' => in_string = true,
+                '{' => depth += 1,
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            previous_slash = c == '/';
+            if depth > MAX_BRACE_DEPTH {
+                return Some(tile_dialect::Diagnostic {
+                    severity: "error",
+                    location: format!("{source_name}:{}:{}", row + 1, col + 1),
+                    message: format!(
+                        "braces nest more than {MAX_BRACE_DEPTH} deep: regions may nest at most \
+                         {} deep",
+                        tile_dialect::limits::MAX_NESTING_DEPTH
+                    ),
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The largest result number a `%name#N` use may name: MLIR's parser

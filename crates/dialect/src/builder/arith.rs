@@ -231,6 +231,14 @@ impl<'k> KernelBuilder<'k> {
             return self.poison();
         };
         let name = binary_op_name(op, d);
+        if d.is_integer()
+            && matches!(op, BinOp::Div | BinOp::Rem | BinOp::CeilDiv)
+            && self.constant_int(b) == Some(0)
+        {
+            return self
+                .fail(name, Rule::DivisionByZero, at)
+                .unwrap_or_else(|| self.poison());
+        }
         let float_only_int =
             d.is_float() && matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::CeilDiv);
         if float_only_int {

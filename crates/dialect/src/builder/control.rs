@@ -53,6 +53,16 @@ impl<'k> KernelBuilder<'k> {
         let Some(bounds) = self.loop_bounds(op, bounds, &at) else {
             return poison;
         };
+        if let Some(step) = self.constant_int(bounds[2])
+            && step <= 0
+        {
+            self.fail::<()>(op, Rule::NonPositiveStep { step }, &at);
+            return poison;
+        }
+        if let Err(rule) = crate::limits::check_depth(self.depth() + 1) {
+            self.fail::<()>(op, rule, &at);
+            return poison;
+        }
         let mut init_types = Vec::with_capacity(N);
         for t in init {
             let Some(ty) = self.type_of(op, t, &at) else {

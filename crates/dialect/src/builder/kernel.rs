@@ -5,7 +5,7 @@ use crate::diagnostics::DiagnosticCapture;
 use crate::error::{BuildError, Error, Result, Rule, SourceLoc};
 use crate::types::{Elem, TileType};
 use crate::view::TypeTable;
-use crate::{DType, ops, verify};
+use crate::{DType, limits, ops, verify};
 use melior::Context;
 use melior::ir::attribute::{
     ArrayAttribute, DenseElementsAttribute, DictionaryAttribute, FloatAttribute, IntegerAttribute,
@@ -184,6 +184,11 @@ impl<'c> KernelBuilder<'c> {
         results: &[TileType],
         regions: Vec<Region<'c>>,
     ) -> Option<Vec<u32>> {
+        for t in results {
+            if let Err(rule) = crate::limits::check_tile(t.shape()) {
+                return self.fail(name, rule, at);
+            }
+        }
         let operand_values: Vec<Value<'c, '_>> = operands
             .iter()
             // SAFETY: ids index values whose defining ops or blocks are
@@ -277,6 +282,26 @@ impl<'c> KernelBuilder<'c> {
         scope
     }
 
+    /// How deep the block ops are appended to now is nested: 1 for the
+    /// kernel body.
+    pub(super) fn depth(&self) -> usize {
+        self.state.borrow().open_scopes.len()
+    }
+
+    /// The integer a value holds when a constant defines it (a literal
+    /// the builder materialized, or `k.i32(0)`).
+    pub(super) fn constant_int(&self, id: u32) -> Option<i64> {
+        if id == POISON {
+            return None;
+        }
+        // SAFETY: ids index live values of this builder.
+        let value = unsafe { Value::from_raw(self.raw_value(id)) };
+        match crate::view::Constant::of_value(value)? {
+            crate::view::ConstantValue::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Closes the block opened last.
     pub(super) fn close_block(&self) {
         let mut s = self.state.borrow_mut();
@@ -321,23 +346,25 @@ impl<'c> KernelBuilder<'c> {
         };
         let elem = self.types.dtype(d);
         let scalar: Attribute<'c> = match value {
+            Operand::Int(v) if !limits::int_fits(v, d) => {
+                let rule = Rule::LiteralOutOfRange {
+                    value: v.to_string(),
+                    dtype: d,
+                };
+                return self.fail(op, rule, at).unwrap_or_else(|| self.poison());
+            }
             Operand::Int(v) if d.is_float() => {
                 FloatAttribute::new(self.context, elem, v as f64).into()
             }
-            Operand::Int(v) if fits(v, d) => IntegerAttribute::new(elem, v).into(),
-            Operand::Int(_) => {
-                return self
-                    .fail(
-                        op,
-                        Rule::BadAttribute {
-                            name: "value",
-                            expected: "a literal the element type can hold",
-                        },
-                        at,
-                    )
-                    .unwrap_or_else(|| self.poison());
-            }
+            Operand::Int(v) => IntegerAttribute::new(elem, v).into(),
             Operand::Bool(b) if d == DType::I1 => IntegerAttribute::new(elem, i64::from(b)).into(),
+            Operand::Float(v) if d.is_float() && !limits::float_fits(v, d) => {
+                let rule = Rule::LiteralOutOfRange {
+                    value: v.to_string(),
+                    dtype: d,
+                };
+                return self.fail(op, rule, at).unwrap_or_else(|| self.poison());
+            }
             Operand::Float(v) if d.is_float() => FloatAttribute::new(self.context, elem, v).into(),
             Operand::Float(_) => {
                 return self
@@ -367,9 +394,21 @@ impl<'c> KernelBuilder<'c> {
         if self.failed() {
             return self.poison();
         }
-        if !valid_name(name) || self.state.borrow().params.iter().any(|p| p.name == name) {
+        let rule = if !valid_name(name) {
+            Some(Rule::BadName { name: name.into() })
+        } else if self.state.borrow().params.iter().any(|p| p.name == name) {
+            Some(Rule::DuplicateName { name: name.into() })
+        } else if ty.num() == Some(DType::I1) {
+            Some(Rule::BadParamType {
+                name: name.into(),
+                ty: ty.to_string(),
+            })
+        } else {
+            None
+        };
+        if let Some(rule) = rule {
             return self
-                .fail("func.func", Rule::BadName { name: name.into() }, at)
+                .fail("func.func", rule, at)
                 .unwrap_or_else(|| self.poison());
         }
         let mlir_ty = self.mlir_type(&ty);
@@ -381,17 +420,6 @@ impl<'c> KernelBuilder<'c> {
         });
         self.tile(id)
     }
-}
-
-/// True when the integer literal `v` fits `d` (as MLIR's parser accepts
-/// it: signed or unsigned within the width; -1, 0 or 1 for i1).
-fn fits(v: i64, d: DType) -> bool {
-    let bits = d.bits();
-    if bits >= 64 {
-        return true;
-    }
-    let low = -(1i128 << (bits - 1));
-    (low..(1i128 << bits)).contains(&i128::from(v))
 }
 
 fn valid_name(name: &str) -> bool {

@@ -10,7 +10,7 @@ use melior::ir::attribute::{
 };
 use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
-use melior::ir::{Attribute, BlockRef, RegionLike, Value};
+use melior::ir::{Attribute, BlockRef, RegionLike, Value, ValueLike};
 
 /// A loop `scf.for %iv = lower to upper step step iter_args(...)`.
 #[derive(Clone, Debug)]
@@ -160,6 +160,30 @@ impl Constant {
         }
         let value = scalar_value(dense.splat_value()).ok_or(bad)?;
         Ok(Some(Constant { value }))
+    }
+
+    /// The constant every element of `value` holds, when an
+    /// `arith.constant` defines it, directly or through `tile.splat`,
+    /// `tile.broadcast` and `tile.expand_dims` (`None` for a block argument
+    /// or any other op's result).
+    pub fn of_value(value: Value) -> Option<ConstantValue> {
+        let mut raw = value.to_raw();
+        loop {
+            // SAFETY: `raw` is a live value; its owner is queried only for
+            // an op result, which is checked first.
+            let op = unsafe {
+                if !mlir_sys::mlirValueIsAOpResult(raw) {
+                    return None;
+                }
+                melior::ir::OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw))
+            };
+            match super::op_name(&op) {
+                ops::SPLAT | ops::BROADCAST | ops::EXPAND_DIMS => {
+                    raw = op.operand(0).ok()?.to_raw();
+                }
+                _ => return Constant::read(&op).ok().flatten().map(|c| c.value),
+            }
+        }
     }
 }
 

@@ -1,0 +1,97 @@
+// RUN: not tile-opt %s --split-input-file 2>&1 >/dev/null | FileCheck %s --implicit-check-not=error:
+// RUN: not tile-opt %s --split-input-file 2>/dev/null | FileCheck %s --check-prefix=OUT
+
+// The limits every program is held to (crates/dialect/src/limits.rs),
+// checked by the verifier on parsed IR as on built kernels: tile sizes,
+// loop steps, integer division by a literal zero. What they must leave
+// alone prints (OUT).
+
+func.func @too_large() {
+  // CHECK: limits.mlir:[[@LINE+1]]:8: error: 'arith.constant' op a tile of shape [2097152] has 2097152 elements; at most 1048576 (2^20, as in Triton) are allowed
+  %0 = arith.constant dense<0.0> : tensor<2097152xf32>
+  return
+}
+
+// -----
+
+// OUT-LABEL: func.func @largest_tile
+// OUT: tensor<1048576xi8>
+func.func @largest_tile() {
+  %0 = arith.constant dense<0> : tensor<1048576xi8>
+  return
+}
+
+// -----
+
+func.func @zero_step(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.for' op a loop step must be positive, got 0
+  scf.for %i = %c0 to %n step %c0 : i32 {
+  }
+  return
+}
+
+// -----
+
+func.func @negative_step(%n: i64) {
+  %c0 = arith.constant 0 : i64
+  %m1 = arith.constant -1 : i64
+  // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.for' op a loop step must be positive, got -1
+  scf.for %i = %c0 to %n step %m1 : i64 {
+  }
+  return
+}
+
+// -----
+
+// A dynamic step is checked when the loop runs (by the interpreter).
+// OUT-LABEL: func.func @dynamic_step
+// OUT: scf.for
+func.func @dynamic_step(%n: i32, %s: i32) {
+  %c0 = arith.constant 0 : i32
+  scf.for %i = %c0 to %n step %s : i32 {
+  }
+  return
+}
+
+// -----
+
+func.func @divide_by_splat_zero(%a: tensor<16xi32>) -> tensor<16xi32> {
+  %z = arith.constant 0 : i32
+  %s = "tile.splat"(%z) : (i32) -> tensor<16xi32>
+  // CHECK: limits.mlir:[[@LINE+1]]:8: error: 'arith.divsi' op integer division or remainder by a literal zero is undefined
+  %q = arith.divsi %a, %s : tensor<16xi32>
+  return %q : tensor<16xi32>
+}
+
+// -----
+
+func.func @remainder_by_zero(%a: i64) -> i64 {
+  %z = arith.constant 0 : i64
+  // CHECK: limits.mlir:[[@LINE+1]]:8: error: 'arith.remui' op integer division or remainder by a literal zero is undefined
+  %q = arith.remui %a, %z : i64
+  return %q : i64
+}
+
+// -----
+
+// Float division by zero is IEEE's: infinity.
+// OUT-LABEL: func.func @float_division_by_zero
+// OUT: arith.divf
+func.func @float_division_by_zero(%a: f32) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %q = arith.divf %a, %z : f32
+  return %q : f32
+}
+
+// -----
+
+// MLIR's parser rounds a float literal to its type before anything sees
+// it: 1.0e10 as f16 arrives as infinity, which is a value of f16. (The
+// builder, which sees the literal, refuses it: tests/it/limits.rs.)
+// OUT-LABEL: func.func @f16_literal_rounded_by_the_parser
+// OUT: arith.constant 0x7C00 : f16
+func.func @f16_literal_rounded_by_the_parser() {
+  %0 = arith.constant 1.0e10 : f16
+  return
+}
