@@ -9,6 +9,26 @@
 //! bytes, so the last rename wins harmlessly. A reader that finds a
 //! truncated, damaged or foreign file reports it as
 //! [`Lookup::Corrupt`], and the caller recompiles and overwrites it.
+//!
+//! # What the cache trusts
+//!
+//! Nothing in the directory is taken on faith. On Unix the directory is
+//! created private (mode 0700) and refused ([`DiskCache::check_dir`]) when
+//! it is not a directory the user owns or when group or others may write
+//! to it. An entry is opened without following a symbolic link and without
+//! blocking (a FIFO cannot stall a compile), and used only when it is a
+//! regular file the user owns of at most [`MAX_ENTRY_BYTES`]; it is read
+//! through that bound, never whole. Anything else at an entry's name (a
+//! directory, a FIFO, a link, junk) is [`Lookup::Corrupt`] and replaced by
+//! the next store.
+//!
+//! The artifact's checksum (SHA-256 over its contents) and the `key` line
+//! protect against accidents: a truncated or partly written file, flipped
+//! bits, an entry of another key or another version. They do not protect
+//! against someone who can write to the directory: such a writer can make
+//! an entry with a valid checksum, whose PTX then runs on the GPU as the
+//! user. That is why the directory must be private; the checksum is not a
+//! signature.
 
 use crate::artifact::Artifact;
 use crate::cache_key::CacheKey;
@@ -24,6 +44,10 @@ pub const NO_CACHE_VAR: &str = "TILE_NO_CACHE";
 
 /// The file extension of entries.
 const EXTENSION: &str = "tile";
+
+/// The largest entry read: larger files are [`Lookup::Corrupt`] without
+/// being read (the PTX of the largest tile a kernel may hold is a few MB).
+pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
 
 /// A directory of compiled kernels.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,20 +116,16 @@ impl DiskCache {
         self.dir.join(format!("{}.{EXTENSION}", key.hex()))
     }
 
-    /// Reads the entry for `key`. An unreadable directory counts as a
-    /// miss; a file that is there but not a valid entry for `key` is
-    /// [`Lookup::Corrupt`].
+    /// Reads the entry for `key`. A missing file is a miss; a file that is
+    /// there but not a valid entry for `key` (or not a regular file the
+    /// user owns, or too large) is [`Lookup::Corrupt`]. The directory is
+    /// not checked here: see [`check_dir`](Self::check_dir).
     pub fn load(&self, key: &CacheKey) -> Lookup {
         let path = self.path_of(key);
-        let bytes = match fs::read(&path) {
+        let bytes = match read_entry(&path) {
             Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Lookup::Miss,
-            Err(e) => {
-                return Lookup::Corrupt {
-                    path,
-                    reason: format!("cannot be read: {e}"),
-                };
-            }
+            Err(EntryError::Missing) => return Lookup::Miss,
+            Err(EntryError::Unusable(reason)) => return Lookup::Corrupt { path, reason },
         };
         let header = format!("key {}\n", key.hex());
         let corrupt = |reason: String| Lookup::Corrupt {
@@ -144,16 +164,65 @@ impl DiskCache {
     /// Writes `bytes` to the file `name` in the directory (creating it),
     /// through a temporary file renamed into place, so readers see the
     /// old file or the new one, never a part. Returns the file's path.
+    /// A directory at the entry's name (which a rename cannot replace) is
+    /// removed first. The directory is created private, and refused as
+    /// [`check_dir`](Self::check_dir) says.
     pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
-        fs::create_dir_all(&self.dir)?;
+        create_private_dir(&self.dir)?;
+        self.check_dir()
+            .map_err(|reason| io::Error::new(io::ErrorKind::PermissionDenied, reason))?;
         let path = self.dir.join(name);
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            fs::remove_dir_all(&path)?;
+        }
         let temp = self.dir.join(temp_name(name));
-        let written = fs::File::create(&temp).and_then(|mut f| f.write_all(bytes));
+        // create_new: never through a file or link already at the name.
+        let written = private_file_options()
+            .open(&temp)
+            .and_then(|mut f| f.write_all(bytes));
         if let Err(e) = written.and_then(|()| fs::rename(&temp, &path)) {
             let _ = fs::remove_file(&temp);
             return Err(e);
         }
         Ok(path)
+    }
+
+    /// Whether the directory may be used: on Unix, a directory (a link to
+    /// one is fine) that the user owns and that neither group nor others
+    /// may write to. A missing directory is fine (it is created private on
+    /// the first store). The error says what is wrong and what to do.
+    pub fn check_dir(&self) -> Result<(), String> {
+        let meta = match fs::metadata(&self.dir) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(format!("cannot inspect {}: {e}", self.dir.display())),
+        };
+        if !meta.is_dir() {
+            return Err(format!("{} is not a directory", self.dir.display()));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let me = current_uid();
+            if meta.uid() != me {
+                return Err(format!(
+                    "{} belongs to uid {}, not to this user (uid {me}): its entries could be \
+                     anyone's code; set {CACHE_DIR_VAR} to a directory of yours",
+                    self.dir.display(),
+                    meta.uid()
+                ));
+            }
+            if meta.mode() & 0o022 != 0 {
+                return Err(format!(
+                    "{} may be written by group or others (mode {:o}): anyone who can write \
+                     there could plant code that runs on your GPU; make it private (chmod 700) \
+                     or set {CACHE_DIR_VAR} to a private directory",
+                    self.dir.display(),
+                    meta.mode() & 0o7777
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The paths of every entry (not temporary files), sorted.
@@ -179,6 +248,109 @@ impl DiskCache {
         out.sort();
         Ok(out)
     }
+}
+
+/// Why an entry could not be read.
+enum EntryError {
+    /// Nothing at the path.
+    Missing,
+    /// Something that is not a usable entry.
+    Unusable(String),
+}
+
+/// The bytes of the entry at `path`: opened without following a link or
+/// blocking, checked to be a regular file of the user's of at most
+/// [`MAX_ENTRY_BYTES`], read through that bound.
+fn read_entry(path: &Path) -> Result<Vec<u8>, EntryError> {
+    use std::io::Read;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = match options.open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(EntryError::Missing),
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(EntryError::Unusable(
+                "is a symbolic link (links are never followed)".into(),
+            ));
+        }
+        Err(e) => return Err(EntryError::Unusable(format!("cannot be read: {e}"))),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|e| EntryError::Unusable(format!("cannot be inspected: {e}")))?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        return Err(EntryError::Unusable(format!("is {kind}")));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.uid() != current_uid() {
+            return Err(EntryError::Unusable(format!(
+                "belongs to uid {}, not to this user",
+                meta.uid()
+            )));
+        }
+    }
+    if meta.len() > MAX_ENTRY_BYTES {
+        return Err(EntryError::Unusable(format!(
+            "is {} bytes, above the limit of {MAX_ENTRY_BYTES}",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_ENTRY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| EntryError::Unusable(format!("cannot be read: {e}")))?;
+    if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(EntryError::Unusable(format!(
+            "grew past the limit of {MAX_ENTRY_BYTES} bytes while being read"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Creates `dir` and its missing parents, private to the user (0700) on
+/// Unix.
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Options that create a new file (never opening one already there),
+/// readable and writable by the user alone on Unix.
+fn private_file_options() -> fs::OpenOptions {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+}
+
+/// The effective user id of this process.
+#[cfg(unix)]
+fn current_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
 }
 
 /// A temporary file name no other writer uses: the file's name, the
@@ -271,6 +443,100 @@ mod tests {
         cache.store(&key, &artifact()).unwrap();
         assert_eq!(cache.load(&key), Lookup::Hit(artifact()));
         fs::remove_dir_all(cache.dir()).unwrap();
+    }
+
+    /// The reason of a [`Lookup::Corrupt`], or a panic naming `what`.
+    fn corrupt_reason(cache: &DiskCache, key: &CacheKey, what: &str) -> String {
+        match cache.load(key) {
+            Lookup::Corrupt { reason, .. } => reason,
+            other => panic!("{what}: expected a corrupt entry, got {other:?}"),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hostile_entries_are_refused_without_blocking_following_or_reading_them() {
+        use std::os::unix::fs::symlink;
+        let cache = DiskCache::at(scratch("hostile"));
+        let key = KeyBuilder::new("t").field("k", "hostile").finish();
+        let path = cache.store(&key, &artifact()).unwrap();
+        let outside = scratch("hostile-outside");
+        fs::create_dir_all(&outside).unwrap();
+        // A valid entry outside the cache, linked in: not followed.
+        let planted = outside.join("planted.tile");
+        fs::copy(&path, &planted).unwrap();
+        fs::remove_file(&path).unwrap();
+        symlink(&planted, &path).unwrap();
+        assert!(corrupt_reason(&cache, &key, "link").contains("symbolic link"));
+        // A FIFO: used to block every compile forever.
+        fs::remove_file(&path).unwrap();
+        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        assert!(corrupt_reason(&cache, &key, "fifo").contains("not a regular file"));
+        // An 8 GB junk entry (sparse): refused from its size, not read.
+        fs::remove_file(&path).unwrap();
+        fs::File::create(&path).unwrap().set_len(8 << 30).unwrap();
+        let started = std::time::Instant::now();
+        assert!(corrupt_reason(&cache, &key, "huge").contains("above the limit"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        // A directory: refused, and replaced by the next store.
+        fs::remove_file(&path).unwrap();
+        fs::create_dir_all(path.join("inner")).unwrap();
+        assert!(corrupt_reason(&cache, &key, "dir").contains("a directory"));
+        cache.store(&key, &artifact()).unwrap();
+        assert_eq!(cache.load(&key), Lookup::Hit(artifact()));
+        // Each other kind is replaced by a store too.
+        for plant in ["link", "fifo"] {
+            fs::remove_file(&path).unwrap();
+            if plant == "link" {
+                symlink(&planted, &path).unwrap();
+            } else {
+                // SAFETY: as above.
+                assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+            }
+            cache.store(&key, &artifact()).unwrap();
+            assert_eq!(cache.load(&key), Lookup::Hit(artifact()), "{plant}");
+        }
+        // The planted file was never written through the link.
+        assert_eq!(fs::read(&planted).unwrap(), fs::read(&path).unwrap());
+        // An entry of another user (needs root to make one).
+        // SAFETY: geteuid cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            std::os::unix::fs::chown(&path, Some(12345), None).unwrap();
+            assert!(corrupt_reason(&cache, &key, "owner").contains("uid 12345"));
+        } else {
+            eprintln!("skipped: an entry of another user (needs root to chown)");
+        }
+        fs::remove_dir_all(cache.dir()).unwrap();
+        fs::remove_dir_all(&outside).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_directory_is_created_private_and_refused_when_others_can_write() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = scratch("private");
+        let cache = DiskCache::at(root.join("a").join("b"));
+        let key = KeyBuilder::new("t").field("k", "private").finish();
+        cache.store(&key, &artifact()).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(cache.dir()), 0o700);
+        assert_eq!(mode(&cache.path_of(&key)), 0o600);
+        assert_eq!(cache.check_dir(), Ok(()));
+        for loose in [0o777, 0o720, 0o702] {
+            fs::set_permissions(cache.dir(), fs::Permissions::from_mode(loose)).unwrap();
+            let e = cache.check_dir().unwrap_err();
+            assert!(e.contains("written by group or others"), "{e}");
+            let e = cache.store(&key, &artifact()).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
+        }
+        fs::set_permissions(cache.dir(), fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(cache.check_dir(), Ok(()));
+        // A file where the directory should be.
+        let file = DiskCache::at(cache.path_of(&key));
+        assert!(file.check_dir().unwrap_err().contains("not a directory"));
+        fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

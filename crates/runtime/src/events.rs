@@ -27,6 +27,9 @@ pub struct CompileEvent {
     pub key: Option<CacheKey>,
     /// How long getting it took (compiling, or reading the cache).
     pub elapsed: Duration,
+    /// The disk cache could not be used or written for it (the kernel was
+    /// compiled and runs; see [`KernelCache`](crate::KernelCache)).
+    pub cache_warning: Option<String>,
 }
 
 /// Why a launch needed a variant the kernel did not have yet.
@@ -126,7 +129,11 @@ impl fmt::Display for CompileEvent {
                 }
             }
         }
-        write!(f, " [facts {}]", facts_text(&self.specialization))
+        write!(f, " [facts {}]", facts_text(&self.specialization))?;
+        if let Some(warning) = &self.cache_warning {
+            write!(f, "; warning: {warning}")?;
+        }
+        Ok(())
     }
 }
 
@@ -196,6 +203,7 @@ mod tests {
             facts: vec![Fact::DivisibleBy16, Fact::None],
         };
         let event = CompileEvent {
+            cache_warning: None,
             kernel: "safe_kernel".into(),
             specialization: to.clone(),
             reason: VariantReason::Specialization(changes(&from, &to, &names)),

@@ -4,16 +4,47 @@
 //! Lookups go memory, then disk, then compile; a compiled kernel is kept
 //! in both. Two threads that miss on the same key at once compile it once:
 //! the second waits for the first. A disk entry that cannot be used is
-//! recompiled and overwritten; a failed disk write is logged and otherwise
-//! ignored (the kernel still runs).
+//! recompiled and overwritten. A disk cache that cannot be used (a
+//! directory others may write to, see [`DiskCache::check_dir`]) or
+//! written does not stop the kernel: it is compiled, and the problem is
+//! reported with the compile's event ([`Fetched::cache_warning`]) and, the
+//! first time for each directory, as a warning on standard error.
 
 use crate::artifact::Artifact;
 use crate::cache_key::CacheKey;
 use crate::disk_cache::{DiskCache, Lookup};
 use crate::error::Result;
 use crate::events::{CompileCause, Origin};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// What [`KernelCache::get_or_compile`] gives: the code, where it came
+/// from, and what went wrong with the disk cache on the way, if anything.
+#[derive(Clone, Debug)]
+pub struct Fetched {
+    /// The compiled kernel.
+    pub artifact: Arc<Artifact>,
+    /// Memory, disk, or compiled now (and why).
+    pub origin: Origin,
+    /// The disk cache could not be used or written (the kernel was still
+    /// compiled and runs).
+    pub cache_warning: Option<String>,
+}
+
+/// Prints `warning` on standard error (and logs it) the first time this
+/// process has a problem with the cache directory `dir`.
+fn warn_once(dir: &Path, warning: &str) {
+    static WARNED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+    log::warn!(target: "tile::cache", "{warning}");
+    let mut warned = WARNED.lock().unwrap_or_else(PoisonError::into_inner);
+    if warned
+        .get_or_insert_with(HashSet::new)
+        .insert(dir.to_path_buf())
+    {
+        eprintln!("tile: warning: {warning} (said once per directory)");
+    }
+}
 
 /// One key's place in the memory cache; its lock is held while the key is
 /// being compiled, so other threads wait instead of compiling it again.
@@ -66,7 +97,7 @@ impl KernelCache {
         key: &CacheKey,
         fresh: Option<String>,
         compile: impl FnOnce() -> Result<Artifact>,
-    ) -> Result<(Arc<Artifact>, Origin)> {
+    ) -> Result<Fetched> {
         let slot: Slot = self
             .memory
             .lock()
@@ -75,17 +106,33 @@ impl KernelCache {
             .or_default()
             .clone();
         let mut held = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        let fetched = |artifact: Arc<Artifact>, origin, cache_warning| Fetched {
+            artifact,
+            origin,
+            cache_warning,
+        };
+        // A directory others may write to is neither read nor written.
+        let (disk, mut warning) = match self.disk.as_ref().map(|d| (d, d.check_dir())) {
+            Some((disk, Ok(()))) => (Some(disk), None),
+            Some((disk, Err(reason))) => (
+                None,
+                Some(format!("the disk cache is not used: {reason}"))
+                    .inspect(|w| warn_once(disk.dir(), w)),
+            ),
+            None => (None, None),
+        };
         let cause = match fresh {
             Some(why) => CompileCause::Fresh(why),
             None => {
                 if let Some(artifact) = held.as_ref() {
-                    return Ok((artifact.clone(), Origin::Memory));
+                    return Ok(fetched(artifact.clone(), Origin::Memory, None));
                 }
-                match self.disk.as_ref().map(|d| (d, d.load(key))) {
+                match disk.map(|d| (d, d.load(key))) {
                     Some((disk, Lookup::Hit(artifact))) => {
                         let artifact = Arc::new(artifact);
                         *held = Some(artifact.clone());
-                        return Ok((artifact, Origin::Disk(disk.path_of(key))));
+                        let origin = Origin::Disk(disk.path_of(key));
+                        return Ok(fetched(artifact, origin, None));
                     }
                     Some((_, Lookup::Miss)) => CompileCause::NotCached,
                     Some((_, Lookup::Corrupt { path, reason })) => {
@@ -96,22 +143,24 @@ impl KernelCache {
                         );
                         CompileCause::Corrupt { path, reason }
                     }
+                    None if self.disk.is_some() => CompileCause::NotCached,
                     None => CompileCause::NoDiskCache,
                 }
             }
         };
         let artifact = Arc::new(compile()?);
-        if let Some(disk) = &self.disk
+        if let Some(disk) = disk
             && let Err(e) = disk.store(key, &artifact)
         {
-            log::warn!(
-                target: "tile::cache",
-                "could not write {}: {e}; the kernel runs, uncached",
+            let w = format!(
+                "the disk cache could not store {}: {e}; the kernel runs, uncached",
                 disk.path_of(key).display()
             );
+            warn_once(disk.dir(), &w);
+            warning = Some(w);
         }
         *held = Some(artifact.clone());
-        Ok((artifact, Origin::Compiled(cause)))
+        Ok(fetched(artifact, Origin::Compiled(cause), warning))
     }
 }
 
@@ -149,23 +198,27 @@ mod tests {
         let cache = KernelCache::new(Some(disk.clone()));
         let (a, origin) = cache
             .get_or_compile(&key, None, || Ok(artifact("one")))
+            .map(|f| (f.artifact, f.origin))
             .unwrap();
         assert_eq!(origin, Origin::Compiled(CompileCause::NotCached));
         assert_eq!(a.ptx, "one");
         let (_, origin) = cache
             .get_or_compile(&key, None, || panic!("must not compile"))
+            .map(|f| (f.artifact, f.origin))
             .unwrap();
         assert_eq!(origin, Origin::Memory);
         // A new process: memory empty, disk warm.
         let cache = KernelCache::new(Some(disk.clone()));
         let (b, origin) = cache
             .get_or_compile(&key, None, || panic!("must not compile"))
+            .map(|f| (f.artifact, f.origin))
             .unwrap();
         assert_eq!(origin, Origin::Disk(disk.path_of(&key)));
         assert_eq!(b.ptx, "one");
         // Fresh compiles skip both but still write.
         let (c, origin) = cache
             .get_or_compile(&key, Some("dumps".into()), || Ok(artifact("two")))
+            .map(|f| (f.artifact, f.origin))
             .unwrap();
         assert_eq!(
             origin,
@@ -185,6 +238,7 @@ mod tests {
         let cache = KernelCache::new(Some(disk.clone()));
         let (a, origin) = cache
             .get_or_compile(&key, None, || Ok(artifact("good")))
+            .map(|f| (f.artifact, f.origin))
             .unwrap();
         assert!(matches!(
             origin,
@@ -192,6 +246,45 @@ mod tests {
         ));
         assert_eq!(a.ptx, "good");
         assert_eq!(disk.load(&key), Lookup::Hit(artifact("good")));
+        std::fs::remove_dir_all(disk.dir()).unwrap();
+    }
+
+    #[test]
+    fn a_cache_that_cannot_be_written_warns_and_the_compile_succeeds() {
+        // The directory would be under a regular file: nothing can be
+        // created there, even by root.
+        let file =
+            std::env::temp_dir().join(format!("tile-kernel-cache-file-{}", std::process::id()));
+        std::fs::write(&file, b"not a directory").unwrap();
+        let cache = KernelCache::new(Some(DiskCache::at(file.join("cache"))));
+        let key = KeyBuilder::new("t").field("a", "unwritable").finish();
+        let fetched = cache
+            .get_or_compile(&key, None, || Ok(artifact("runs")))
+            .unwrap();
+        assert_eq!(fetched.artifact.ptx, "runs");
+        assert_eq!(fetched.origin, Origin::Compiled(CompileCause::NotCached));
+        let warning = fetched.cache_warning.expect("a warning");
+        assert!(warning.contains(&file.display().to_string()), "{warning}");
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_others_may_write_is_neither_read_nor_written() {
+        use std::os::unix::fs::PermissionsExt;
+        let disk = scratch("shared");
+        let key = KeyBuilder::new("t").field("a", "shared").finish();
+        disk.store(&key, &artifact("planted")).unwrap();
+        std::fs::set_permissions(disk.dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+        let cache = KernelCache::new(Some(disk.clone()));
+        let fetched = cache
+            .get_or_compile(&key, None, || Ok(artifact("ours")))
+            .unwrap();
+        // The planted entry was not used, and not overwritten.
+        assert_eq!(fetched.artifact.ptx, "ours");
+        assert!(fetched.cache_warning.unwrap().contains("not used"));
+        std::fs::set_permissions(disk.dir(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert_eq!(disk.load(&key), Lookup::Hit(artifact("planted")));
         std::fs::remove_dir_all(disk.dir()).unwrap();
     }
 
@@ -204,21 +297,23 @@ mod tests {
             message: "boom".into(),
         };
         assert_eq!(
-            cache.get_or_compile(&key, None, || Err(err.clone())),
+            cache
+                .get_or_compile(&key, None, || Err(err.clone()))
+                .map(|f| f.artifact),
             Err(err)
         );
         let compiles = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for _ in 0..8 {
                 s.spawn(|| {
-                    let (a, _) = cache
+                    let a = cache
                         .get_or_compile(&key, None, || {
                             compiles.fetch_add(1, Ordering::SeqCst);
                             std::thread::sleep(std::time::Duration::from_millis(20));
                             Ok(artifact("once"))
                         })
                         .unwrap();
-                    assert_eq!(a.ptx, "once");
+                    assert_eq!(a.artifact.ptx, "once");
                 });
             }
         });

@@ -25,7 +25,7 @@ use crate::error::{Result, RuntimeError};
 use crate::events::{CompileEvent, Origin, VariantReason, changes};
 use crate::host::HostKernel;
 use crate::kernel::{Arg, KernelSpec};
-use crate::kernel_cache::KernelCache;
+use crate::kernel_cache::{Fetched, KernelCache};
 use crate::launch::{Grid, LoadedKernel};
 use crate::specialization::Specialization;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
@@ -251,16 +251,21 @@ impl<S: VariantSource> Launcher<S> {
         };
         let started = Instant::now();
         let key = self.source.cache_key(specialization);
-        let (artifact, origin) = match &key {
+        let Fetched {
+            artifact,
+            origin,
+            cache_warning,
+        } = match &key {
             Some(key) => self
                 .cache
                 .get_or_compile(key, self.source.fresh_reason(), || {
                     self.source.produce(specialization)
                 })?,
-            None => (
-                Arc::new(self.source.produce(specialization)?),
-                Origin::Precompiled,
-            ),
+            None => Fetched {
+                artifact: Arc::new(self.source.produce(specialization)?),
+                origin: Origin::Precompiled,
+                cache_warning: None,
+            },
         };
         self.check_produced(&artifact, specialization)?;
         let event = CompileEvent {
@@ -270,6 +275,7 @@ impl<S: VariantSource> Launcher<S> {
             origin,
             key,
             elapsed: started.elapsed(),
+            cache_warning,
         };
         if event.compiled() {
             log::info!(target: "tile::compile", "{event}");

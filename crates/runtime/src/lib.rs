@@ -86,7 +86,7 @@ pub use error::{Result, RuntimeError};
 pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};
 pub use host::{Allocation, HostKernel, HostMemory, InterpretError, InterpretFault};
 pub use kernel::{Arg, KernelSpec, MAX_I32_OFFSET_ELEMS, ParamType};
-pub use kernel_cache::KernelCache;
+pub use kernel_cache::{Fetched, KernelCache};
 pub use launch::{Grid, LoadedKernel};
 pub use launcher::{Launcher, VariantSource};
 pub use precompiled::Precompiled;
