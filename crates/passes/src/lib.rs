@@ -9,6 +9,7 @@
 
 pub mod assign_layouts;
 pub mod axis_analysis;
+pub mod crash_report;
 pub mod driver;
 pub mod edit;
 pub mod layout_classes;
