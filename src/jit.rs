@@ -69,6 +69,14 @@ impl TileCompiler {
     /// Takes the kernel's IR and `options` (whose `specialization` is
     /// ignored: each launch brings its own).
     pub fn new(kernel: &Kernel, options: Options) -> Result<TileCompiler, CompileError> {
+        // Refused here, whatever device the kernel later runs on: the
+        // interpreter would ignore options the GPU cannot compile with.
+        tile_codegen::target::validate(&options).map_err(|message| CompileError {
+            kernel: kernel.name().to_string(),
+            stage: "options",
+            message,
+            diagnostics: vec![],
+        })?;
         let spec = tile_codegen::kernel_spec(kernel.module(), options.num_warps.max(1)).map_err(
             |message| CompileError {
                 kernel: kernel.name().to_string(),
