@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy, the docs' links, the cargo tests,
-# the FileCheck tests through lit with our tile-opt, and a bounded fuzz
-# campaign (tile-tools fuzz, 3000 inputs). Installs what is
-# missing first.
+# the FileCheck tests through lit with our tile-opt, and two bounded fuzz
+# campaigns (tile-tools fuzz: 3000 mutated IR inputs, 2000 builder
+# programs on the interpreter). Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -23,3 +23,5 @@ TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
 echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a worker process)"
 cargo build -p tile-tools --bin tile-tools
 "$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"
+echo "== fuzz --programs (a bounded campaign: random builder programs, on the interpreter without a GPU)"
+"$target_dir/debug/tile-tools" fuzz --programs --inputs 2000 --seed 1 --out "$target_dir/fuzz-programs-out"
