@@ -129,21 +129,16 @@ fn literals_must_be_values_of_their_type() {
         line = line!(); let _ = x * 70000;
     });
     assert_at(&e, "arith.mulf", line);
-    let e = build_error(|k| {
-        let x = k.arg_ptr("x", DType::F16);
-        let n = k.arg("n", DType::I64);
-        let p = k.make_block_ptr(x).shape([n]).strides([k.i64(1)]).offsets([0]).block_shape([16]).build();
-        line = line!(); let _ = k.load(p).boundary_check(&[0]).padding(Padding::Value(1e300)).build();
-    });
-    assert_at(&e, "tile.block_load", line);
-    assert!(matches!(e.rule, Rule::BadPadding { .. }), "{e}");
-    let e = build_error(|k| {
-        let x = k.arg_ptr("x", DType::I8);
-        let n = k.arg("n", DType::I64);
-        let p = k.make_block_ptr(x).shape([n]).strides([k.i64(1)]).offsets([0]).block_shape([16]).build();
-        line = line!(); let _ = k.load(p).boundary_check(&[0]).padding(Padding::Value(300.0)).build();
-    });
-    assert_at(&e, "tile.block_load", line);
+    for (dtype, padding) in [(DType::F16, 1e300), (DType::I8, 300.0)] {
+        let e = build_error(|k| {
+            let x = k.arg_ptr("x", dtype);
+            let n = k.arg("n", DType::I64);
+            let p = k.make_block_ptr(x).shape([n]).strides([k.i64(1)]).offsets([0]).block_shape([16]).build();
+            line = line!(); let _ = k.load(p).boundary_check(&[0]).padding(Padding::Value(padding)).build();
+        });
+        assert_at(&e, "tile.block_load", line);
+        assert!(matches!(e.rule, Rule::BadPadding { .. }), "{dtype}: {e}");
+    }
     // Infinity and the largest finite f16 are values of f16.
     let context = tile::context().unwrap();
     Kernel::build(&context, "k", |k| {

@@ -88,15 +88,16 @@ fn too_deep(text: &str, source_name: &str) -> Option<tile_dialect::Diagnostic> {
             }
             previous_slash = c == '/';
             if depth > MAX_BRACE_DEPTH {
-                return Some(tile_dialect::Diagnostic {
-                    severity: "error",
-                    location: format!("{source_name}:{}:{}", row + 1, col + 1),
-                    message: format!(
+                return Some(error_at(
+                    source_name,
+                    row,
+                    col,
+                    format!(
                         "braces nest more than {MAX_BRACE_DEPTH} deep: regions may nest at most \
                          {} deep",
                         tile_dialect::limits::MAX_NESTING_DEPTH
                     ),
-                });
+                ));
             }
         }
     }
@@ -118,33 +119,49 @@ pub fn upstream_crash(text: &str, source_name: &str) -> Option<tile_dialect::Dia
     for (row, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or(line);
         if let Some((col, n)) = huge_result_number(code) {
-            return Some(tile_dialect::Diagnostic {
-                severity: "error",
-                location: format!("{source_name}:{}:{}", row + 1, col + 1),
-                message: format!(
+            return Some(error_at(
+                source_name,
+                row,
+                col,
+                format!(
                     "result number #{n} is above {MAX_RESULT_NUMBER}: MLIR's parser would \
                      allocate for every number up to it and abort (upstream's mlir-opt 22 too)"
                 ),
-            });
+            ));
         }
         let mut from = 0;
         while let Some(at) = code[from..].find("array<") {
             let start = from + at;
             let rest = code[start + "array<".len()..].trim_start();
             if rest.starts_with("index") {
-                return Some(tile_dialect::Diagnostic {
-                    severity: "error",
-                    location: format!("{source_name}:{}:{}", row + 1, start + 1),
-                    message: "a dense array of `index` elements (`array<index: ...>`): MLIR's \
+                return Some(error_at(
+                    source_name,
+                    row,
+                    start,
+                    "a dense array of `index` elements (`array<index: ...>`): MLIR's \
                               parser crashes on it (upstream's mlir-opt 22 too); use i32 or i64 \
                               elements"
                         .into(),
-                });
+                ));
             }
             from = start + "array<".len();
         }
     }
     None
+}
+
+/// An error diagnostic at the 0-based `row` and `col` of `source_name`.
+fn error_at(
+    source_name: &str,
+    row: usize,
+    col: usize,
+    message: String,
+) -> tile_dialect::Diagnostic {
+    tile_dialect::Diagnostic {
+        severity: "error",
+        location: format!("{source_name}:{}:{}", row + 1, col + 1),
+        message,
+    }
 }
 
 /// The column and value of the first `#N` (after a `%` name) in `code`
@@ -190,6 +207,34 @@ mod tests {
         c
     }
 
+    /// Asserts `text` is refused before the parser, at `location`, with a
+    /// message containing `says`.
+    fn refused(c: &Context, text: &str, location: &str, says: &str) {
+        let Err(Error::Parse { diagnostics }) = parse_module(c, text, "a.mlir") else {
+            panic!("expected a parse error for {text}");
+        };
+        assert!(
+            diagnostics[0].location.starts_with(location),
+            "{diagnostics:?}"
+        );
+        assert!(diagnostics[0].message.contains(says), "{diagnostics:?}");
+    }
+
+    #[test]
+    fn braces_in_strings_and_comments_do_not_count_toward_the_depth() {
+        let c = context();
+        let deep = "{".repeat(MAX_BRACE_DEPTH + 1);
+        let text = format!("func.func @f() attributes {{a = \"{deep}\"}} {{ return }} // {deep}");
+        assert!(parse_module(&c, &text, "a.mlir").is_ok());
+        let text = format!("func.func @f() {{ return }}\n{deep}");
+        refused(
+            &c,
+            &text,
+            &format!("a.mlir:2:{}", MAX_BRACE_DEPTH + 1),
+            "braces nest more than",
+        );
+    }
+
     #[test]
     fn known_parser_crashes_are_refused_before_the_parser() {
         // Each crashed the process inside MLIR's parser (found by the
@@ -199,32 +244,12 @@ mod tests {
             "func.func @f() attributes {a = array<index: 0>} { return }",
             "func.func @f() attributes {a = array< index>} { return }",
         ] {
-            let Err(Error::Parse { diagnostics }) = parse_module(&c, text, "a.mlir") else {
-                panic!("expected a parse error for {text}");
-            };
-            assert!(
-                diagnostics[0].location.starts_with("a.mlir:1:"),
-                "{diagnostics:?}"
-            );
-            assert!(
-                diagnostics[0].message.contains("array<index"),
-                "{diagnostics:?}"
-            );
+            refused(&c, text, "a.mlir:1:", "array<index");
         }
         // A result number the parser would allocate for (it aborted).
         let text = "func.func @f() -> i32 {\n  %r:2 = \"test.op\"() : () -> (i32, i32)\n  \
                     return %r#2147483647 : i32\n}";
-        let Err(Error::Parse { diagnostics }) = parse_module(&c, text, "a.mlir") else {
-            panic!("expected a parse error");
-        };
-        assert!(
-            diagnostics[0].location.starts_with("a.mlir:3:"),
-            "{diagnostics:?}"
-        );
-        assert!(
-            diagnostics[0].message.contains("#2147483647"),
-            "{diagnostics:?}"
-        );
+        refused(&c, text, "a.mlir:3:", "#2147483647");
         assert_eq!(huge_result_number("%r#65536"), None);
         assert_eq!(huge_result_number("%r#65537"), Some((2, 65537)));
         assert_eq!(huge_result_number("x#99999999 %a"), None);

@@ -111,42 +111,46 @@ impl KernelCache {
             origin,
             cache_warning,
         };
+        if fresh.is_none()
+            && let Some(artifact) = held.as_ref()
+        {
+            return Ok(fetched(artifact.clone(), Origin::Memory, None));
+        }
         // A directory others may write to is neither read nor written.
-        let (disk, mut warning) = match self.disk.as_ref().map(|d| (d, d.check_dir())) {
-            Some((disk, Ok(()))) => (Some(disk), None),
-            Some((disk, Err(reason))) => (
-                None,
-                Some(format!("the disk cache is not used: {reason}"))
-                    .inspect(|w| warn_once(disk.dir(), w)),
-            ),
-            None => (None, None),
+        let mut warning = None;
+        let disk = match &self.disk {
+            Some(disk) => match disk.check_dir() {
+                Ok(()) => Some(disk),
+                Err(reason) => {
+                    let w = format!("the disk cache is not used: {reason}");
+                    warn_once(disk.dir(), &w);
+                    warning = Some(w);
+                    None
+                }
+            },
+            None => None,
         };
         let cause = match fresh {
             Some(why) => CompileCause::Fresh(why),
-            None => {
-                if let Some(artifact) = held.as_ref() {
-                    return Ok(fetched(artifact.clone(), Origin::Memory, None));
+            None => match disk.map(|d| (d, d.load(key))) {
+                Some((disk, Lookup::Hit(artifact))) => {
+                    let artifact = Arc::new(artifact);
+                    *held = Some(artifact.clone());
+                    let origin = Origin::Disk(disk.path_of(key));
+                    return Ok(fetched(artifact, origin, None));
                 }
-                match disk.map(|d| (d, d.load(key))) {
-                    Some((disk, Lookup::Hit(artifact))) => {
-                        let artifact = Arc::new(artifact);
-                        *held = Some(artifact.clone());
-                        let origin = Origin::Disk(disk.path_of(key));
-                        return Ok(fetched(artifact, origin, None));
-                    }
-                    Some((_, Lookup::Miss)) => CompileCause::NotCached,
-                    Some((_, Lookup::Corrupt { path, reason })) => {
-                        log::warn!(
-                            target: "tile::cache",
-                            "cache entry {} is unusable ({reason}); recompiling",
-                            path.display()
-                        );
-                        CompileCause::Corrupt { path, reason }
-                    }
-                    None if self.disk.is_some() => CompileCause::NotCached,
-                    None => CompileCause::NoDiskCache,
+                Some((_, Lookup::Miss)) => CompileCause::NotCached,
+                Some((_, Lookup::Corrupt { path, reason })) => {
+                    log::warn!(
+                        target: "tile::cache",
+                        "cache entry {} is unusable ({reason}); recompiling",
+                        path.display()
+                    );
+                    CompileCause::Corrupt { path, reason }
                 }
-            }
+                None if self.disk.is_some() => CompileCause::NotCached,
+                None => CompileCause::NoDiskCache,
+            },
         };
         let artifact = Arc::new(compile()?);
         if let Some(disk) = disk
