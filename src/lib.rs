@@ -34,10 +34,12 @@ pub use tile_dialect::{
 pub use tile_interpreter::{self as interpreter, Interpreter};
 pub use tile_passes::{parse_module, register_all};
 pub use tile_runtime::{
-    Arg, Artifact, Autotuner, Buffer, CacheKey, CompileEvent, Config, Device, DevicePtr, DiskCache,
-    Grid, InterpretError, InterpretFault, KernelCache, KernelSpec, Launcher, LoadedKernel, Origin,
-    ParamType, Precompiled, RuntimeError, Tuning, VariantSource, device_or_skip,
+    Arg, Artifact, Autotuner, Buffer, CacheKey, CompileEvent, Config, CudaArg, CudaArgs, Device,
+    DevicePtr, DiskCache, Grid, InterpretError, InterpretFault, KernelCache, KernelSpec, Launch,
+    Launcher, LoadedKernel, Origin, ParamType, Precompiled, RuntimeError, Tuning, VariantSource,
+    device_or_skip,
 };
+pub use tile_runtime::{cudarc, half};
 
 /// Compiles `kernel` to PTX (the kernel itself is left as built). The
 /// stages are dumped when `options.dump` says so (by default, when

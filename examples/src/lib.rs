@@ -16,6 +16,10 @@
 //! | [`matmul`] | [`matmul`](matmul::matmul) | Triton's tutorial 03: `dot` on tensor cores, K loop, grouped programs |
 //! | [`flash_attention`] | [`attention_fwd`](flash_attention::attention_fwd) | 001's q and transposed k tiles, multiplied: online softmax, causal, variable length |
 //!
+//! [`cudarc_interop`] runs the vector add inside a cudarc program: on
+//! cudarc slices, on a stream of its own, ordered after another stream's
+//! writes by an event.
+//!
 //! Compile-time parameters (block and tile sizes, Triton's `tl.constexpr`)
 //! are arguments of the Rust functions; runtime values (sizes, strides) are
 //! kernel arguments. [`ALL`] lists every kernel with its default parameters;
@@ -32,6 +36,7 @@
 //! ```
 
 pub mod attention_tiles;
+pub mod cudarc_interop;
 pub mod flash_attention;
 pub mod layer_norm;
 pub mod masked_tile_2d;

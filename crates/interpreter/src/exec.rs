@@ -111,13 +111,12 @@ fn bind(program: &Program, args: &[Arg]) -> Result<Vec<Value>> {
                 (Some(Elem::Num(DType::F32)), Arg::F32(v)) => {
                     scalar(DType::F32, Elems::Float(vec![*v as f64]))
                 }
-                (Some(Elem::Num(DType::F16)), Arg::F16(b)) => {
-                    scalar(DType::F16, Elems::Float(vec![float::f16_to_f64(*b)]))
+                (Some(Elem::Num(DType::F16)), Arg::F16(v)) => {
+                    scalar(DType::F16, Elems::Float(vec![v.to_f64()]))
                 }
-                (Some(Elem::Num(DType::BF16)), Arg::BF16(b)) => scalar(
-                    DType::BF16,
-                    Elems::Float(vec![f32::from_bits((*b as u32) << 16) as f64]),
-                ),
+                (Some(Elem::Num(DType::BF16)), Arg::BF16(v)) => {
+                    scalar(DType::BF16, Elems::Float(vec![v.to_f64()]))
+                }
                 _ => {
                     return Err(mismatch(format!(
                         "argument {i} (`{}`) is {}, the parameter is {}",

@@ -6,7 +6,13 @@
 //! For `+ - * /` and `sqrt` of `f32` (and narrower) operands this gives the
 //! correctly rounded result: `f64` carries more than twice the bits plus
 //! two, so the double rounding is innocuous.
+//!
+//! The bit patterns of `f16` and `bf16` are `half`'s; the rounding is ours:
+//! `half`'s conversions from `f64` keep only the top 20 bits of the
+//! significand before they round, so a value just above a halfway point
+//! can round down (see the test `rounding_keeps_the_sticky_bits`).
 
+use half::{bf16, f16};
 use tile_dialect::DType;
 
 /// The largest finite `f16`.
@@ -59,63 +65,22 @@ pub fn float_from_bytes(d: DType, bytes: &[u8]) -> f64 {
     match d {
         DType::F64 => f64::from_le_bytes(bytes.try_into().expect("8 bytes")),
         DType::F32 => f32::from_le_bytes(bytes.try_into().expect("4 bytes")) as f64,
-        DType::BF16 => {
-            let bits = u16::from_le_bytes(bytes.try_into().expect("2 bytes"));
-            f32::from_bits((bits as u32) << 16) as f64
-        }
-        DType::F16 => f16_to_f64(u16::from_le_bytes(bytes.try_into().expect("2 bytes"))),
+        DType::BF16 => bf16::from_le_bytes(bytes.try_into().expect("2 bytes")).to_f64(),
+        DType::F16 => f16::from_le_bytes(bytes.try_into().expect("2 bytes")).to_f64(),
         _ => unreachable!("{d} is not a float"),
     }
 }
 
-/// Writes `x` (exactly representable in `d`) as a float of type `d`.
+/// Writes `x` (exactly representable in `d`, so that the conversion does
+/// not round) as a float of type `d`.
 pub fn float_to_bytes(d: DType, x: f64, out: &mut [u8]) {
     match d {
         DType::F64 => out.copy_from_slice(&x.to_le_bytes()),
         DType::F32 => out.copy_from_slice(&(x as f32).to_le_bytes()),
-        DType::BF16 => {
-            let bits = if x.is_nan() {
-                0x7fc0
-            } else {
-                ((x as f32).to_bits() >> 16) as u16
-            };
-            out.copy_from_slice(&bits.to_le_bytes());
-        }
-        DType::F16 => out.copy_from_slice(&f64_to_f16(x).to_le_bytes()),
+        DType::BF16 => out.copy_from_slice(&bf16::from_f64(x).to_le_bytes()),
+        DType::F16 => out.copy_from_slice(&f16::from_f64(x).to_le_bytes()),
         _ => unreachable!("{d} is not a float"),
     }
-}
-
-/// The value of the `f16` with bits `h`.
-pub fn f16_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = ((h >> 10) & 0x1f) as i32;
-    let fraction = (h & 0x3ff) as f64;
-    sign * match exponent {
-        0 => fraction * 2f64.powi(-24),
-        31 if fraction == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        e => (1.0 + fraction / 1024.0) * 2f64.powi(e - 15),
-    }
-}
-
-/// The bits of the `f16` equal to `x`, which must be representable (a NaN
-/// becomes the quiet NaN `0x7e00`).
-pub fn f64_to_f16(x: f64) -> u16 {
-    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
-    let a = x.abs();
-    if x.is_nan() {
-        return 0x7e00;
-    }
-    if a.is_infinite() {
-        return sign | 0x7c00;
-    }
-    if a < 2f64.powi(-14) {
-        return sign | (a / 2f64.powi(-24)) as u16;
-    }
-    let exponent = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    let fraction = ((a / 2f64.powi(exponent) - 1.0) * 1024.0) as u16;
-    sign | (((exponent + 15) as u16) << 10) | fraction
 }
 
 #[cfg(test)]
@@ -153,7 +118,7 @@ mod tests {
         assert_eq!(round(65520.0, DType::F16), f64::INFINITY);
         assert_eq!(round(2f64.powi(-25), DType::F16), 0.0);
         assert_eq!(round(3.0 * 2f64.powi(-25), DType::F16), 2f64.powi(-23));
-        assert_eq!(round(0.1, DType::F16), f16_to_f64(0x2e66));
+        assert_eq!(round(0.1, DType::F16), f16::from_bits(0x2e66).to_f64());
     }
 
     #[test]
@@ -170,12 +135,30 @@ mod tests {
             float_to_bytes(d, f64::NAN, &mut bytes);
             assert!(float_from_bytes(d, &bytes).is_nan());
         }
-        // Every f16 bit pattern that is not a NaN survives the round trip.
+        // Every f16 and bf16 that is not a NaN survives the round trip.
         for h in 0u16..=0xffff {
-            let v = f16_to_f64(h);
-            if !v.is_nan() {
-                assert_eq!(f64_to_f16(v), h, "{h:#x}");
+            for (d, v) in [
+                (DType::F16, f16::from_bits(h).to_f64()),
+                (DType::BF16, bf16::from_bits(h).to_f64()),
+            ] {
+                if !v.is_nan() {
+                    let mut bytes = [0u8; 2];
+                    float_to_bytes(d, v, &mut bytes);
+                    assert_eq!(u16::from_le_bytes(bytes), h, "{d} {h:#x}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn rounding_keeps_the_sticky_bits() {
+        // 1 + 2^-8 + 2^-40 lies just above the midpoint of 1 and 1 + 2^-7
+        // (bf16), and 1 + 2^-11 + 2^-40 just above that of 1 and 1 + 2^-10
+        // (f16): both round up. `half` drops the 2^-40 and rounds to even.
+        let bf = 1.0 + 2f64.powi(-8) + 2f64.powi(-40);
+        assert_eq!(round(bf, DType::BF16), 1.0 + 2f64.powi(-7));
+        assert_eq!(bf16::from_f64(bf).to_f64(), 1.0);
+        let h = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(round(h, DType::F16), 1.0 + 2f64.powi(-10));
     }
 }

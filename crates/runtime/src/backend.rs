@@ -86,6 +86,11 @@ pub(crate) trait Backend: Send + Sync {
     /// Waits for all work issued, and reports the first error of any.
     fn synchronize(&self) -> Result<()>;
 
+    /// The CUDA backend, when this is one.
+    fn as_cuda(&self) -> Option<&CudaBackend> {
+        None
+    }
+
     /// The time of the work `f` issues, in milliseconds.
     fn time_ms(&self, f: &mut dyn FnMut() -> Result<()>) -> Result<f32>;
 

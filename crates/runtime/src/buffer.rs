@@ -24,9 +24,29 @@ mod sealed {
 /// Plain element types that can be copied to and from the device byte for
 /// byte, and for which all-zero bytes are a valid value.
 ///
-/// Sealed: implemented for `f32`, `f64`, `i8`, `i16`, `i32`, `i64`, `u8`,
-/// `u16`, `u32` and `u64`. Keep f16 and bf16 data as their `u16` bits.
-pub trait DeviceCopy: Copy + Send + Sync + 'static + sealed::Sealed {}
+/// Sealed: implemented for [`half::f16`], [`half::bf16`], `f32`, `f64`,
+/// `i8`, `i16`, `i32`, `i64`, `u8`, `u16`, `u32` and `u64`: the element
+/// types cudarc's `DeviceRepr` covers too, so a [`Buffer`] converts to and
+/// from a `cudarc` `CudaSlice` of the same type.
+///
+/// ```
+/// use tile_runtime::half::f16;
+///
+/// let device = tile_runtime::Device::interpreter();
+/// let x = device.upload(&[f16::from_f32(0.5), f16::ONE])?;
+/// assert_eq!(device.download(&x)?, vec![f16::from_f32(0.5), f16::ONE]);
+/// # Ok::<(), tile_runtime::RuntimeError>(())
+/// ```
+pub trait DeviceCopy:
+    Copy
+    + Send
+    + Sync
+    + 'static
+    + sealed::Sealed
+    + cudarc::driver::DeviceRepr
+    + cudarc::driver::ValidAsZeroBits
+{
+}
 
 macro_rules! device_copy {
     ($($t:ty),*) => {$(
@@ -34,7 +54,20 @@ macro_rules! device_copy {
         impl DeviceCopy for $t {}
     )*};
 }
-device_copy!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64);
+device_copy!(
+    half::f16,
+    half::bf16,
+    f32,
+    f64,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64
+);
 
 /// An allocation of `len` elements of `T` on one device, freed on drop.
 ///

@@ -121,7 +121,7 @@ impl Device {
     }
 
     /// The device `ordinal` with `limits`, run by `backend`.
-    fn on(ordinal: usize, limits: DeviceLimits, backend: Box<dyn Backend>) -> Device {
+    pub(crate) fn on(ordinal: usize, limits: DeviceLimits, backend: Box<dyn Backend>) -> Device {
         Device {
             inner: Arc::new(Inner {
                 ordinal,
@@ -134,6 +134,11 @@ impl Device {
     /// What the device runs on.
     fn backend(&self) -> &dyn Backend {
         &*self.inner.backend
+    }
+
+    /// The CUDA backend, unless this is the interpreter.
+    pub(crate) fn cuda_backend(&self) -> Option<&CudaBackend> {
+        self.backend().as_cuda()
     }
 
     /// True when this device is the CPU interpreter, not a GPU.

@@ -183,9 +183,24 @@ impl LoadedKernel {
     /// kernel runs (an illegal address, say), comes back as an error that
     /// names the kernel.
     pub fn launch(&self, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
-        self.launch_async(grid, args)?;
+        self.launch_on(&self.inner.device, grid, args)
+    }
+
+    /// Like [`launch`](Self::launch) but returns once the launch is queued:
+    /// only launch-time errors are reported here; a fault while the kernel
+    /// runs surfaces at the next synchronizing call
+    /// ([`Device::synchronize`], [`Device::download`], ...).
+    pub fn launch_async(&self, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
+        self.launch_async_on(&self.inner.device, grid, args)
+    }
+
+    /// [`launch`](Self::launch) on the stream of `device`, a handle to the
+    /// same context as the kernel's (one made with
+    /// [`Device::from_cuda_stream`], say), then waits for that stream.
+    pub fn launch_on(&self, device: &Device, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
+        self.launch_async_on(device, grid, args)?;
         let kernel = self.spec().name.as_str();
-        let cuda = &self.inner.cuda;
+        let cuda = self.stream_of(device)?;
         let stream = cuda.stream();
         cuda.waited(call(
             Some(kernel),
@@ -196,18 +211,43 @@ impl LoadedKernel {
         ))
     }
 
-    /// Like [`launch`](Self::launch) but returns once the launch is queued:
-    /// only launch-time errors are reported here; a fault while the kernel
-    /// runs surfaces at the next synchronizing call
-    /// ([`Device::synchronize`], [`Device::download`], ...).
-    pub fn launch_async(&self, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
-        let grid = grid.into();
+    /// [`launch_async`](Self::launch_async) on the stream of `device`, a
+    /// handle to the same context as the kernel's: the launch is ordered
+    /// after the work issued on that stream, and before the work issued
+    /// on it next. A device of another context is
+    /// [`RuntimeError::WrongDevice`].
+    pub fn launch_async_on(
+        &self,
+        device: &Device,
+        grid: impl Into<Grid>,
+        args: &[Arg],
+    ) -> Result<()> {
+        let cuda = self.stream_of(device)?;
+        self.launch_with(cuda, grid.into(), args)
+    }
+
+    /// The CUDA backend of `device`, which must share the kernel's context.
+    fn stream_of<'d>(&'d self, device: &'d Device) -> Result<&'d CudaBackend> {
+        if std::ptr::eq(device, &self.inner.device) {
+            return Ok(&self.inner.cuda);
+        }
+        match device.cuda_backend() {
+            Some(cuda) if device.same_as(&self.inner.device) => Ok(cuda),
+            _ => Err(RuntimeError::WrongDevice {
+                during: "launching a loaded kernel",
+                owner: self.inner.device.id(),
+                used_with: device.id(),
+            }),
+        }
+    }
+
+    /// Checks and queues the launch on `cuda`'s stream.
+    fn launch_with(&self, cuda: &CudaBackend, grid: Grid, args: &[Arg]) -> Result<()> {
         let spec = &self.inner.spec;
         let kernel = spec.name.as_str();
         spec.check_args(args)?;
         self.inner.device.check_arg_owners(kernel, args)?;
         grid.check(kernel, self.inner.device.limits().max_grid)?;
-        let cuda = &self.inner.cuda;
         cuda.bind("making the context current for a launch")?;
         // Up to INLINE_PARAMS pointers live on the stack: no allocation on
         // the launch path of an ordinary kernel.

@@ -113,7 +113,7 @@ impl<S: VariantSource> Launcher<S> {
         if device.is_interpreter() {
             return self.interpret(device, grid, args);
         }
-        self.with_variant(device, args, |k| k.launch(grid, args))
+        self.with_variant(device, args, |k| k.launch_on(device, grid, args))
     }
 
     /// Launches on `grid` without waiting (see
@@ -124,7 +124,7 @@ impl<S: VariantSource> Launcher<S> {
         if device.is_interpreter() {
             return self.interpret(device, grid, args);
         }
-        self.with_variant(device, args, |k| k.launch_async(grid, args))
+        self.with_variant(device, args, |k| k.launch_async_on(device, grid, args))
     }
 
     /// The loaded variant for `args` on `device` (loading it if need be).

@@ -62,6 +62,7 @@ pub mod autotune;
 mod backend;
 pub mod buffer;
 pub mod cache_key;
+pub mod cuda;
 pub mod device;
 pub mod disk_cache;
 pub mod error;
@@ -80,10 +81,17 @@ pub use artifact::{Artifact, ArtifactError};
 pub use autotune::{Autotuner, Config, Tuning};
 pub use buffer::{Buffer, DeviceCopy, DevicePtr};
 pub use cache_key::{CacheKey, KeyBuilder};
+pub use cuda::{CudaArg, CudaArgs, Launch};
+/// The cudarc this crate is built with (its `driver` and `f16` parts):
+/// use it for the contexts, streams and slices given to [`cuda`]'s
+/// functions, so that the types match.
+pub use cudarc;
 pub use device::{Device, DeviceId, DeviceLimits, INTERPRET_VAR};
 pub use disk_cache::{CACHE_DIR_VAR, DiskCache, Lookup, NO_CACHE_VAR};
 pub use error::{Result, RuntimeError};
 pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};
+/// The `f16` and `bf16` types of buffers and arguments.
+pub use half;
 pub use host::{Allocation, HostKernel, HostMemory, InterpretError, InterpretFault};
 pub use kernel::{Arg, KernelSpec, MAX_I32_OFFSET_ELEMS, ParamType};
 pub use kernel_cache::{Fetched, KernelCache};

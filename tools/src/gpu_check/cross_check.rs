@@ -231,15 +231,7 @@ pub fn compare(
 /// The value of element `i` of a window of floats of type `d`.
 fn float_at(bytes: &[u8], d: DType, i: usize) -> f64 {
     let size = d.bits() as usize / 8;
-    let b = &bytes[i * size..(i + 1) * size];
-    match d {
-        DType::F64 => f64::from_le_bytes(b.try_into().unwrap()),
-        DType::F32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
-        DType::BF16 => {
-            f32::from_bits((u16::from_le_bytes(b.try_into().unwrap()) as u32) << 16) as f64
-        }
-        _ => tile::interpreter::float::f16_to_f64(u16::from_le_bytes(b.try_into().unwrap())),
-    }
+    tile::interpreter::float::float_from_bytes(d, &bytes[i * size..(i + 1) * size])
 }
 
 /// The spacing of floats of type `d` at magnitude `x`.

@@ -128,8 +128,8 @@ fn scalar_args_case(device: &Device) -> Outcome {
         Arg::from(-123i32),
         Arg::from(1i64 << 40),
         Arg::from(2.5f32),
-        Arg::F16(0x3E00),  // 1.5
-        Arg::BF16(0xC0A0), // -5.0
+        Arg::from(half::f16::from_f32(1.5)),
+        Arg::from(half::bf16::from_f32(-5.0)),
     ];
     loaded.launch(1u32, &args).map_err(err)?;
     let want = [-123.0, (1u64 << 40) as f32, 2.5, 1.5, -5.0];

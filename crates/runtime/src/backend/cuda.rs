@@ -1,8 +1,10 @@
-//! A CUDA GPU as a backend: its primary context, the stream all work goes
-//! to, and the kernels launched since the last wait.
+//! A CUDA GPU as a backend: its context, the stream all work goes to, and
+//! the kernels launched since the last wait.
 //!
 //! Every operation makes the context current on the calling thread first.
-//! Work is issued on the context's default (legacy NULL) stream, so
+//! Every copy, memset and launch is issued on the backend's stream (the
+//! context's legacy default stream for [`Device::new`], or the caller's
+//! cudarc stream), and the synchronous ones wait for that stream alone, so
 //! uploads, launches and downloads run in the order they were issued.
 
 mod driver;
@@ -54,7 +56,14 @@ impl CudaBackend {
         }
         let during = format!("opening CUDA device {ordinal}");
         let ctx = call(None, &during, || CudaContext::new(ordinal))?;
-        let stream = ctx.default_stream();
+        Self::on_stream(ctx.default_stream())
+    }
+
+    /// A backend that issues its work on `stream` (a cudarc stream of any
+    /// context), with its context's limits.
+    pub(crate) fn on_stream(stream: Arc<CudaStream>) -> Result<(CudaBackend, DeviceLimits)> {
+        let ctx = stream.context().clone();
+        let during = format!("opening CUDA device {}", ctx.ordinal());
         let attr = |a: CUdevice_attribute| -> Result<u32> {
             let v = call(None, &during, || ctx.attribute(a))?;
             Ok(u32::try_from(v).unwrap_or(0))
@@ -90,6 +99,24 @@ impl CudaBackend {
         self.stream.cu_stream()
     }
 
+    /// The cudarc stream work is issued on.
+    pub(crate) fn cuda_stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Waits for the work issued on the stream, reporting a kernel fault
+    /// as [`RuntimeError::KernelFault`].
+    fn wait_stream(&self, during: &str) -> Result<()> {
+        let stream = self.stream();
+        self.waited(call(
+            None,
+            during,
+            // SAFETY: the stream belongs to the context, current on this
+            // thread (every caller binds it first).
+            || unsafe { result::stream::synchronize(stream) },
+        ))
+    }
+
     /// Notes a launch of `kernel`, for fault reports.
     pub(crate) fn note_launch(&self, kernel: &Arc<str>) {
         self.launched.note(kernel);
@@ -107,14 +134,19 @@ impl CudaBackend {
     /// here as [`RuntimeError::KernelFault`].
     fn copy_to_host(&self, addr: u64, out: &mut [MaybeUninit<u8>]) -> Result<()> {
         let bytes = out.len();
+        let stream = self.stream();
         call(
             None,
             &format!("copying {bytes} bytes from the device"),
-            // SAFETY: `out` has room for `bytes` bytes; the driver checks
-            // that the device range is allocated.
-            || unsafe { sys::cuMemcpyDtoH_v2(out.as_mut_ptr().cast(), addr, bytes).result() },
+            // SAFETY: `out` has room for `bytes` bytes and stays borrowed
+            // until the wait below; the driver checks that the device range
+            // is allocated.
+            || unsafe {
+                sys::cuMemcpyDtoHAsync_v2(out.as_mut_ptr().cast(), addr, bytes, stream).result()
+            },
         )
-        .map_err(|e| self.launched.fault(e))
+        .map_err(|e| self.launched.fault(e))?;
+        self.wait_stream("waiting for a copy from the device")
     }
 }
 
@@ -184,14 +216,9 @@ impl Backend for CudaBackend {
 
     fn alloc_zeroed(&self, bytes: usize) -> Result<u64> {
         let addr = self.alloc(bytes)?;
-        let zeroed = self.bind("Device::alloc").and_then(|()| {
-            call(
-                None,
-                &format!("zeroing {bytes} bytes of device memory"),
-                // SAFETY: the range is the whole of the allocation just made.
-                || unsafe { result::memset_d8_sync(addr, 0, bytes) },
-            )
-        });
+        let zeroed = self
+            .zero_async("Device::alloc", addr, bytes)
+            .and_then(|()| self.wait_stream("zeroing device memory"));
         if let Err(e) = zeroed {
             self.free(addr);
             return Err(e);
@@ -210,13 +237,16 @@ impl Backend for CudaBackend {
 
     fn write(&self, during: &'static str, addr: u64, data: &[u8]) -> Result<()> {
         self.bind(during)?;
+        let stream = self.stream();
         call(
             None,
             &format!("copying {} bytes to the device", data.len()),
             // SAFETY: the allocation at `addr` holds at least `data.len()`
-            // bytes (a whole buffer of the data's length).
-            || unsafe { result::memcpy_htod_sync(addr, data) },
-        )
+            // bytes (a whole buffer of the data's length); `data` stays
+            // borrowed until the wait below.
+            || unsafe { result::memcpy_htod_async(addr, data, stream) },
+        )?;
+        self.wait_stream("waiting for a copy to the device")
     }
 
     fn read(&self, during: &'static str, addr: u64, out: &mut [MaybeUninit<u8>]) -> Result<()> {
@@ -256,11 +286,11 @@ impl Backend for CudaBackend {
 
     fn synchronize(&self) -> Result<()> {
         self.bind("Device::synchronize")?;
-        self.waited(call(
-            None,
-            "waiting for the device",
-            result::ctx::synchronize,
-        ))
+        self.wait_stream("waiting for the device")
+    }
+
+    fn as_cuda(&self) -> Option<&CudaBackend> {
+        Some(self)
     }
 
     fn time_ms(&self, f: &mut dyn FnMut() -> Result<()>) -> Result<f32> {

@@ -35,10 +35,10 @@ pub enum Arg {
     I64(i64),
     /// A single-precision float.
     F32(f32),
-    /// A half-precision float, as its bits.
-    F16(u16),
-    /// A bfloat16, as its bits.
-    BF16(u16),
+    /// A half-precision float.
+    F16(half::f16),
+    /// A bfloat16.
+    BF16(half::bf16),
 }
 
 impl Arg {
@@ -65,7 +65,8 @@ impl Arg {
             Arg::I32(v) => (v as *const i32).cast(),
             Arg::I64(v) => (v as *const i64).cast(),
             Arg::F32(v) => (v as *const f32).cast(),
-            Arg::F16(v) | Arg::BF16(v) => (v as *const u16).cast(),
+            Arg::F16(v) => (v as *const half::f16).cast(),
+            Arg::BF16(v) => (v as *const half::bf16).cast(),
         };
         p.cast_mut()
     }
@@ -86,6 +87,18 @@ impl From<i64> for Arg {
 impl From<f32> for Arg {
     fn from(v: f32) -> Self {
         Arg::F32(v)
+    }
+}
+
+impl From<half::f16> for Arg {
+    fn from(v: half::f16) -> Self {
+        Arg::F16(v)
+    }
+}
+
+impl From<half::bf16> for Arg {
+    fn from(v: half::bf16) -> Self {
+        Arg::BF16(v)
     }
 }
 
@@ -131,6 +144,8 @@ mod tests {
         assert_eq!(Arg::from(3i32), Arg::I32(3));
         assert_eq!(Arg::from(3i64), Arg::I64(3));
         assert_eq!(Arg::from(0.5f32), Arg::F32(0.5));
+        assert_eq!(Arg::from(half::f16::ONE).param_type(), ParamType::F16);
+        assert_eq!(Arg::from(half::bf16::ONE).param_type(), ParamType::BF16);
         assert_eq!(
             Arg::from(DevicePtr(16)),
             Arg::Ptr {
@@ -148,8 +163,8 @@ mod tests {
             Arg::I32(-7),
             Arg::I64(1 << 40),
             Arg::F32(2.5),
-            Arg::F16(0x3c00),
-            Arg::BF16(0x3f80),
+            Arg::F16(half::f16::ONE),
+            Arg::BF16(half::bf16::ONE),
         ];
         let params: Vec<*mut c_void> = args.iter().map(Arg::as_kernel_param).collect();
         // SAFETY: each pointer points into `args`, alive here, at a value of

@@ -243,8 +243,8 @@ mod tests {
             (ParamType::I32, Arg::I32(1)),
             (ParamType::I64, Arg::I64(1)),
             (ParamType::F32, Arg::F32(1.0)),
-            (ParamType::F16, Arg::F16(0x3c00)),
-            (ParamType::BF16, Arg::BF16(0x3f80)),
+            (ParamType::F16, Arg::F16(half::f16::ONE)),
+            (ParamType::BF16, Arg::BF16(half::bf16::ONE)),
         ];
         for (ty, _) in &all {
             let spec = KernelSpec {
