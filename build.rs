@@ -1,12 +1,16 @@
 //! Fingerprints the compiler's sources, so the kernel cache can tell one
 //! build of the compiler from another (`tile::COMPILER_VERSION`).
 //!
-//! The fingerprint is a 128-bit FNV-1a hash of every file under the
-//! compiler crates' `src` directories and of `Cargo.lock` (which pins
-//! melior and the other dependencies), taken in path order. Any change to
-//! them gives a new fingerprint, so caches written by an older compiler are
-//! never read.
+//! The fingerprint is the SHA-256 (first 128 bits) of the crate's version
+//! and of every file under the compiler crates' `src` directories and
+//! `Cargo.lock` (which pins melior and the other dependencies), taken in
+//! path order. In this repository any change to them gives a new
+//! fingerprint, so caches written by an older compiler are never read.
+//! Built from crates.io the sibling crates' sources are not beside this
+//! one: there the version stands for them (the compiler crates depend on
+//! each other at exact versions).
 
+use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -30,15 +34,19 @@ fn main() {
         collect(&path, &mut files);
     }
     files.sort();
-    let mut hash = Fnv128::new();
+    let mut hash = Sha256::new();
+    hash.update(env!("CARGO_PKG_VERSION").as_bytes());
+    hash.update([0]);
     for file in &files {
         let relative = file.strip_prefix(&root).unwrap_or(file);
-        hash.write(relative.to_string_lossy().as_bytes());
-        hash.write(&[0]);
-        hash.write(&fs::read(file).unwrap_or_default());
-        hash.write(&[0]);
+        hash.update(relative.to_string_lossy().as_bytes());
+        hash.update([0]);
+        hash.update(fs::read(file).unwrap_or_default());
+        hash.update([0]);
     }
-    println!("cargo:rustc-env=TILE_COMPILER_FINGERPRINT={:032x}", hash.0);
+    let digest = hash.finalize();
+    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    println!("cargo:rustc-env=TILE_COMPILER_FINGERPRINT={hex}");
 }
 
 /// Every file at or under `path` (nothing when it does not exist).
@@ -48,22 +56,6 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) {
     } else if let Ok(entries) = fs::read_dir(path) {
         for entry in entries.flatten() {
             collect(&entry.path(), out);
-        }
-    }
-}
-
-/// FNV-1a with the 128-bit parameters.
-struct Fnv128(u128);
-
-impl Fnv128 {
-    fn new() -> Self {
-        Fnv128(0x6c62272e07bb014262b821756295c58d)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u128::from(b);
-            self.0 = self.0.wrapping_mul(0x0000000001000000000000000000013b);
         }
     }
 }

@@ -22,17 +22,38 @@ Builds every example kernel and writes each compilation stage and the PTX\n\
 to OUT_DIR/<name>/ (OUT_DIR defaults to `out`). To run the kernels on a GPU\n\
 against CPU references: `tile-tools gpu-check`.";
 
+/// What the command line asks for: help, or the output directory.
+enum Command {
+    Help,
+    Build(PathBuf),
+}
+
+/// Reads the command line (lexopt: the same small lexer as tile-opt's).
+fn parse_args() -> Result<Command, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let mut out_dir = None;
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(Command::Help),
+            Value(dir) if out_dir.is_none() => out_dir = Some(PathBuf::from(dir)),
+            other => return Err(other.unexpected()),
+        }
+    }
+    Ok(Command::Build(
+        out_dir.unwrap_or_else(|| PathBuf::from("out")),
+    ))
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let out_dir = match args.as_slice() {
-        [] => PathBuf::from("out"),
-        [flag] if flag == "-h" || flag == "--help" => {
+    let out_dir = match parse_args() {
+        Ok(Command::Help) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
-        [dir] => PathBuf::from(dir),
-        _ => {
-            eprintln!("{USAGE}");
+        Ok(Command::Build(dir)) => dir,
+        Err(e) => {
+            eprintln!("tile-kernels: {e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };

@@ -6,7 +6,10 @@
 // reading any input.
 
 // CHECK: usage: tile-opt [INPUT|-] [-o OUTPUT] [--split-input-file] [--mlir-print-debuginfo]
-// CHECK-NEXT: [--dump-ir-after-each] [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]... [--pass-pipeline=PIPELINE]
+// CHECK-NEXT: [--mlir-print-ir-after-all] [--mlir-print-ir-after=PASS[,PASS...]]
+// CHECK-NEXT: [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]... [--pass-pipeline=PIPELINE]
+// CHECK: --mlir-print-ir-after-all print the IR to stderr after every pass
+// CHECK: --pass-pipeline=PIPELINE run a textual pipeline
 // CHECK: Our passes:
 // CHECK-NEXT: --tile-verify check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express
 // CHECK-NEXT: --tile-assign-layouts give every tensor a blocked or sliced layout

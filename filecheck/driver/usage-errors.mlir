@@ -10,8 +10,9 @@
 // RUN: FileCheck %s --check-prefix=NO-FILE --input-file=%t.5
 // RUN: tile-opt %s --pass-pipeline='builtin.module(cse' > %t.6 2>&1 || echo "exit code $?" >> %t.6
 // RUN: FileCheck %s --check-prefix=BAD-PIPELINE --input-file=%t.6
-// RUN: tile-opt %s -- > %t.7 2>&1 || echo "exit code $?" >> %t.7
-// RUN: FileCheck %s --check-prefix=DASHES --input-file=%t.7
+// RUN: tile-opt %s -x > %t.7 2>&1 || echo "exit code $?" >> %t.7
+// RUN: FileCheck %s --check-prefix=SHORT --input-file=%t.7
+// RUN: tile-opt -- %s | FileCheck %s --check-prefix=DASHES
 
 // Command-line mistakes print `tile-opt: <what>` and exit with code 2.
 
@@ -24,7 +25,7 @@
 // PASS-OPTIONS: tile-opt: pass 'tile-verify' takes no options
 // PASS-OPTIONS-NEXT: exit code 2
 
-// DUMP-DIR: tile-opt: --dump-ir-dir needs =DIR
+// DUMP-DIR: tile-opt: --dump-ir-dir needs =VALUE
 // DUMP-DIR-NEXT: exit code 2
 
 // NO-FILE: tile-opt: cannot read {{.*}}does-not-exist.mlir: {{.+}}
@@ -33,8 +34,11 @@
 // BAD-PIPELINE: tile-opt: invalid pass pipeline 'builtin.module(cse': failed to parse pass pipeline:
 // BAD-PIPELINE: exit code 2
 
-// DASHES: tile-opt: unknown option '--'
-// DASHES-NEXT: exit code 2
+// SHORT: tile-opt: unknown option '-x'
+// SHORT-NEXT: exit code 2
+
+// `--` ends the options: what follows is the input.
+// DASHES: func.func @f()
 
 func.func @f() {
   return

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! tile-opt [INPUT|-] [-o OUTPUT] [--split-input-file] [--mlir-print-debuginfo]
-//!          [--dump-ir-after-each] [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]...
-//!          [--pass-pipeline=PIPELINE]
+//!          [--mlir-print-ir-after-all] [--mlir-print-ir-after=PASS[,PASS...]]
+//!          [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]... [--pass-pipeline=PIPELINE]
 //! ```
 //!
 //! Passes run in command-line order, MLIR's verifier (with the dialect's
@@ -11,13 +11,20 @@
 //! wherever `--tile-verify` is named. `--PASS` names one of ours (`tile-...`) or
 //! any upstream pass (`--canonicalize`, `--cse`, `--convert-scf-to-cf`, ...).
 //! Errors print as `file:line:col: error: message`; any failure exits 1.
+//!
+//! The command line is read with `lexopt`: flags are double-dash (`--cse`,
+//! not mlir-opt's also-accepted `-cse`), a value follows `=` or comes as
+//! the next word (`-o FILE`), and the flags stay in order, which is the
+//! pipeline's order; any `--NAME` that is not an option of the driver is
+//! a pass.
 
 use crate::{
     TilePass, find_pass, parse_module, register_all, register_upstream_passes, tile_passes,
 };
+use lexopt::prelude::*;
 use melior::Context;
 use melior::ir::Module;
-use melior::pass::PassManager;
+use melior::pass::{PassIrPrintingOptions, PassManager};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use tile_dialect::diagnostics::DiagnosticCapture;
@@ -52,39 +59,74 @@ struct Options {
     output: Option<String>,
     split: bool,
     debug_info: bool,
-    dump_after_each: bool,
+    /// `--mlir-print-ir-after-all` (or its old name `--dump-ir-after-each`).
+    print_after_all: bool,
+    /// `--mlir-print-ir-after=`: the passes after which to print.
+    print_after: Vec<String>,
     dump_dir: Option<PathBuf>,
     steps: Vec<Step>,
 }
 
-const USAGE: &str = "usage: tile-opt [INPUT|-] [-o OUTPUT] [--split-input-file] [--mlir-print-debuginfo]
-                [--dump-ir-after-each] [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]... [--pass-pipeline=PIPELINE]";
+impl Options {
+    /// Whether the IR is printed to stderr after `step`.
+    fn prints_after(&self, step: &str) -> bool {
+        self.print_after_all || self.print_after.iter().any(|p| p == step)
+    }
+}
+
+const USAGE: &str =
+    "usage: tile-opt [INPUT|-] [-o OUTPUT] [--split-input-file] [--mlir-print-debuginfo]
+                [--mlir-print-ir-after-all] [--mlir-print-ir-after=PASS[,PASS...]]
+                [--dump-ir-dir=DIR] [--PASS[=OPTIONS]]... [--pass-pipeline=PIPELINE]
+
+  -o OUTPUT                     write the result to OUTPUT (`-`: standard output)
+  --split-input-file            run on each part between `// -----` lines
+  --mlir-print-debuginfo        print locations
+  --mlir-print-ir-after-all     print the IR to stderr after every pass (inside a
+                                --pass-pipeline too), and the input first
+  --mlir-print-ir-after=PASSES  print the IR to stderr after the passes named
+                                (comma-separated) where they are given as flags
+  --dump-ir-dir=DIR             write the input and the IR after each step to DIR
+  --pass-pipeline=PIPELINE      run a textual pipeline, e.g. builtin.module(cse)
+  --PASS[=OPTIONS]              run a pass: one of ours (below) or upstream";
+
+/// The message of a command-line mistake, for `tile-opt: <message>`.
+fn usage_error(e: lexopt::Error) -> String {
+    match e {
+        lexopt::Error::MissingValue { option: Some(o) } if o == "-o" => {
+            "-o needs a file name".to_string()
+        }
+        lexopt::Error::MissingValue { option: Some(o) } => format!("{o} needs =VALUE"),
+        other => other.to_string(),
+    }
+}
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut o = Options::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, value) = match arg.split_once('=') {
-            Some((f, v)) => (f, Some(v.to_string())),
-            None => (arg.as_str(), None),
-        };
-        match flag {
-            "-h" | "--help" => return Ok(None),
-            "-o" => o.output = Some(it.next().ok_or("-o needs a file name")?.clone()),
-            "--split-input-file" | "-split-input-file" => o.split = true,
-            "--mlir-print-debuginfo" | "-mlir-print-debuginfo" => o.debug_info = true,
-            "--dump-ir-after-each" => o.dump_after_each = true,
-            "--dump-ir-dir" => o.dump_dir = Some(value.ok_or("--dump-ir-dir needs =DIR")?.into()),
-            "--pass-pipeline" => o.steps.push(Step::Pipeline(
-                value.ok_or("--pass-pipeline needs =PIPELINE")?,
-            )),
-            "-" => o.input = Some("-".into()),
-            f if f.starts_with('-') => {
-                let name = f.trim_start_matches('-');
-                if name.is_empty() {
-                    return Err(format!("unknown option '{arg}'"));
-                }
-                if let Some(p) = find_pass(name) {
+    let mut parser = lexopt::Parser::from_args(args);
+    let text = |v: std::ffi::OsString| v.into_string().map_err(|v| format!("not UTF-8: {v:?}"));
+    while let Some(arg) = parser.next().map_err(usage_error)? {
+        match arg {
+            Short('h') | Long("help") => return Ok(None),
+            Short('o') => o.output = Some(text(parser.value().map_err(usage_error)?)?),
+            Long("split-input-file") => o.split = true,
+            Long("mlir-print-debuginfo") => o.debug_info = true,
+            Long("mlir-print-ir-after-all" | "dump-ir-after-each") => o.print_after_all = true,
+            Long("mlir-print-ir-after") => {
+                let passes = text(parser.value().map_err(usage_error)?)?;
+                o.print_after
+                    .extend(passes.split(',').map(|p| p.trim().to_string()));
+            }
+            Long("dump-ir-dir") => {
+                o.dump_dir = Some(parser.value().map_err(usage_error)?.into());
+            }
+            Long("pass-pipeline") => o
+                .steps
+                .push(Step::Pipeline(text(parser.value().map_err(usage_error)?)?)),
+            Long(name) => {
+                let name = name.to_string();
+                let value = parser.optional_value().map(text).transpose()?;
+                if let Some(p) = find_pass(&name) {
                     if value.is_some() {
                         return Err(format!("pass '{name}' takes no options"));
                     }
@@ -92,20 +134,19 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 } else {
                     let element = match value {
                         Some(v) => format!("{name}{{{}}}", v.trim_matches('"')),
-                        None => name.to_string(),
+                        None => name.clone(),
                     };
-                    o.steps.push(Step::Upstream {
-                        name: name.to_string(),
-                        element,
-                    });
+                    o.steps.push(Step::Upstream { name, element });
                 }
             }
-            _ if o.input.is_none() => o.input = Some(arg.clone()),
-            _ => {
+            Value(v) if o.input.is_none() => o.input = Some(text(v)?),
+            Value(v) => {
                 return Err(format!(
-                    "unexpected argument '{arg}' (one input file at most)"
+                    "unexpected argument '{}' (one input file at most)",
+                    v.to_string_lossy()
                 ));
             }
+            Short(c) => return Err(format!("unknown option '-{c}'")),
         }
     }
     Ok(Some(o))
@@ -267,7 +308,7 @@ fn process(
                 stderr: &mut dyn Write|
      -> Result<(), Vec<Diagnostic>> {
         let text = print(module, options.debug_info);
-        if options.dump_after_each {
+        if options.prints_after(step) {
             let _ = write!(
                 stderr,
                 "// -----// IR Dump After {step} //----- //\n{text}\n"
@@ -296,6 +337,19 @@ fn process(
                 message: m,
             }]
         })?;
+        if options.print_after_all && matches!(step, Step::Pipeline(_)) {
+            // Each pass inside the pipeline prints through MLIR's own
+            // instrumentation, to the process's stderr.
+            pm.enable_ir_printing(&PassIrPrintingOptions {
+                before_all: false,
+                after_all: true,
+                module_scope: false,
+                on_change: false,
+                on_failure: false,
+                flags: melior::ir::operation::OperationPrintingFlags::new(),
+                tree_printing_path: PathBuf::new(),
+            });
+        }
         let capture = DiagnosticCapture::new(context);
         let result = pm.run(&mut module);
         let mut diagnostics = capture.finish();
@@ -343,5 +397,23 @@ mod tests {
             matches!(&o.steps[1], Step::Upstream { element, .. } if element == "canonicalize{max-iterations=2}")
         );
         assert!(parse_args(&["--tile-verify=x".to_string()]).is_err());
+    }
+
+    #[test]
+    fn print_flags_name_steps() {
+        let words = |s: &str| -> Vec<String> { s.split(' ').map(str::to_string).collect() };
+        let o = parse_args(&words("--cse --mlir-print-ir-after=cse,tile-verify"))
+            .unwrap()
+            .unwrap();
+        assert!(o.prints_after("cse") && o.prints_after("tile-verify"));
+        assert!(!o.prints_after("canonicalize") && !o.print_after_all);
+        let o = parse_args(&words("--mlir-print-ir-after cse"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.print_after, ["cse"]);
+        assert!(o.steps.is_empty(), "the value is not a pass");
+        let o = parse_args(&words("--dump-ir-after-each")).unwrap().unwrap();
+        assert!(o.prints_after("anything"));
+        assert!(matches!(parse_args(&words("-o")), Err(e) if e.contains("-o needs a file name")));
     }
 }

@@ -28,18 +28,35 @@ const SIZES: [usize; 2] = [1_000_003, 1 << 20];
 /// Elements per program, as compiled.
 const BLOCK: usize = 1024;
 
-fn main() {
-    let mut args = std::env::args().skip(1);
+/// The usage, for `--help` and mistakes.
+const USAGE: &str = "usage: tile-aot-example [--out FILE]";
+
+/// The `--out` file, if given (lexopt: the same small lexer as tile-opt's).
+fn parse_args() -> Result<Option<String>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
     let mut out = None;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--out" => out = args.next(),
-            other => {
-                eprintln!("unknown argument {other:?}; usage: tile-aot-example [--out FILE]");
-                std::process::exit(2);
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("out") => out = Some(parser.value()?.string()?),
+            Short('h') | Long("help") => {
+                println!("{USAGE}");
+                std::process::exit(0);
             }
+            other => return Err(other.unexpected()),
         }
     }
+    Ok(out)
+}
+
+fn main() {
+    let out = match parse_args() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("tile-aot-example: {e}; {USAGE}");
+            std::process::exit(2);
+        }
+    };
     if let Err(e) = run(out.as_deref()) {
         eprintln!("error: {e}");
         std::process::exit(1);
