@@ -302,26 +302,37 @@ impl<S: VariantSource> Autotuner<S> {
         Ok(format!("{}.tune", b.finish().hex()))
     }
 
-    /// The choice stored on disk, if there is a valid one.
+    /// The choice stored on disk, if there is a valid one: a record of
+    /// this format and version whose choice is one of this autotuner's
+    /// configurations under the same name.
     fn read_choice(&self, record: &str) -> Option<usize> {
-        let text = std::fs::read_to_string(self.disk.as_ref()?.dir().join(record)).ok()?;
-        let mut lines = text.lines();
-        if lines.next()? != "tile-tune 1" {
+        let bytes = std::fs::read(self.disk.as_ref()?.dir().join(record)).ok()?;
+        let record: TuneRecord = serde_json::from_slice(&bytes).ok()?;
+        if record.format != TUNE_FORMAT || record.version != TUNE_VERSION {
             return None;
         }
-        let (index, name) = lines.next()?.strip_prefix("choice ")?.split_once(' ')?;
-        let index: usize = index.parse().ok()?;
-        let (config, _) = self.configs.get(index)?;
-        (config.to_string() == name).then_some(index)
+        let (config, _) = self.configs.get(record.choice)?;
+        (config.to_string() == record.config).then_some(record.choice)
     }
 
     fn write_choice(&self, record: &str, chosen: usize, times_ms: &[f64]) {
         let Some(disk) = &self.disk else { return };
-        let mut text = format!("tile-tune 1\nchoice {chosen} {}\n", self.configs[chosen].0);
-        for ((config, _), ms) in self.configs.iter().zip(times_ms) {
-            text.push_str(&format!("time {ms:.6} {config}\n"));
-        }
-        if let Err(e) = disk.write_atomic(record, text.as_bytes()) {
+        let text = TuneRecord {
+            format: TUNE_FORMAT.to_string(),
+            version: TUNE_VERSION,
+            choice: chosen,
+            config: self.configs[chosen].0.to_string(),
+            times_ms: self
+                .configs
+                .iter()
+                .zip(times_ms)
+                .map(|((config, _), &ms)| (config.to_string(), ms))
+                .collect(),
+        };
+        let written = serde_json::to_vec_pretty(&text)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| disk.write_atomic(record, &bytes));
+        if let Err(e) = written {
             log::warn!(
                 target: "tile::autotune",
                 "could not store the choice for `{}` in {}: {e}",
@@ -330,6 +341,25 @@ impl<S: VariantSource> Autotuner<S> {
             );
         }
     }
+}
+
+/// The name of the autotune records' format.
+const TUNE_FORMAT: &str = "tile-tune";
+
+/// The records' version: 1 was line-based text, 2 is JSON.
+const TUNE_VERSION: u32 = 2;
+
+/// An autotuner's choice for one kernel, key, device and argument facts,
+/// as stored in the disk cache (JSON): the configuration chosen (by index
+/// and by name, which must agree for the record to be used) and each
+/// configuration's measured time.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TuneRecord {
+    format: String,
+    version: u32,
+    choice: usize,
+    config: String,
+    times_ms: Vec<(String, f64)>,
 }
 
 #[cfg(test)]

@@ -35,7 +35,6 @@ use crate::cache_key::CacheKey;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The variable naming the cache directory (overrides the default).
 pub const CACHE_DIR_VAR: &str = "TILE_CACHE_DIR";
@@ -175,15 +174,15 @@ impl DiskCache {
         if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
             fs::remove_dir_all(&path)?;
         }
-        let temp = self.dir.join(temp_name(name));
-        // create_new: never through a file or link already at the name.
-        let written = private_file_options()
-            .open(&temp)
-            .and_then(|mut f| f.write_all(bytes));
-        if let Err(e) = written.and_then(|()| fs::rename(&temp, &path)) {
-            let _ = fs::remove_file(&temp);
-            return Err(e);
-        }
+        // A new file of a random name (created exclusively, never through
+        // a file or link already there; mode 0600 on Unix), renamed over
+        // the entry once whole; removed if anything fails first.
+        let mut temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(&self.dir)?;
+        temp.write_all(bytes)?;
+        temp.persist(&path).map_err(|e| e.error)?;
         Ok(path)
     }
 
@@ -333,36 +332,11 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
-/// Options that create a new file (never opening one already there),
-/// readable and writable by the user alone on Unix.
-fn private_file_options() -> fs::OpenOptions {
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options
-}
-
 /// The effective user id of this process.
 #[cfg(unix)]
 fn current_uid() -> u32 {
     // SAFETY: geteuid has no preconditions and cannot fail.
     unsafe { libc::geteuid() }
-}
-
-/// A temporary file name no other writer uses: the file's name, the
-/// process and a per-process counter. It starts with a dot and ends in
-/// `.tmp`, so it is never taken for an entry.
-fn temp_name(name: &str) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    )
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@ use std::fmt;
 pub const DIVISOR: u64 = 16;
 
 /// What is known of one argument.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Fact {
     /// Nothing.
     #[default]
@@ -76,7 +78,7 @@ impl fmt::Display for Fact {
 
 /// One [`Fact`] per kernel argument, in order. Empty means nothing is
 /// assumed of any argument (the default, valid for every launch).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Specialization {
     /// The facts, one per argument (or none at all).
     pub facts: Vec<Fact>,

@@ -11,7 +11,7 @@ use std::fmt;
 /// | `I64` | `.u64` / `.s64` |
 /// | `F32` | `.f32` |
 /// | `F16`, `BF16` | `.b16` |
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ParamType {
     /// A device pointer.
     Ptr,

@@ -10,7 +10,7 @@ use crate::specialization::Specialization;
 ///
 /// It depends on nothing from the compiler, so a spec can be written by hand
 /// or stored beside ahead-of-time compiled PTX.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct KernelSpec {
     /// The `.entry` name in the PTX.
     pub name: String,
