@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy, the docs' links, the cargo tests,
+# the library crates packaged and built as published,
 # the FileCheck tests through lit with our tile-opt, and two bounded fuzz
 # campaigns (tile-tools fuzz: 3000 mutated IR inputs, 2000 builder
 # programs on the interpreter). Installs what is missing first.
@@ -15,6 +16,9 @@ echo "== cargo doc (broken intra-doc links fail)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 echo "== cargo test"
 cargo test --workspace
+echo "== cargo package (the library crates as crates.io would get them, each built from its package)"
+cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
+  -p tile-codegen -p tile-runtime -p tile-interpreter
 echo "== lit (FileCheck tests)"
 cargo build -p tile-passes --bin tile-opt
 target_dir=${CARGO_TARGET_DIR:-target}

@@ -142,7 +142,12 @@ impl TileCompiler {
         compiler: &str,
         specialization: &Specialization,
     ) -> CacheKey {
-        let o = &self.options;
+        self.key_with(compiler, &self.options, specialization)
+    }
+
+    /// The cache key of the variant for `specialization` compiled with
+    /// `o` by compiler `compiler`.
+    fn key_with(&self, compiler: &str, o: &Options, specialization: &Specialization) -> CacheKey {
         let facts: String = (0..self.params.len())
             .map(|i| match specialization.fact(i) {
                 Fact::None => '-',
@@ -162,9 +167,29 @@ impl TileCompiler {
             .finish()
     }
 
-    /// Compiles the variant for `specialization` now, without any cache.
+    /// Compiles the variant for `specialization` now, without any cache,
+    /// for the chip of the options.
     pub fn compile(&self, specialization: &Specialization) -> Result<Artifact, CompileError> {
-        let options = self.options.clone().specialized(specialization.clone());
+        self.compile_with(self.options.clone(), specialization)
+    }
+
+    /// The options for a GPU of chip `chip` (see
+    /// [`tile_codegen::target::for_chip`]).
+    fn options_for(&self, chip: &str) -> Result<Options, CompileError> {
+        tile_codegen::target::for_chip(&self.options, chip).map_err(|message| CompileError {
+            kernel: self.name.clone(),
+            stage: "options",
+            message: format!("for the device's chip: {message}"),
+            diagnostics: vec![],
+        })
+    }
+
+    fn compile_with(
+        &self,
+        options: Options,
+        specialization: &Specialization,
+    ) -> Result<Artifact, CompileError> {
+        let options = options.specialized(specialization.clone());
         let compiled = with_context(|context| {
             tile_codegen::compile_text(context, &self.ir, &self.name, &options)
         })?;
@@ -172,6 +197,16 @@ impl TileCompiler {
             spec: compiled.spec,
             ptx: compiled.ptx,
         })
+    }
+}
+
+impl TileCompiler {
+    /// A compile error as the runtime reports it.
+    fn runtime_error(&self, e: CompileError) -> RuntimeError {
+        RuntimeError::Compile {
+            kernel: self.name.clone(),
+            message: e.to_string(),
+        }
     }
 }
 
@@ -202,10 +237,26 @@ impl VariantSource for TileCompiler {
 
     fn produce(&self, specialization: &Specialization) -> tile_runtime::Result<Artifact> {
         self.compile(specialization)
-            .map_err(|e| RuntimeError::Compile {
-                kernel: self.name.clone(),
-                message: e.to_string(),
-            })
+            .map_err(|e| self.runtime_error(e))
+    }
+
+    /// The key of the variant compiled for the launch device's chip.
+    fn cache_key_for(&self, specialization: &Specialization, chip: &str) -> Option<CacheKey> {
+        let options = self.options_for(chip).ok()?;
+        Some(self.key_with(COMPILER_VERSION, &options, specialization))
+    }
+
+    /// Code for the launch device's chip: the options' chip replaced by
+    /// it (and the PTX version raised to its minimum), so a process with
+    /// GPUs of several generations runs each its own code.
+    fn produce_for(
+        &self,
+        specialization: &Specialization,
+        chip: &str,
+    ) -> tile_runtime::Result<Artifact> {
+        let options = self.options_for(chip).map_err(|e| self.runtime_error(e))?;
+        self.compile_with(options, specialization)
+            .map_err(|e| self.runtime_error(e))
     }
 
     /// The kernel's tile IR, run by the CPU interpreter.

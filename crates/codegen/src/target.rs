@@ -118,6 +118,27 @@ pub fn check_chip(chip: &str, version: Option<u32>) -> Result<(), String> {
     }
 }
 
+/// `options` for a GPU whose chip is `chip` (`"sm_90"`, as
+/// `Device::chip` gives it): the chip replaced, and the PTX version raised
+/// to the chip's minimum when the options ask for an older one (PTX is
+/// forward compatible, so the newer version runs wherever the older one
+/// would). A chip we do not generate code for is refused as
+/// [`validate`] refuses it.
+pub fn for_chip(options: &Options, chip: &str) -> Result<Options, String> {
+    let known = CHIPS.iter().find(|c| c.name == chip);
+    let features = match (ptx_version(&options.features)?, known) {
+        (Some(v), Some(known)) if v < known.min_ptx => format!("+ptx{}", known.min_ptx),
+        _ => options.features.clone(),
+    };
+    let options = Options {
+        chip: chip.to_string(),
+        features,
+        ..options.clone()
+    };
+    validate(&options)?;
+    Ok(options)
+}
+
 /// Checks every option before anything is compiled: warps, stages, the
 /// optimization level, the chip and the features against it.
 pub fn validate(options: &Options) -> Result<(), String> {
@@ -145,6 +166,27 @@ pub fn validate(options: &Options) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_follow_the_device_chip() {
+        let o = Options::default();
+        let a100 = for_chip(&o, "sm_80").unwrap();
+        assert_eq!(
+            (a100.chip.as_str(), a100.features.as_str()),
+            ("sm_80", "+ptx80")
+        );
+        let b200 = for_chip(&o, "sm_100").unwrap();
+        assert_eq!(
+            (b200.chip.as_str(), b200.features.as_str()),
+            ("sm_100", "+ptx86")
+        );
+        assert_eq!(b200.num_warps, o.num_warps);
+        assert!(
+            for_chip(&o, "sm_75")
+                .unwrap_err()
+                .contains("older than sm_80")
+        );
+    }
 
     fn options(chip: &str, features: &str) -> Options {
         Options {

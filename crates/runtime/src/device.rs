@@ -210,6 +210,14 @@ impl Device {
         self.backend().compute_capability()
     }
 
+    /// The chip code is compiled for on this GPU: `sm_` and the compute
+    /// capability (`"sm_90"` on an H100, `"sm_80"` on an A100). The
+    /// interpreter has none: [`RuntimeError::NotInterpretable`].
+    pub fn chip(&self) -> Result<String> {
+        let (major, minor) = self.compute_capability()?;
+        Ok(format!("sm_{major}{minor}"))
+    }
+
     /// Copies `data` to a new buffer.
     pub fn upload<T: DeviceCopy>(&self, data: &[T]) -> Result<Buffer<T>> {
         // Not zeroed: every byte is written next.

@@ -47,7 +47,10 @@ pub struct Launcher<S: VariantSource> {
     source: S,
     signature: KernelSpec,
     cache: Arc<KernelCache>,
-    artifacts: Mutex<Vec<(Specialization, Arc<Artifact>)>>,
+    /// The code of each variant made: for a specialization, and for a
+    /// chip when it was made for a GPU (`None`: by [`Launcher::prepare`],
+    /// for no device in particular).
+    artifacts: Mutex<Vec<(Specialization, Option<String>, Arc<Artifact>)>>,
     loaded: RwLock<Vec<Loaded>>,
     events: Mutex<Vec<CompileEvent>>,
     /// The kernel for the interpreter, once asked for.
@@ -96,10 +99,11 @@ impl<S: VariantSource> Launcher<S> {
     }
 
     /// The code for launching with `args`, made now if need be; needs no
-    /// device. Checks the arguments' count and types first.
+    /// device (the source's own target: `Options::chip` for `tile::jit`).
+    /// Checks the arguments' count and types first.
     pub fn prepare(&self, args: &[Arg]) -> Result<Arc<Artifact>> {
         self.signature.check_args(args)?;
-        self.artifact_for(&Specialization::of(args))
+        self.artifact_for(&Specialization::of(args), None)
     }
 
     /// Launches on `grid` and waits for the kernel to finish.
@@ -206,7 +210,8 @@ impl<S: VariantSource> Launcher<S> {
         }
         let specialization = Specialization::of(args);
         self.signature.check_args(args)?;
-        let artifact = self.artifact_for(&specialization)?;
+        let chip = device.chip()?;
+        let artifact = self.artifact_for(&specialization, Some(&chip))?;
         let mut loaded = self.loaded.write().unwrap_or_else(PoisonError::into_inner);
         let index = match loaded
             .iter()
@@ -228,29 +233,43 @@ impl<S: VariantSource> Launcher<S> {
         run(&kernel)
     }
 
-    /// The code of the variant for `specialization`, made (and reported)
-    /// if this launcher has none yet. Variants are made one at a time per
-    /// launcher.
-    fn artifact_for(&self, specialization: &Specialization) -> Result<Arc<Artifact>> {
+    /// The code of the variant for `specialization` (on `chip`, when for
+    /// a GPU), made (and reported) if this launcher has none yet. Variants
+    /// are made one at a time per launcher.
+    fn artifact_for(
+        &self,
+        specialization: &Specialization,
+        chip: Option<&str>,
+    ) -> Result<Arc<Artifact>> {
         let mut artifacts = self
             .artifacts
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, a)) = artifacts.iter().find(|(s, _)| s == specialization) {
+        if let Some((_, _, a)) = artifacts
+            .iter()
+            .find(|(s, c, _)| s == specialization && c.as_deref() == chip)
+        {
             return Ok(a.clone());
         }
         let names: Vec<String> = self.signature.params.iter().map(|p| p.0.clone()).collect();
         let reason = match artifacts
             .iter()
             .rev()
-            .map(|(s, _)| changes(s, specialization, &names))
+            .map(|(s, _, _)| changes(s, specialization, &names))
             .min_by_key(Vec::len)
         {
             None => VariantReason::First,
             Some(changes) => VariantReason::Specialization(changes),
         };
         let started = Instant::now();
-        let key = self.source.cache_key(specialization);
+        let key = match chip {
+            Some(chip) => self.source.cache_key_for(specialization, chip),
+            None => self.source.cache_key(specialization),
+        };
+        let produce = || match chip {
+            Some(chip) => self.source.produce_for(specialization, chip),
+            None => self.source.produce(specialization),
+        };
         let Fetched {
             artifact,
             origin,
@@ -258,11 +277,9 @@ impl<S: VariantSource> Launcher<S> {
         } = match &key {
             Some(key) => self
                 .cache
-                .get_or_compile(key, self.source.fresh_reason(), || {
-                    self.source.produce(specialization)
-                })?,
+                .get_or_compile(key, self.source.fresh_reason(), produce)?,
             None => Fetched {
-                artifact: Arc::new(self.source.produce(specialization)?),
+                artifact: Arc::new(produce()?),
                 origin: Origin::Precompiled,
                 cache_warning: None,
             },
@@ -286,7 +303,11 @@ impl<S: VariantSource> Launcher<S> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(event);
-        artifacts.push((specialization.clone(), artifact.clone()));
+        artifacts.push((
+            specialization.clone(),
+            chip.map(str::to_string),
+            artifact.clone(),
+        ));
         Ok(artifact)
     }
 

@@ -33,6 +33,26 @@ pub trait VariantSource: Send + Sync {
     /// more.
     fn produce(&self, specialization: &Specialization) -> Result<Artifact>;
 
+    /// The cache key of the variant for `specialization` compiled for a
+    /// GPU of chip `chip` (`"sm_90"`: [`Device::chip`](crate::Device::chip)).
+    /// By default [`cache_key`](Self::cache_key): a source whose code
+    /// does not depend on the chip.
+    fn cache_key_for(&self, specialization: &Specialization, chip: &str) -> Option<CacheKey> {
+        let _ = chip;
+        self.cache_key(specialization)
+    }
+
+    /// The code of the variant for `specialization` for a GPU of chip
+    /// `chip`, which a [`Launcher`](crate::Launcher) asks for when it
+    /// launches on a GPU (each chip has its own variants, so a process with
+    /// GPUs of several kinds runs each its own code). By default
+    /// [`produce`](Self::produce): code compiled ahead of time is for the
+    /// chip it was compiled for.
+    fn produce_for(&self, specialization: &Specialization, chip: &str) -> Result<Artifact> {
+        let _ = chip;
+        self.produce(specialization)
+    }
+
     /// The kernel as the CPU interpreter runs it, for launches on
     /// [`Device::interpreter`](crate::Device::interpreter). A
     /// [`Launcher`](crate::Launcher) asks once and keeps it (it asks again
