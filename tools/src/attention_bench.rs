@@ -22,7 +22,7 @@ mod inputs;
 pub mod sdpa;
 
 use crate::bench::ours::median_ms;
-use crate::bench::{FLUSH_BYTES, Timing, positive_count};
+use crate::bench::{FLUSH_BYTES, RunArgs, Timing};
 use inputs::Inputs;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -30,11 +30,6 @@ use tile::{Arg, Device, LoadedKernel, Options};
 use tile_dialect::DType;
 use tile_examples::flash_attention::{self, AttentionConfig};
 use tile_runtime::Specialization;
-
-/// The usage of `tile-tools attention-bench`.
-pub const USAGE: &str = "usage: tile-tools attention-bench [--quick] [--warmup N] [--reps N] \
-                         [--config BMxBN/wW/sS]... [--head-dim 64|128] [--mask causal|full] \
-                         [--python PATH] [--script PATH] [--out PATH] [--ours-only]";
 
 /// One benchmark case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,64 +249,63 @@ pub fn parse_result(line: &str) -> Option<(String, String, Baseline)> {
     Some((size.to_string(), mask.to_string(), b))
 }
 
-/// The command line.
-struct Cli {
-    quick: bool,
-    ours_only: bool,
-    timing: Timing,
-    configs: Vec<Config>,
-    /// Only the cases of this head dimension (all when `None`).
-    head_dim: Option<usize>,
-    /// Only causal (`Some(true)`) or full cases.
-    causal: Option<bool>,
-    python: String,
-    script: String,
-    out: Option<String>,
+/// Reads `BMxBN/wW/sS` (a value parser of clap).
+fn parse_config(text: &str) -> Result<Config, String> {
+    Config::parse(text).ok_or_else(|| format!("want BMxBN/wW/sS, got {text:?}"))
+}
+
+/// Reads a head dimension, 64 or 128 (a value parser of clap).
+fn head_dim(text: &str) -> Result<usize, String> {
+    match text {
+        "64" => Ok(64),
+        "128" => Ok(128),
+        _ => Err(format!("want 64 or 128, got {text:?}")),
+    }
+}
+
+/// The cases' masks.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mask {
+    /// Causal attention.
+    Causal,
+    /// Full attention.
+    Full,
+}
+
+/// The command line of `tile-tools attention-bench`: the flash-attention
+/// forward against Triton (autotuned) and torch SDPA.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+pub struct Cli {
+    /// The run's size and timing.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// No Triton or SDPA run (for profiling ours alone).
+    #[arg(long)]
+    pub ours_only: bool,
+    /// Only these configurations of ours [default: the benchmark's own].
+    #[arg(long = "config", value_name = "BMxBN/wW/sS", value_parser = parse_config)]
+    pub configs: Vec<Config>,
+    /// Only the cases of this head dimension.
+    #[arg(long, value_name = "D", value_parser = head_dim)]
+    pub head_dim: Option<usize>,
+    /// Only the causal or the full cases.
+    #[arg(long, value_enum)]
+    pub mask: Option<Mask>,
+    /// The Python that runs the script.
+    #[arg(long, value_name = "PATH", default_value = "python3")]
+    pub python: String,
+    /// The Triton and SDPA script.
+    #[arg(long, value_name = "PATH", default_value = "bench/triton_attention.py")]
+    pub script: String,
+    /// Where the Markdown report goes.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<String>,
 }
 
 impl Cli {
-    fn parse(args: &[String]) -> Result<Cli, String> {
-        let quick = args.iter().any(|a| a == "--quick");
-        let ours_only = args.iter().any(|a| a == "--ours-only");
-        let mut cli = Cli {
-            quick,
-            ours_only,
-            timing: Timing::default_for(quick),
-            configs: Vec::new(),
-            head_dim: None,
-            causal: None,
-            python: "python3".into(),
-            script: "bench/triton_attention.py".into(),
-            out: None,
-        };
-        let mut it = args
-            .iter()
-            .filter(|a| *a != "--quick" && *a != "--ours-only");
-        while let Some(flag) = it.next() {
-            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            match flag.as_str() {
-                "--warmup" => cli.timing.warmup = positive_count(flag, value)?,
-                "--reps" => cli.timing.reps = positive_count(flag, value)?,
-                "--python" => cli.python = value.clone(),
-                "--script" => cli.script = value.clone(),
-                "--out" => cli.out = Some(value.clone()),
-                "--head-dim" => match value.as_str() {
-                    "64" | "128" => cli.head_dim = value.parse().ok(),
-                    _ => return Err(format!("--head-dim {value}: want 64 or 128")),
-                },
-                "--mask" => match value.as_str() {
-                    "causal" => cli.causal = Some(true),
-                    "full" => cli.causal = Some(false),
-                    _ => return Err(format!("--mask {value}: want causal or full")),
-                },
-                "--config" => cli.configs.push(
-                    Config::parse(value)
-                        .ok_or_else(|| format!("--config {value}: want BMxBN/wW/sS"))?,
-                ),
-                other => return Err(format!("unknown argument {other}")),
-            }
-        }
-        Ok(cli)
+    /// Only causal (`Some(true)`) or full cases, or both.
+    fn causal(&self) -> Option<bool> {
+        self.mask.map(|m| m == Mask::Causal)
     }
 }
 
@@ -324,9 +318,9 @@ fn run_script(
     let mut args = vec![
         cli.script.clone(),
         "--warmup".into(),
-        cli.timing.warmup.to_string(),
+        cli.run.timing().warmup.to_string(),
         "--reps".into(),
-        cli.timing.reps.to_string(),
+        cli.run.timing().reps.to_string(),
     ];
     if let Some(dir) = ours_dir {
         args.extend(["--ours-dir".into(), dir.display().to_string()]);
@@ -358,18 +352,7 @@ fn run_script(
 
 /// `tile-tools attention-bench ARGS`: returns the exit status (1 when
 /// ours failed on a case or was slower than Triton).
-pub fn main(command_line: &str, args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
-    }
-    let cli = match Cli::parse(args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            eprintln!("tile-tools attention-bench: {e}\n{USAGE}");
-            return 2;
-        }
-    };
+pub fn main(command_line: &str, cli: &Cli) -> i32 {
     let Some(device) = tile::device_or_skip("tile-tools attention-bench") else {
         return 0;
     };
@@ -377,10 +360,10 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
         "device: {}",
         device.name().unwrap_or_else(|e| e.to_string())
     );
-    let cases: Vec<Case> = cases(cli.quick)
+    let cases: Vec<Case> = cases(cli.run.quick)
         .into_iter()
         .filter(|c| cli.head_dim.is_none_or(|d| d == c.d))
-        .filter(|c| cli.causal.is_none_or(|causal| causal == c.causal))
+        .filter(|c| cli.causal().is_none_or(|causal| causal == c.causal))
         .collect();
     let configs = if cli.configs.is_empty() {
         configs()
@@ -413,13 +396,22 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
     let dump_path = dump.as_ref().map(|d| d.path());
     let ours: Vec<_> = cases
         .iter()
-        .map(|c| ours(&device, c, &configs, cli.timing, &mut flush, dump_path))
+        .map(|c| {
+            ours(
+                &device,
+                c,
+                &configs,
+                cli.run.timing(),
+                &mut flush,
+                dump_path,
+            )
+        })
         .collect();
     drop(flush);
     let (baselines, info) = if cli.ours_only {
         (Vec::new(), vec!["baselines not run (--ours-only)".into()])
     } else {
-        run_script(&cli, &cases, dump_path)
+        run_script(cli, &cases, dump_path)
     };
     drop(dump);
     let tflops = |c: &Case, ms: f64| c.flops() / ms / 1e9;
@@ -472,8 +464,8 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
     if let Some(path) = &cli.out {
         let report = format!(
             "# attention-bench\n\n- command: `{command_line}`\n- timing: {} warm-up launches, median of {} (each after zeroing 256 MiB), CUDA events\n- ours: the fastest of {} configurations, each checked first; ratios are throughput (ours over theirs)\n{}\n\n{table}",
-            cli.timing.warmup,
-            cli.timing.reps,
+            cli.run.timing().warmup,
+            cli.run.timing().reps,
             configs.len(),
             info.iter()
                 .map(|l| format!("- {l}"))
@@ -511,11 +503,16 @@ mod tests {
         assert_eq!(all.len(), 4);
         assert_eq!(all[0].flops(), 4.0 * 4.0 * 32.0 * 4096.0 * 4096.0 * 64.0);
         assert_eq!(all[1].flops() * 2.0, all[0].flops());
-        assert!(Cli::parse(&["--config".into(), "x".into()]).is_err());
-        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let cli = Cli::parse(&args(&["--head-dim", "64", "--mask", "causal"])).unwrap();
-        assert_eq!((cli.head_dim, cli.causal), (Some(64), Some(true)));
-        assert!(Cli::parse(&args(&["--head-dim", "96"])).is_err());
-        assert!(Cli::parse(&args(&["--mask", "sliding"])).is_err());
+        let parse = |args: &str| match crate::parse(&format!("attention-bench {args}")) {
+            Ok(crate::Command::AttentionBench(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        assert!(parse("--config x").is_err());
+        let cli = parse("--head-dim 64 --mask causal").unwrap();
+        assert_eq!((cli.head_dim, cli.causal()), (Some(64), Some(true)));
+        assert_eq!(parse("").unwrap().causal(), None);
+        assert!(parse("--head-dim 96").is_err());
+        assert!(parse("--mask sliding").is_err());
     }
 }

@@ -16,10 +16,11 @@
 //!
 //! Modules: [`cases`] (the cases and their byte counts), [`ours`] (our
 //! kernels: check and timing), [`triton`] (the script's command line and
-//! output), [`table`] (the result table).
+//! output), [`table`] (the result table), [`plot`] (the picture).
 
 pub mod cases;
 pub mod ours;
+pub mod plot;
 pub mod table;
 pub mod triton;
 
@@ -54,13 +55,39 @@ impl Timing {
     }
 }
 
-/// The positive count given to `flag` (`--warmup N`, `--reps N`).
-pub fn positive_count(flag: &str, value: &str) -> Result<usize, String> {
+/// A positive count (`--warmup N`, `--reps N`), as clap reads it.
+pub fn positive_count(value: &str) -> Result<usize, String> {
     value
         .parse::<usize>()
         .ok()
         .filter(|&n| n > 0)
-        .ok_or_else(|| format!("{flag} {value}: want a positive count"))
+        .ok_or_else(|| format!("want a positive count, got {value:?}"))
+}
+
+/// The options every benchmark takes: the size of the run and how many
+/// launches to time.
+#[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunArgs {
+    /// Small sizes and few repetitions, for a smoke run.
+    #[arg(long)]
+    pub quick: bool,
+    /// Untimed launches before the timed ones [default: 10, 2 with --quick].
+    #[arg(long, value_name = "N", value_parser = positive_count)]
+    pub warmup: Option<usize>,
+    /// Timed launches; the median is reported [default: 100, 5 with --quick].
+    #[arg(long, value_name = "N", value_parser = positive_count)]
+    pub reps: Option<usize>,
+}
+
+impl RunArgs {
+    /// The launches to time: those given, else the defaults for the size.
+    pub fn timing(&self) -> Timing {
+        let default = Timing::default_for(self.quick);
+        Timing {
+            warmup: self.warmup.unwrap_or(default.warmup),
+            reps: self.reps.unwrap_or(default.reps),
+        }
+    }
 }
 
 /// Writes a benchmark's Markdown `report` to `path` and says so; false
@@ -91,82 +118,27 @@ pub fn median(times: &[f32]) -> Option<f64> {
     }
 }
 
-/// The usage line of `tile-tools bench`.
-pub const USAGE: &str = "usage: tile-tools bench [--quick] [--no-specialize] [--warmup N] [--reps N] \
-                         [--triton-script PATH] [--python PATH] [--out PATH]";
-
-/// The flags of `tile-tools bench` that take a value.
-const VALUED_FLAGS: [&str; 5] = ["--warmup", "--reps", "--triton-script", "--python", "--out"];
-
-/// The command line of `tile-tools bench`.
-#[derive(Clone, Debug, PartialEq)]
+/// The command line of `tile-tools bench`: our kernels against Triton
+/// 3.6 and PyTorch, checked, then timed.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct Cli {
-    /// Small sizes and few repetitions, for a smoke run.
-    pub quick: bool,
-    /// Compile our kernels without specializing them on their arguments
-    /// (`--no-specialize`): the unvectorized baseline.
+    /// The run's size and timing.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Compile our kernels without specializing them on their arguments:
+    /// the unvectorized baseline.
+    #[arg(long)]
     pub no_specialize: bool,
-    /// Launches to time.
-    pub timing: Timing,
-    /// The Triton and PyTorch baselines (`bench/triton_kernels.py`).
+    /// The Triton and PyTorch baselines.
+    #[arg(long, value_name = "PATH", default_value = "bench/triton_kernels.py")]
     pub triton_script: PathBuf,
-    /// The Python interpreter (`python3`).
+    /// The Python interpreter that runs them.
+    #[arg(long, value_name = "PATH", default_value = "python3")]
     pub python: String,
-    /// Where to write the table, the device and the command line, if
-    /// anywhere.
+    /// Where to write the table, the device and the command line (and,
+    /// beside it, the numbers as JSON and the picture as PNG).
+    #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-}
-
-impl Cli {
-    /// Reads the arguments (without the program name).
-    pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
-        let args: Vec<String> = args.into_iter().collect();
-        let quick = args.iter().any(|a| a == "--quick");
-        let no_specialize = args.iter().any(|a| a == "--no-specialize");
-        let mut cli = Cli {
-            quick,
-            no_specialize,
-            timing: Timing::default_for(quick),
-            triton_script: PathBuf::from("bench/triton_kernels.py"),
-            python: "python3".to_string(),
-            out: None,
-        };
-        let mut it = args.into_iter();
-        while let Some(flag) = it.next() {
-            if flag == "--quick" || flag == "--no-specialize" {
-                continue;
-            }
-            if !VALUED_FLAGS.contains(&flag.as_str()) {
-                return Err(format!("unknown argument {flag}"));
-            }
-            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            match flag.as_str() {
-                "--warmup" => cli.timing.warmup = positive_count(&flag, &value)?,
-                "--reps" => cli.timing.reps = positive_count(&flag, &value)?,
-                "--triton-script" => cli.triton_script = PathBuf::from(value),
-                "--python" => cli.python = value,
-                _ => cli.out = Some(PathBuf::from(value)),
-            }
-        }
-        Ok(cli)
-    }
-}
-
-/// `tile-tools bench ARGS`: reads `args` (those after `bench`) and runs the
-/// benchmark ([`run`]); `command_line` is recorded in the report. Returns
-/// the exit status: 2 for arguments it cannot read.
-pub fn main(command_line: &str, args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
-    }
-    match Cli::parse(args.iter().cloned()) {
-        Ok(cli) => run(&cli, command_line),
-        Err(e) => {
-            eprintln!("tile-tools bench: {e}\n{USAGE}");
-            2
-        }
-    }
 }
 
 /// Runs the benchmark and prints the table last; returns the exit status:
@@ -179,7 +151,7 @@ pub fn run(cli: &Cli, command_line: &str) -> i32 {
     };
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
-    let mut cases = cases::cases(cli.quick);
+    let mut cases = cases::cases(cli.run.quick);
     for case in &mut cases {
         case.specialize = !cli.no_specialize;
     }
@@ -199,10 +171,28 @@ pub fn run(cli: &Cli, command_line: &str) -> i32 {
     let table = table::markdown(&rows, copy_gbps);
     let report = report(&name, command_line, cli, &script, copy_gbps, &table);
     let mut status = i32::from(rows.iter().any(|r| r.ours.is_err()));
-    if let Some(path) = &cli.out
-        && !write_report(path, &report)
-    {
-        status = 1;
+    if let Some(path) = &cli.out {
+        if !write_report(path, &report) {
+            status = 1;
+        }
+        let picture = table::picture(&format!("{name}: {command_line}"), &rows, copy_gbps);
+        let json = path.with_extension("json");
+        match plot::write(&picture, &json) {
+            Ok(None) => println!(
+                "wrote {} and {}",
+                json.display(),
+                json.with_extension("png").display()
+            ),
+            Ok(Some(why)) => println!(
+                "wrote {}; no picture here ({why}): `tile-tools plot {}` draws it elsewhere",
+                json.display(),
+                json.display()
+            ),
+            Err(e) => {
+                println!("FAIL: {e}");
+                status = 1;
+            }
+        }
     }
     println!("\n{table}");
     status
@@ -223,8 +213,8 @@ fn run_ours(device: &Device, cli: &Cli, cases: &[cases::Case]) -> Result<Ours, S
     let mut flush: Buffer<u8> = device
         .alloc(FLUSH_BYTES)
         .map_err(|e| format!("allocating the L2 flush buffer: {e}"))?;
-    let elems = cases::copy_elems(cli.quick);
-    let copy = ours::copy_ms(device, elems, cli.timing, &mut flush);
+    let elems = cases::copy_elems(cli.run.quick);
+    let copy = ours::copy_ms(device, elems, cli.run.timing(), &mut flush);
     let copy_gbps = match &copy {
         Ok(ms) => {
             let gbps = table::gbps(cases::copy_bytes(elems), *ms);
@@ -240,7 +230,7 @@ fn run_ours(device: &Device, cli: &Cli, cases: &[cases::Case]) -> Result<Ours, S
         .iter()
         .map(|case| {
             let outcome = ours::prepare(device, case).and_then(|run| {
-                ours::median_ms(device, cli.timing, &mut flush, || run.launch_async())
+                ours::median_ms(device, cli.run.timing(), &mut flush, || run.launch_async())
             });
             match &outcome {
                 Ok(ms) => println!(
@@ -259,7 +249,7 @@ fn run_ours(device: &Device, cli: &Cli, cases: &[cases::Case]) -> Result<Ours, S
 /// Runs the Triton/PyTorch script on `cases`; says so visibly when it
 /// cannot run or fails (its columns are then `-`).
 fn run_baselines(cli: &Cli, cases: &[cases::Case]) -> triton::ScriptRun {
-    let args = triton::script_args(cases, cli.timing, FLUSH_BYTES);
+    let args = triton::script_args(cases, cli.run.timing(), FLUSH_BYTES);
     let command = format!(
         "{} {} {}",
         cli.python,
@@ -309,8 +299,8 @@ fn report(
         format!("- command: `{command_line}`"),
         format!(
             "- timing: {} warm-up launches, median of {} (each after zeroing {} MiB), CUDA events",
-            cli.timing.warmup,
-            cli.timing.reps,
+            cli.run.timing().warmup,
+            cli.run.timing().reps,
             FLUSH_BYTES >> 20
         ),
         format!("- device-to-device copy: {copy} (read + write)"),
@@ -324,7 +314,16 @@ fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::words as args;
+    use crate::{Command, parse};
+
+    /// `tile-tools bench ARGS` as parsed.
+    fn bench(args: &str) -> Result<Cli, String> {
+        match parse(&format!("bench {args}")) {
+            Ok(Command::Bench(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".into()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {
@@ -336,31 +335,33 @@ mod tests {
 
     #[test]
     fn command_line() {
-        let cli = Cli::parse(args("")).unwrap();
-        assert_eq!(cli.timing, Timing::default_for(false));
+        let cli = bench("").unwrap();
+        assert_eq!(cli.run.timing(), Timing::default_for(false));
         assert_eq!(cli.triton_script, PathBuf::from("bench/triton_kernels.py"));
         assert_eq!((cli.python.as_str(), cli.out.clone()), ("python3", None));
-        let cli = Cli::parse(args(
-            "--reps 9 --quick --triton-script /x/t.py --out /tmp/b.md --python py",
-        ))
-        .unwrap();
-        assert!(cli.quick);
-        assert_eq!(cli.timing, Timing { warmup: 2, reps: 9 });
+        let cli =
+            bench("--reps 9 --quick --triton-script /x/t.py --out /tmp/b.md --python py").unwrap();
+        assert!(cli.run.quick);
+        assert_eq!(cli.run.timing(), Timing { warmup: 2, reps: 9 });
         assert_eq!(cli.triton_script, PathBuf::from("/x/t.py"));
         assert_eq!(cli.out, Some(PathBuf::from("/tmp/b.md")));
         assert_eq!(cli.python, "py");
         assert!(!cli.no_specialize);
-        assert!(Cli::parse(args("--no-specialize")).unwrap().no_specialize);
-        assert!(Cli::parse(args("--reps")).is_err());
-        assert!(Cli::parse(args("--reps 0")).is_err());
-        assert!(Cli::parse(args("--warmup x")).is_err());
-        let unknown = Cli::parse(args("--fast 3")).unwrap_err();
-        assert!(unknown.contains("unknown argument --fast"), "{unknown}");
+        assert!(bench("--no-specialize").unwrap().no_specialize);
+        assert!(bench("--reps").is_err());
+        let zero = bench("--reps 0").unwrap_err();
+        assert!(zero.contains("want a positive count"), "{zero}");
+        assert!(bench("--warmup x").is_err());
+        let unknown = bench("--fast 3").unwrap_err();
+        assert!(
+            unknown.contains("unexpected argument '--fast'"),
+            "{unknown}"
+        );
     }
 
     #[test]
     fn report_names_the_device_and_command() {
-        let cli = Cli::parse(args("--quick")).unwrap();
+        let cli = bench("--quick").unwrap();
         let script = triton::ScriptRun {
             info: vec!["INFO triton=3.6.0".into()],
             command: "python3 t.py --reps 5".into(),

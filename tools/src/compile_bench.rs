@@ -44,64 +44,38 @@ use std::time::{Duration, Instant};
 /// compilation (followed by the kernel's name).
 pub const CHILD_ARG: &str = "--first-compile-child";
 
-/// The usage line.
-pub const USAGE: &str = "usage: tile-tools compile-bench [--reps N] [--out FILE] [--check-upstream]\n       \
-    tile-tools compile-bench --scaling   (a kernel of 400 stores against one of 4000: each\n                                         \
-    step's time may grow at most 11 times)\n\
-    \n  --reps N          repetitions of each measurement (default 20)\n  \
-    --out FILE        also write the results as Markdown to FILE\n  \
-    --check-upstream  first check that the PTX of every example (default and\n                    \
-    specialized for aligned arguments, -O0 to -O3) is byte-identical to\n                    \
-    upstream gpu-module-to-binary's, and with our passes staged or fused";
-
-/// The command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The command line of `tile-tools compile-bench`: cold compile latency
+/// (no GPU needed).
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
 pub struct Cli {
     /// Repetitions of each measurement.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = crate::bench::positive_count)]
     pub reps: usize,
-    /// Where to write the Markdown report, if anywhere.
+    /// Also write the results as Markdown to FILE.
+    #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
-    /// Check the native `ptx` stage against upstream first.
+    /// First check that the PTX of every example (default and specialized
+    /// for aligned arguments, -O0 to -O3) is byte-identical to upstream
+    /// gpu-module-to-binary's, and with our passes staged or fused.
+    #[arg(long)]
     pub check_upstream: bool,
+    /// Instead: a kernel of 400 stores against one of 4000 (each step's
+    /// time may grow at most 11 times).
+    #[arg(long, conflicts_with_all = ["reps", "out", "check_upstream"])]
+    pub scaling: bool,
+    /// Internal: be the child process that measures one first compilation
+    /// of KERNEL.
+    #[arg(long = "first-compile-child", value_name = "KERNEL", hide = true)]
+    pub first_compile_child: Option<String>,
 }
 
-impl Cli {
-    /// Parses the arguments after the program name.
-    pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
-        let mut cli = Cli {
-            reps: 20,
-            out: None,
-            check_upstream: false,
-        };
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "--reps" => {
-                    let n = args.next().ok_or("--reps needs a number")?;
-                    cli.reps = n
-                        .parse()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or(format!("--reps: not a positive number: {n}"))?;
-                }
-                "--out" => cli.out = Some(args.next().ok_or("--out needs a file")?),
-                "--check-upstream" => cli.check_upstream = true,
-                other => return Err(format!("unknown argument '{other}'")),
-            }
-        }
-        Ok(cli)
-    }
-}
-
-/// `tile-tools compile-bench ARGS`: the benchmark (or, with [`CHILD_ARG`],
+/// `tile-tools compile-bench`: the benchmark (or, with [`CHILD_ARG`],
 /// the child measuring one first compilation). Prints the per-stage tables
 /// and the result table, writes the report with `--out`; returns the exit
-/// status: 1 when a kernel failed or missed its target, 2 for arguments it
-/// cannot read. `command_line` is recorded in the report.
-pub fn main(command_line: &str, args: &[String]) -> i32 {
-    let started = Instant::now();
-    if args.first().map(String::as_str) == Some(CHILD_ARG) {
-        let kernel = args.get(1).map(String::as_str).unwrap_or_default();
+/// status: 1 when a kernel failed or missed its target. `command_line` is
+/// recorded in the report; `started` is when the subcommand began.
+pub fn main(command_line: &str, cli: &Cli, started: Instant) -> i32 {
+    if let Some(kernel) = &cli.first_compile_child {
         return match child(kernel, started) {
             Ok(()) => 0,
             Err(e) => {
@@ -110,20 +84,9 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
             }
         };
     }
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
-    }
-    if args.first().map(String::as_str) == Some("--scaling") {
+    if cli.scaling {
         return scaling::run(3);
     }
-    let cli = match Cli::parse(args.iter().cloned()) {
-        Ok(cli) => cli,
-        Err(e) => {
-            eprintln!("tile-tools compile-bench: {e}\n{USAGE}");
-            return 2;
-        }
-    };
     if cli.check_upstream {
         match check_upstream() {
             Ok(n) => {
@@ -135,7 +98,7 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
             }
         }
     }
-    let (rows, stages) = match measure(&cli, &mut |line| eprintln!("{line}")) {
+    let (rows, stages) = match measure(cli, &mut |line| eprintln!("{line}")) {
         Ok(result) => result,
         Err(e) => {
             eprintln!("tile-tools compile-bench: {e}");
@@ -480,14 +443,22 @@ mod tests {
 
     #[test]
     fn the_command_line_is_parsed() {
-        let cli =
-            Cli::parse(["--reps", "5", "--out", "x.md", "--check-upstream"].map(String::from))
-                .unwrap();
+        let parse = |args: &str| match crate::parse(&format!("compile-bench {args}")) {
+            Ok(crate::Command::CompileBench(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let cli = parse("--reps 5 --out x.md --check-upstream").unwrap();
         assert_eq!(cli.reps, 5);
         assert_eq!(cli.out.as_deref(), Some("x.md"));
         assert!(cli.check_upstream);
-        assert!(Cli::parse(["--reps", "0"].map(String::from)).is_err());
-        assert!(Cli::parse(["--nope"].map(String::from)).is_err());
+        assert_eq!(parse("").unwrap().reps, 20);
+        assert!(parse("--reps 0").is_err());
+        assert!(parse("--nope").is_err());
+        assert!(parse("--scaling").unwrap().scaling);
+        assert!(parse("--scaling --reps 3").is_err());
+        let child = parse(&format!("{CHILD_ARG} row_sum")).unwrap();
+        assert_eq!(child.first_compile_child.as_deref(), Some("row_sum"));
     }
 
     #[test]

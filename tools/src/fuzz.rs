@@ -38,10 +38,6 @@ use std::time::{Duration, Instant};
 
 pub use mutate::mutate;
 
-/// The usage of `tile-tools fuzz`.
-pub const USAGE: &str = "usage: tile-tools fuzz [--programs] [--inputs N] [--seed S] \
-                         [--corpus DIR] [--out DIR] [--timeout-ms MS]";
-
 /// What became of one input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -58,70 +54,54 @@ pub enum Outcome {
     Hung,
 }
 
-/// The command line.
-struct Cli {
-    programs: bool,
-    inputs: usize,
-    seed: u64,
-    corpus: PathBuf,
-    out: PathBuf,
-    timeout: Duration,
+/// The command line of `tile-tools fuzz`: the compiler under mutated IR,
+/// each input in a worker process (no GPU needed).
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+pub struct Cli {
+    /// Random programs through the Rust builder instead, on the GPU
+    /// (checked against the interpreter) or on the interpreter.
+    #[arg(long)]
+    pub programs: bool,
+    /// How many inputs.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub inputs: usize,
+    /// The random seed.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// The seeds' directory (its `.mlir` files).
+    #[arg(long, value_name = "DIR", default_value = "filecheck")]
+    pub corpus: PathBuf,
+    /// Where crashing and hanging inputs are written.
+    #[arg(long, value_name = "DIR", default_value = "fuzz-out")]
+    pub out: PathBuf,
+    /// Each input's deadline, in milliseconds (at least 1).
+    #[arg(long = "timeout-ms", value_name = "MS", default_value = "10000", value_parser = timeout)]
+    pub timeout: Duration,
+    /// Internal: be a worker process, reading inputs on standard input.
+    #[arg(long, hide = true)]
+    pub worker: bool,
 }
 
-impl Cli {
-    fn parse(args: &[String]) -> Result<Cli, String> {
-        let mut cli = Cli {
-            programs: args.iter().any(|a| a == "--programs"),
-            inputs: 1000,
-            seed: 1,
-            corpus: PathBuf::from("filecheck"),
-            out: PathBuf::from("fuzz-out"),
-            timeout: Duration::from_secs(10),
-        };
-        let mut it = args.iter().filter(|a| *a != "--programs");
-        while let Some(flag) = it.next() {
-            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            let number = || {
-                value
-                    .parse::<u64>()
-                    .map_err(|_| format!("{flag} {value}: want a number"))
-            };
-            match flag.as_str() {
-                "--inputs" => cli.inputs = number()? as usize,
-                "--seed" => cli.seed = number()?,
-                "--corpus" => cli.corpus = PathBuf::from(value),
-                "--out" => cli.out = PathBuf::from(value),
-                "--timeout-ms" => cli.timeout = Duration::from_millis(number()?.max(1)),
-                other => return Err(format!("unknown argument {other}")),
-            }
-        }
-        Ok(cli)
-    }
+/// Reads a deadline in milliseconds (a value parser of clap).
+fn timeout(ms: &str) -> Result<Duration, String> {
+    let ms: u64 = ms
+        .parse()
+        .map_err(|_| format!("want milliseconds, got {ms:?}"))?;
+    Ok(Duration::from_millis(ms.max(1)))
 }
 
-/// `tile-tools fuzz ARGS`: runs the campaign (or, with `--worker`, is the
+/// `tile-tools fuzz`: runs the campaign (or, with `--worker`, is the
 /// worker); returns the exit status.
-pub fn main(args: &[String]) -> i32 {
-    if args.first().map(String::as_str) == Some("--worker") {
+pub fn main(cli: &Cli) -> i32 {
+    if cli.worker {
         return worker::serve();
     }
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
-    }
-    let cli = match Cli::parse(args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            eprintln!("tile-tools fuzz: {e}\n{USAGE}");
-            return 2;
-        }
-    };
     let result = if cli.programs {
         std::fs::create_dir_all(&cli.out)
             .map_err(|e| format!("{}: {e}", cli.out.display()))
             .and_then(|()| programs::campaign(cli.inputs, cli.seed, &cli.out))
     } else {
-        campaign(&cli)
+        campaign(cli)
     };
     match result {
         Ok(bad) => i32::from(bad),
@@ -288,19 +268,27 @@ fn campaign(cli: &Cli) -> Result<bool, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::words;
+
+    fn parse(args: &str) -> Result<Cli, String> {
+        match crate::parse(&format!("fuzz {args}")) {
+            Ok(crate::Command::Fuzz(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
 
     #[test]
     fn arguments_are_read() {
-        let cli = Cli::parse(&words("--inputs 5 --seed 9 --timeout-ms 300")).unwrap();
+        let cli = parse("--inputs 5 --seed 9 --timeout-ms 300").unwrap();
         assert_eq!((cli.inputs, cli.seed), (5, 9));
         assert_eq!(cli.timeout, Duration::from_millis(300));
-        assert!(Cli::parse(&words("--inputs x")).is_err());
-        assert!(Cli::parse(&words("--nope 1")).is_err());
-        assert!(
-            Cli::parse(&words("--programs --inputs 3"))
-                .unwrap()
-                .programs
-        );
+        let defaults = parse("").unwrap();
+        assert_eq!((defaults.inputs, defaults.seed), (1000, 1));
+        assert_eq!(defaults.timeout, Duration::from_secs(10));
+        assert_eq!(defaults.corpus, PathBuf::from("filecheck"));
+        assert!(parse("--inputs x").is_err());
+        assert!(parse("--nope 1").is_err());
+        assert!(parse("--programs --inputs 3").unwrap().programs);
+        assert!(parse("--worker").unwrap().worker);
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod attention;
 pub mod cross_check;
+pub mod interop;
 pub mod layer_norm;
 pub mod matmul;
 pub mod memory_order;

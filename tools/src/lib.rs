@@ -4,17 +4,18 @@
 //!
 //! One binary because each links LLVM and MLIR (about 230 MB, 31 MB as
 //! `.xz`) and at most 64 MiB can be carried to the GPU machine per call: one
-//! program does the checks, the memcheck run and the benchmark. Each
-//! subcommand takes the arguments its program took before:
+//! program does the checks, the memcheck run and the benchmark. The command
+//! line is read by clap ([`Cli`]; `--help` anywhere):
 //!
 //! | subcommand | what | module |
 //! | --- | --- | --- |
-//! | `gpu-check [--quick]`, `gpu-check launch-bench\|autotune\|aot-compare FILE\|fault` | every kernel against a CPU reference on irregular sizes, and the runtime's checks | [`gpu_check`] |
+//! | `gpu-check [--quick]`, `gpu-check launch-bench\|autotune\|aot-compare FILE\|fault\|matmul\|attention\|interop` | every kernel against a CPU reference on irregular sizes, and the runtime's checks | [`gpu_check`] |
 //! | `bench [--quick] ...` | our kernels against Triton 3.6 and PyTorch, checked, then timed | [`mod@bench`] |
 //! | `compile-bench [--reps N] ...` | cold compile latency (no GPU needed) | [`compile_bench`] |
 //! | `matmul-bench [--quick] ...` | the matmul against Triton (autotuned) and cuBLAS, fp16 and bf16 | [`matmul_bench`] |
 //! | `attention-bench [--quick] ...` | the flash-attention forward against Triton (autotuned) and torch SDPA | [`attention_bench`] |
 //! | `fuzz [--inputs N] ...` | the compiler under mutated IR, each input in a worker process (no GPU needed) | [`fuzz`] |
+//! | `plot FILE.json` | the picture of a `bench --out` run, drawn from its JSON | [`bench::plot`] |
 //!
 //! The kernels themselves are in `tile-examples`.
 
@@ -25,86 +26,152 @@ pub mod fuzz;
 pub mod gpu_check;
 pub mod matmul_bench;
 
-/// The usage of `tile-tools`: its subcommands.
-pub const USAGE: &str = "\
-usage: tile-tools <SUBCOMMAND> [ARGS...]
+use clap::{Parser, Subcommand};
 
-subcommands:
-  gpu-check [--quick]           every kernel on the GPU against a CPU reference and
-                                the CPU interpreter (outputs poisoned, guards checked)
-  gpu-check launch-bench [--samples N] | autotune [--cache-dir DIR] |
-            aot-compare FILE | fault
-                                the runtime's checks and benchmarks
-  bench [--quick] ...           our kernels against Triton and PyTorch, checked, timed
-  compile-bench [--reps N] ...  cold compile latency (no GPU needed)
-  matmul-bench [--quick] ...    the matmul against Triton (autotuned) and cuBLAS
-  attention-bench [--quick] ... flash attention against Triton (autotuned) and torch SDPA
-  fuzz [--inputs N] [--seed S]  the compiler under mutated IR (no GPU needed)
+/// The command line of `tile-tools` (clap: `tile-tools --help`, and
+/// `--help` after any subcommand).
+#[derive(Parser, Debug)]
+#[command(
+    name = "tile-tools",
+    about = "The programs for the GPU machine: the GPU check, the benchmarks, the fuzzer"
+)]
+pub struct Cli {
+    /// What to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
 
-`tile-tools bench --help` and `tile-tools compile-bench --help` give their arguments.";
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Every kernel on the GPU against a CPU reference and the CPU
+    /// interpreter (outputs poisoned, guards checked), or one check.
+    GpuCheck(gpu_check::program::Cli),
+    /// Our kernels against Triton and PyTorch, checked, then timed.
+    Bench(bench::Cli),
+    /// Cold compile latency (no GPU needed).
+    CompileBench(compile_bench::Cli),
+    /// The matmul against Triton (autotuned) and cuBLAS.
+    MatmulBench(matmul_bench::Cli),
+    /// Flash attention against Triton (autotuned) and torch SDPA.
+    AttentionBench(attention_bench::Cli),
+    /// The compiler under mutated IR or random builder programs (no GPU
+    /// needed).
+    Fuzz(fuzz::Cli),
+    /// Draws the picture of a `bench --out` run from its JSON (where the
+    /// GPU machine had no font).
+    Plot {
+        /// The JSON `bench --out FILE` wrote beside FILE.
+        json: std::path::PathBuf,
+    },
+}
+
+/// The command line `line` (words split at spaces, after `tile-tools`), as
+/// parsed, for tests.
+#[cfg(test)]
+pub(crate) fn parse(line: &str) -> Result<Command, clap::Error> {
+    let argv = std::iter::once("tile-tools").chain(line.split_whitespace());
+    Cli::try_parse_from(argv).map(|cli| cli.command)
+}
 
 /// Runs `tile-tools` on its command line (`argv[0]` included) and returns
-/// the exit status: dispatches on the first argument to the subcommand,
-/// which gets the arguments after it.
+/// the exit status: 2 for a command line it cannot read (0 for `--help`),
+/// else the subcommand's.
 pub fn run(argv: &[String]) -> i32 {
+    let started = std::time::Instant::now();
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
     let command_line = argv.join(" ");
-    let rest = argv.get(2..).unwrap_or_default();
-    match argv.get(1).map(String::as_str) {
-        Some("gpu-check") => gpu_check::program::main(rest),
-        Some("bench") => bench::main(&command_line, rest),
-        Some("compile-bench") => compile_bench::main(&command_line, rest),
-        Some("matmul-bench") => matmul_bench::main(&command_line, rest),
-        Some("attention-bench") => attention_bench::main(&command_line, rest),
-        Some("fuzz") => fuzz::main(rest),
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            0
-        }
-        Some(other) => {
-            eprintln!("tile-tools: unknown subcommand `{other}`\n{USAGE}");
-            2
-        }
-        None => {
-            eprintln!("{USAGE}");
-            2
-        }
+    match &cli.command {
+        Command::GpuCheck(args) => gpu_check::program::main(args),
+        Command::Bench(args) => bench::run(args, &command_line),
+        Command::CompileBench(args) => compile_bench::main(&command_line, args, started),
+        Command::MatmulBench(args) => matmul_bench::main(&command_line, args),
+        Command::AttentionBench(args) => attention_bench::main(&command_line, args),
+        Command::Fuzz(args) => fuzz::main(args),
+        Command::Plot { json } => plot(json),
     }
 }
 
-/// The words of `s`, as the arguments of a command line (for tests).
-#[cfg(test)]
-pub(crate) fn words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(str::to_string).collect()
+/// `tile-tools plot FILE.json`: the PNG beside the JSON.
+fn plot(json: &std::path::Path) -> i32 {
+    let drawn = std::fs::read(json)
+        .map_err(|e| format!("{}: {e}", json.display()))
+        .and_then(|bytes| {
+            serde_json::from_slice::<bench::plot::Plot>(&bytes)
+                .map_err(|e| format!("{}: {e}", json.display()))
+        })
+        .and_then(|plot| bench::plot::write_png(&plot, &json.with_extension("png")));
+    match drawn {
+        Ok(()) => {
+            println!("wrote {}", json.with_extension("png").display());
+            0
+        }
+        Err(e) => {
+            eprintln!("tile-tools plot: {e}");
+            1
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::words as argv;
 
-    #[test]
-    fn help_lists_every_subcommand() {
-        for sub in [
-            "gpu-check",
-            "bench",
-            "compile-bench",
-            "launch-bench",
-            "fault",
-        ] {
-            assert!(USAGE.contains(sub), "{sub} missing from\n{USAGE}");
-        }
-        assert_eq!(run(&argv("tile-tools --help")), 0);
-        assert_eq!(run(&argv("tile-tools")), 2);
-        assert_eq!(run(&argv("tile-tools gpu-chek")), 2);
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
     }
 
     #[test]
-    fn subcommands_read_their_own_arguments() {
-        // Each subcommand's parser sees what follows its name: a flag it
-        // does not know is refused with status 2, before any GPU is needed.
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn help_and_mistakes() {
+        assert_eq!(run(&argv("tile-tools --help")), 0);
+        assert_eq!(run(&argv("tile-tools bench --help")), 0);
+        assert_eq!(run(&argv("tile-tools")), 2);
+        assert_eq!(run(&argv("tile-tools gpu-chek")), 2);
         assert_eq!(run(&argv("tile-tools bench --nope")), 2);
         assert_eq!(run(&argv("tile-tools compile-bench --reps 0")), 2);
-        assert_eq!(run(&argv("tile-tools bench --help")), 0);
-        assert_eq!(run(&argv("tile-tools compile-bench --help")), 0);
+    }
+
+    #[test]
+    fn gpu_check_takes_a_check_or_quick() {
+        use gpu_check::program::Check;
+        let check = |line: &str| match parse(line) {
+            Ok(Command::GpuCheck(cli)) => Ok(cli),
+            Ok(other) => Err(format!("{other:?}")),
+            Err(e) => Err(e.to_string()),
+        };
+        let cli = check("gpu-check --quick").unwrap();
+        assert!(cli.quick && cli.check.is_none());
+        let cli = check("gpu-check launch-bench --samples 7").unwrap();
+        assert_eq!(cli.check, Some(Check::LaunchBench { samples: 7 }));
+        assert_eq!(
+            check("gpu-check launch-bench").unwrap().check,
+            Some(Check::LaunchBench { samples: 20_000 })
+        );
+        assert_eq!(
+            check("gpu-check matmul --quick").unwrap().check,
+            Some(Check::Matmul { quick: true })
+        );
+        assert!(check("gpu-check aot-compare").is_err());
+        assert!(matches!(
+            check("gpu-check aot-compare out.bin").unwrap().check,
+            Some(Check::AotCompare { .. })
+        ));
+        assert_eq!(
+            check("gpu-check interop").unwrap().check,
+            Some(Check::Interop)
+        );
+        assert!(check("gpu-check --nope").is_err());
     }
 }

@@ -16,10 +16,10 @@
 //! target (1.00 at 4096^3 and 8192^3, 1.10 at 4096x4096x512 and 1000^3) and
 //! the verdict.
 
-mod cli;
+pub mod cli;
 mod table;
 
-use cli::Cli;
+pub use cli::Cli;
 
 use crate::bench::ours::median_ms;
 use crate::bench::{FLUSH_BYTES, Timing};
@@ -31,11 +31,6 @@ use tile_examples::matmul::{self, Epilogue, MatmulConfig};
 use tile_runtime::Specialization;
 
 pub use table::{Row, markdown};
-
-/// The usage of `tile-tools matmul-bench`.
-pub const USAGE: &str = "usage: tile-tools matmul-bench [--quick] [--warmup N] [--reps N] \
-                         [--script PATH] [--python PATH] [--out PATH] [--case DTYPE:MxNxK]... \
-                         [--config BMxBNxBK/wW/sS]... [--ours-only]";
 
 /// One size of the benchmark, in one input type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,28 +349,17 @@ pub fn parse_result(line: &str) -> Option<(String, String, Baseline)> {
     Some((dtype, size, b))
 }
 
-/// `tile-tools matmul-bench ARGS`; returns the exit status (1 when one of
-/// our cases could not run, 2 for bad arguments). Without a GPU it prints
-/// `skipped: no CUDA device` and returns 0.
-pub fn main(command_line: &str, args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
-    }
-    let cli = match Cli::parse(args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            eprintln!("tile-tools matmul-bench: {e}\n{USAGE}");
-            return 2;
-        }
-    };
+/// `tile-tools matmul-bench`; returns the exit status (1 when one of our
+/// cases could not run). Without a GPU it prints `skipped: no CUDA device`
+/// and returns 0.
+pub fn main(command_line: &str, cli: &Cli) -> i32 {
     let Some(device) = tile::device_or_skip("tile-tools matmul-bench") else {
         return 0;
     };
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
     let cases = if cli.cases.is_empty() {
-        cases(cli.quick)
+        cases(cli.run.quick)
     } else {
         cli.cases.clone()
     };
@@ -393,7 +377,7 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
     };
     let ours: Vec<Result<(f64, Config), String>> = cases
         .iter()
-        .map(|case| ours(&device, case, &configs, cli.timing, &mut flush))
+        .map(|case| ours(&device, case, &configs, cli.run.timing(), &mut flush))
         .collect();
     drop(flush);
     let (baselines, info, command) = if cli.ours_only {
@@ -403,7 +387,7 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
             String::from("-"),
         )
     } else {
-        run_script(&cli, &cases)
+        run_script(cli, &cases)
     };
     let rows: Vec<Row> = cases
         .iter()
@@ -424,8 +408,8 @@ pub fn main(command_line: &str, args: &[String]) -> i32 {
              - timing: {} warm-up launches, median of {} (each after zeroing 256 MiB), CUDA events\n\
              - ours: the fastest of {} configurations, each checked first\n\
              - baselines: `{command}`\n{}\n\n{table}",
-            cli.timing.warmup,
-            cli.timing.reps,
+            cli.run.timing().warmup,
+            cli.run.timing().reps,
             configs.len(),
             info.iter()
                 .map(|l| format!("- {l}"))
@@ -446,9 +430,9 @@ fn run_script(cli: &Cli, cases: &[Case]) -> (Vec<(String, String, Baseline)>, Ve
     let mut args: Vec<String> = vec![
         cli.script.display().to_string(),
         "--warmup".into(),
-        cli.timing.warmup.to_string(),
+        cli.run.timing().warmup.to_string(),
         "--reps".into(),
-        cli.timing.reps.to_string(),
+        cli.run.timing().reps.to_string(),
     ];
     for c in cases {
         args.extend(["--case".into(), c.dtype_name().into(), c.size()]);
@@ -499,21 +483,19 @@ mod tests {
         assert_eq!(all[0].target(), 1.00);
         assert_eq!(all[2].target(), 1.10);
         assert_eq!(all[3].flops(), 2e9);
-        assert!(Cli::parse(&["--reps".into()]).is_err());
-        let cli = Cli::parse(&[
-            "--case".into(),
-            "bf16:1000x17x4097".into(),
-            "--config".into(),
-            "128x256x64/w8/s3".into(),
-            "--ours-only".into(),
-        ])
-        .unwrap();
+        let parse = |args: &str| match crate::parse(&format!("matmul-bench {args}")) {
+            Ok(crate::Command::MatmulBench(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        assert!(parse("--reps").is_err());
+        let cli = parse("--case bf16:1000x17x4097 --config 128x256x64/w8/s3 --ours-only").unwrap();
         assert_eq!(cli.cases[0].size(), "1000x17x4097");
         assert_eq!(cli.cases[0].dtype, DType::BF16);
         assert_eq!(cli.configs[0].name(), "128x256x64/w8/s3");
         assert_eq!(cli.configs[0].tiles.block_n, 256);
         assert!(cli.ours_only);
-        assert!(Cli::parse(&["--case".into(), "f32:1x1x1".into()]).is_err());
-        assert!(Cli::parse(&["--config".into(), "128x64/w4/s3".into()]).is_err());
+        assert!(parse("--case f32:1x1x1").is_err());
+        assert!(parse("--config 128x64/w4/s3").is_err());
     }
 }

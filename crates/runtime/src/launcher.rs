@@ -40,6 +40,11 @@ struct Loaded {
     kernel: LoadedKernel,
 }
 
+/// The code of one variant made: for a specialization, and for a chip
+/// when it was made for a GPU (`None`: by [`Launcher::prepare`], for no
+/// device in particular).
+type Made = (Specialization, Option<String>, Arc<Artifact>);
+
 /// A kernel with a variant per set of argument facts, loaded per device.
 /// `Send` and `Sync`: threads may launch (and compile) through one
 /// launcher at once.
@@ -47,10 +52,7 @@ pub struct Launcher<S: VariantSource> {
     source: S,
     signature: KernelSpec,
     cache: Arc<KernelCache>,
-    /// The code of each variant made: for a specialization, and for a
-    /// chip when it was made for a GPU (`None`: by [`Launcher::prepare`],
-    /// for no device in particular).
-    artifacts: Mutex<Vec<(Specialization, Option<String>, Arc<Artifact>)>>,
+    artifacts: Mutex<Vec<Made>>,
     loaded: RwLock<Vec<Loaded>>,
     events: Mutex<Vec<CompileEvent>>,
     /// The kernel for the interpreter, once asked for.

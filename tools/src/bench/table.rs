@@ -62,6 +62,28 @@ impl Row {
     }
 }
 
+/// The picture of `rows`: each case's bandwidth, ours, Triton's and
+/// PyTorch's, under the copy bandwidth.
+pub fn picture(title: &str, rows: &[Row], copy_gbps: Option<f64>) -> super::plot::Plot {
+    super::plot::Plot {
+        title: title.to_string(),
+        copy_gbps,
+        cases: rows
+            .iter()
+            .map(|row| super::plot::Bars {
+                label: format!("{} {}", row.kernel, row.size),
+                ours: row.ours.as_ref().ok().map(|&ms| gbps(row.bytes, ms)),
+                triton: row.triton_ms().map(|ms| gbps(row.bytes, ms)),
+                torch: row
+                    .baseline
+                    .as_ref()
+                    .and_then(|b| b.torch_ms)
+                    .map(|ms| gbps(row.bytes, ms)),
+            })
+            .collect(),
+    }
+}
+
 /// GB/s (10^9 bytes per second) of `bytes` moved in `ms`.
 pub fn gbps(bytes: u64, ms: f64) -> f64 {
     bytes as f64 / (ms * 1e6)

@@ -7,7 +7,8 @@
 //!
 //! `tile-tools gpu-check [--quick]`: `--quick` drops the largest sizes (for
 //! runs under compute-sanitizer): 2^24-element vectors, 65536-row
-//! reductions and the cases over more than 2^31 elements.
+//! reductions and the cases over more than 2^31 elements. The command line
+//! is [`Cli`] (clap; `tile-tools gpu-check --help`).
 //!
 //! The runtime's own checks and benchmarks are subcommands:
 //!
@@ -21,6 +22,8 @@
 //!   `KernelFault` naming it (the context is lost afterwards).
 //! - `tile-tools gpu-check matmul [--quick]`: only the matmul cases.
 //! - `tile-tools gpu-check attention [--quick]`: only the attention cases.
+//! - `tile-tools gpu-check interop`: only the cudarc, `half` and
+//!   every-GPU cases.
 
 use super::padding::padding_case;
 use super::reductions::{
@@ -283,34 +286,91 @@ fn layer_norms(device: &Device, report: &mut Report) {
     }
 }
 
-/// The value after `flag` in the arguments, if any.
-fn flag_value(args: &[String], flag: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == flag)
-        .and_then(|i| args.get(i + 1).cloned())
+/// The command line of `tile-tools gpu-check`: every case, or one of the
+/// runtime's checks.
+#[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Drop the largest sizes (for runs under compute-sanitizer): 2^24-element
+    /// vectors, 65536-row reductions and the cases over 2^31 elements.
+    #[arg(long)]
+    pub quick: bool,
+    /// One check instead of every case.
+    #[command(subcommand)]
+    pub check: Option<Check>,
 }
 
-/// Runs a subcommand; `None` when the arguments name none.
-fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
-    use super::runtime;
-    let name = args.first()?.as_str();
-    Some(match name {
-        "launch-bench" => {
-            let samples = flag_value(args, "--samples")
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(20_000);
-            runtime::launch_bench(device, samples).map(|rows| {
-                println!("\nhost time per launch, microseconds (target: median <= 3 us)\n");
-                println!("| path | launches | median | p99 | mean | target |");
-                println!("|---|---|---|---|---|---|");
-                for r in rows {
-                    println!("{r}");
-                }
-            })
+/// The checks that run alone.
+#[derive(clap::Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Host time per launch of a cached 4-argument kernel (median, p99, mean).
+    LaunchBench {
+        /// Launches timed.
+        #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = crate::bench::positive_count)]
+        samples: usize,
+    },
+    /// The autotuner over row-sum configurations, its choice re-timed.
+    Autotune {
+        /// The autotuner's disk cache [default: a directory under the system's temporary one].
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<std::path::PathBuf>,
+    },
+    /// The vector add through the JIT, bit for bit against what
+    /// `tile-aot-example --out FILE` wrote.
+    AotCompare {
+        /// The file `tile-aot-example --out` wrote.
+        file: std::path::PathBuf,
+    },
+    /// A kernel that faults must come back as a `KernelFault` naming it (the
+    /// context is lost afterwards).
+    Fault,
+    /// Only the matmul cases.
+    Matmul {
+        /// The smaller sizes only.
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Only the attention cases.
+    Attention {
+        /// The smaller sizes only.
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Only the Rust GPU ecosystem's cases: cudarc memory and streams,
+    /// `half` elements, every visible GPU.
+    Interop,
+}
+
+impl Check {
+    /// The check's name, as on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            Check::LaunchBench { .. } => "launch-bench",
+            Check::Autotune { .. } => "autotune",
+            Check::AotCompare { .. } => "aot-compare",
+            Check::Fault => "fault",
+            Check::Matmul { .. } => "matmul",
+            Check::Attention { .. } => "attention",
+            Check::Interop => "interop",
         }
-        "autotune" => {
-            let dir = flag_value(args, "--cache-dir")
-                .map(std::path::PathBuf::from)
+    }
+}
+
+/// Runs one check.
+fn check(check: &Check, device: &Device) -> Result<(), String> {
+    use super::runtime;
+    match check {
+        Check::LaunchBench { samples } => runtime::launch_bench(device, *samples).map(|rows| {
+            println!("\nhost time per launch, microseconds (target: median <= 3 us)\n");
+            println!("| path | launches | median | p99 | mean | target |");
+            println!("|---|---|---|---|---|---|");
+            for r in rows {
+                println!("{r}");
+            }
+        }),
+        Check::Autotune { cache_dir } => {
+            let dir = cache_dir
+                .clone()
                 .unwrap_or_else(|| std::env::temp_dir().join("tile-autotune-demo"));
             runtime::autotune_demo(device, &dir).map(|lines| {
                 println!();
@@ -319,25 +379,23 @@ fn subcommand(args: &[String], device: &Device) -> Option<Result<(), String>> {
                 }
             })
         }
-        "aot-compare" => match args.get(1) {
-            Some(file) => runtime::aot_compare(device, std::path::Path::new(file)),
-            None => Err("usage: tile-tools gpu-check aot-compare FILE".into()),
-        },
-        "fault" => runtime::fault_case(device),
-        "matmul" => {
-            let large = !args.iter().any(|a| a == "--quick");
-            family("matmul", super::matmul::cases(large), |c| {
-                (c.name(), c.run(device))
+        Check::AotCompare { file } => runtime::aot_compare(device, file),
+        Check::Fault => runtime::fault_case(device),
+        Check::Matmul { quick } => family("matmul", super::matmul::cases(!quick), |c| {
+            (c.name(), c.run(device))
+        }),
+        Check::Attention { quick } => family("attention", super::attention::cases(!quick), |c| {
+            (c.name(), c.run(device))
+        }),
+        Check::Interop => {
+            let mut cases = super::interop::cases(device);
+            let (name, outcome) = super::interop::every_device();
+            cases.push(("every_gpu", name, outcome));
+            family("interop", cases, |(group, case, outcome)| {
+                (format!("{group} {case}"), outcome.clone())
             })
         }
-        "attention" => {
-            let large = !args.iter().any(|a| a == "--quick");
-            family("attention", super::attention::cases(large), |c| {
-                (c.name(), c.run(device))
-            })
-        }
-        _ => return None,
-    })
+    }
 }
 
 /// Runs each case of one family, printing a PASS or FAIL line for each.
@@ -359,22 +417,22 @@ fn family<C>(name: &str, cases: Vec<C>, run: impl Fn(&C) -> (String, Outcome)) -
     }
 }
 
-/// `tile-tools gpu-check ARGS` (`args`: those after `gpu-check`): a
-/// subcommand, or every case; returns the exit status (1 when a case
-/// failed). Without a GPU it prints "skipped: no CUDA device" and returns 0.
-pub fn main(args: &[String]) -> i32 {
-    let quick = args.iter().any(|a| a == "--quick");
+/// `tile-tools gpu-check`: one check, or every case; returns the exit
+/// status (1 when a case failed). Without a GPU it prints "skipped: no
+/// CUDA device" and returns 0.
+pub fn main(cli: &Cli) -> i32 {
+    let quick = cli.quick;
     let Some(device) = device_or_skip("tile-tools gpu-check") else {
         return 0;
     };
-    if let Some(outcome) = subcommand(args, &device) {
-        return match outcome {
+    if let Some(one) = &cli.check {
+        return match check(one, &device) {
             Ok(()) => {
-                println!("PASS {}", args[0]);
+                println!("PASS {}", one.name());
                 0
             }
             Err(e) => {
-                println!("FAIL {}: {e}", args[0]);
+                println!("FAIL {}: {e}", one.name());
                 1
             }
         };
@@ -463,6 +521,13 @@ pub fn main(args: &[String]) -> i32 {
         report.record(&format!("op_{group}"), case, outcome);
     }
     paddings(&device, &mut report);
+    for (group, case, outcome) in super::interop::cases(&device) {
+        report.record(group, case, outcome);
+    }
+    {
+        let (case, outcome) = super::interop::every_device();
+        report.record("every_gpu", case, outcome);
+    }
     {
         use super::runtime;
         report.record(

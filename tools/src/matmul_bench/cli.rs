@@ -1,84 +1,58 @@
 //! The command line of `tile-tools matmul-bench`.
 
 use super::{Case, Config};
-use crate::bench::{Timing, positive_count};
+use crate::bench::RunArgs;
 use std::path::PathBuf;
 use tile_dialect::DType;
 
-/// Reads `f16:MxNxK` or `bf16:MxNxK`.
-fn parse_case(text: &str) -> Option<Case> {
-    let (dtype, size) = text.split_once(':')?;
+/// Reads `f16:MxNxK` or `bf16:MxNxK` (a value parser of clap).
+fn parse_case(text: &str) -> Result<Case, String> {
+    let bad = || format!("want DTYPE:MxNxK (f16:4096x4096x4096), got {text:?}");
+    let (dtype, size) = text.split_once(':').ok_or_else(bad)?;
     let dtype = match dtype {
         "f16" => DType::F16,
         "bf16" => DType::BF16,
-        _ => return None,
+        _ => return Err(bad()),
     };
     let d: Vec<usize> = size
         .split('x')
         .map(|x| x.parse().ok())
-        .collect::<Option<_>>()?;
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
     match d[..] {
-        [m, n, k] if m > 0 && n > 0 && k > 0 => Some(Case { dtype, m, n, k }),
-        _ => None,
+        [m, n, k] if m > 0 && n > 0 && k > 0 => Ok(Case { dtype, m, n, k }),
+        _ => Err(bad()),
     }
 }
 
-/// The command line of `tile-tools matmul-bench`.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Cli {
-    /// `--quick`: the smaller cases and timing.
-    pub(super) quick: bool,
-    /// Only these cases (`--case`); else [`super::cases`].
-    pub(super) cases: Vec<Case>,
-    /// Only these configurations of ours (`--config`); else [`super::configs`].
-    pub(super) configs: Vec<Config>,
+/// Reads `BMxBNxBK/wW/sS` (a value parser of clap).
+fn parse_config(text: &str) -> Result<Config, String> {
+    Config::parse(text).ok_or_else(|| format!("want BMxBNxBK/wW/sS, got {text:?}"))
+}
+
+/// The command line of `tile-tools matmul-bench`: the matmul against
+/// Triton (autotuned) and cuBLAS, fp16 and bf16.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+pub struct Cli {
+    /// The run's size and timing.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Only these cases [default: the benchmark's own].
+    #[arg(long = "case", value_name = "DTYPE:MxNxK", value_parser = parse_case)]
+    pub cases: Vec<Case>,
+    /// Only these configurations of ours [default: the tutorial's].
+    #[arg(long = "config", value_name = "BMxBNxBK/wW/sS", value_parser = parse_config)]
+    pub configs: Vec<Config>,
     /// No Triton or cuBLAS run (for profiling ours alone).
-    pub(super) ours_only: bool,
-    /// Warm-up and timed launches.
-    pub(super) timing: Timing,
+    #[arg(long)]
+    pub ours_only: bool,
     /// The Triton and cuBLAS script.
-    pub(super) script: PathBuf,
+    #[arg(long, value_name = "PATH", default_value = "bench/triton_matmul.py")]
+    pub script: PathBuf,
     /// The Python that runs it.
-    pub(super) python: String,
+    #[arg(long, value_name = "PATH", default_value = "python3")]
+    pub python: String,
     /// Where the Markdown report goes.
-    pub(super) out: Option<PathBuf>,
-}
-
-impl Cli {
-    pub(super) fn parse(args: &[String]) -> Result<Cli, String> {
-        let quick = args.iter().any(|a| a == "--quick");
-        let ours_only = args.iter().any(|a| a == "--ours-only");
-        let mut cli = Cli {
-            quick,
-            cases: Vec::new(),
-            configs: Vec::new(),
-            ours_only,
-            timing: Timing::default_for(quick),
-            script: PathBuf::from("bench/triton_matmul.py"),
-            python: "python3".into(),
-            out: None,
-        };
-        let mut it = args
-            .iter()
-            .filter(|a| *a != "--quick" && *a != "--ours-only");
-        while let Some(flag) = it.next() {
-            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-            match flag.as_str() {
-                "--warmup" => cli.timing.warmup = positive_count(flag, value)?,
-                "--reps" => cli.timing.reps = positive_count(flag, value)?,
-                "--script" => cli.script = PathBuf::from(value),
-                "--python" => cli.python = value.clone(),
-                "--out" => cli.out = Some(PathBuf::from(value)),
-                "--case" => cli.cases.push(
-                    parse_case(value).ok_or_else(|| format!("--case {value}: want DTYPE:MxNxK"))?,
-                ),
-                "--config" => cli.configs.push(
-                    Config::parse(value)
-                        .ok_or_else(|| format!("--config {value}: want BMxBNxBK/wW/sS"))?,
-                ),
-                other => return Err(format!("unknown argument {other}")),
-            }
-        }
-        Ok(cli)
-    }
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
 }
