@@ -74,12 +74,31 @@ pub fn run(
         unsafe { ctx.disable_event_tracking() };
     }
 
+    // The kernel is compiled and loaded first (a launch on a scratch slice),
+    // so that the launch below is queued while the producer is still busy.
+    let context = tile::context()?;
+    let add = tile::jit(
+        &vector_add::safe_kernel(&context, vector_add::BLOCK)?,
+        Options::default(),
+    )?;
+    let device = tile::Device::from_cuda_stream(consumer.clone())?;
+    let grid = len.div_ceil(vector_add::BLOCK as usize) as u32;
+    let scratch: CudaSlice<f32> = consumer.alloc_zeros(len)?;
+    let mut scratch_out: CudaSlice<f32> = consumer.alloc_zeros(len)?;
+    CudaArgs::new(&device)?
+        .arg(&scratch)
+        .arg(&scratch)
+        .arg(&mut scratch_out)
+        .arg(n)
+        .launch(&add, grid)?;
+    consumer.synchronize()?;
+
     let x_host = tile_runtime::pattern_f32(len, 1);
     let y_host = tile_runtime::pattern_f32(len, 2);
-    // Keep the producer busy first: 256 MiB copied four times.
-    let ballast: CudaSlice<u8> = producer.alloc_zeros(256 << 20)?;
-    let mut ballast_copy: CudaSlice<u8> = producer.alloc_zeros(256 << 20)?;
-    for _ in 0..4 {
+    // Keep the producer busy first: 1 GiB copied eight times (a few ms).
+    let ballast: CudaSlice<u8> = producer.alloc_zeros(1 << 30)?;
+    let mut ballast_copy: CudaSlice<u8> = producer.alloc_zeros(1 << 30)?;
+    for _ in 0..8 {
         producer.memcpy_dtod(&ballast, &mut ballast_copy)?;
     }
     let x = producer.clone_htod(&x_host)?;
@@ -90,14 +109,6 @@ pub fn run(
         let filled = producer.record_event(None)?;
         consumer.wait(&filled)?;
     }
-
-    let context = tile::context()?;
-    let add = tile::jit(
-        &vector_add::safe_kernel(&context, vector_add::BLOCK)?,
-        Options::default(),
-    )?;
-    let device = tile::Device::from_cuda_stream(consumer.clone())?;
-    let grid = len.div_ceil(vector_add::BLOCK as usize) as u32;
     CudaArgs::new(&device)?
         .arg(&x)
         .arg(&y)
