@@ -285,7 +285,7 @@ pub struct Cli {
     /// Only these configurations of ours [default: the benchmark's own].
     #[arg(long = "config", value_name = "BMxBN/wW/sS", value_parser = parse_config)]
     pub configs: Vec<Config>,
-    /// Only the cases of this head dimension.
+    /// Only the cases of this head dimension, 64 or 128.
     #[arg(long, value_name = "D", value_parser = head_dim)]
     pub head_dim: Option<usize>,
     /// Only the causal or the full cases.

@@ -174,4 +174,45 @@ mod tests {
         );
         assert!(check("gpu-check --nope").is_err());
     }
+
+    #[test]
+    fn the_scripts_command_lines_are_accepted() {
+        // What scripts/*.sh, bench/*.sh, the READMEs and the programs' own
+        // child processes (compile-bench's CHILD_ARG, fuzz --worker) run.
+        for line in [
+            "gpu-check",
+            "gpu-check --quick",
+            "gpu-check launch-bench",
+            "gpu-check autotune --cache-dir /tmp/tile-tune",
+            "gpu-check aot-compare /tmp/aot.bin",
+            "gpu-check fault",
+            "gpu-check matmul --quick",
+            "gpu-check attention",
+            "gpu-check attention --quick",
+            "gpu-check interop",
+            "bench --out out/bench.md",
+            "bench --quick",
+            "bench --quick --no-specialize --warmup 3 --reps 4 \
+             --triton-script bench/triton_kernels.py --python python3 --out b.md",
+            "compile-bench --out out/compile.md",
+            "compile-bench --check-upstream",
+            "compile-bench --scaling",
+            "compile-bench --first-compile-child row_sum",
+            "matmul-bench --out out/matmul-bench.md",
+            "matmul-bench --quick --case f16:4096x4096x4096 \
+             --config 128x256x64/w8/s3 --ours-only --out m.md",
+            "attention-bench --reps 30 --out out/attention-bench.md",
+            "attention-bench --ours-only --config 128x64/w8/s3 --head-dim 128 \
+             --mask causal --warmup 1 --reps 1",
+            "attention-bench --quick --head-dim 64 --mask full",
+            "fuzz --inputs 3000 --seed 1 --out target/fuzz-out",
+            "fuzz --programs --inputs 2000 --seed 1 --out target/fuzz-programs-out",
+            "fuzz --worker",
+            "plot out/bench.json",
+        ] {
+            if let Err(e) = parse(line) {
+                panic!("`tile-tools {line}` refused:\n{e}");
+            }
+        }
+    }
 }
