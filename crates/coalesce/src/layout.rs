@@ -42,16 +42,9 @@ pub enum Layout {
 }
 
 /// Why a layout could not be built or read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct LayoutError(pub String);
-
-impl fmt::Display for LayoutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for LayoutError {}
 
 impl Blocked {
     /// The number of axes.

@@ -8,7 +8,7 @@ use melior::Context;
 use melior::ir::Module;
 use melior::ir::operation::OperationLike;
 use melior::pass::PassManager;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 use tile_dialect::Diagnostic;
 use tile_dialect::diagnostics::DiagnosticCapture;
@@ -91,7 +91,11 @@ impl Compiled {
 }
 
 /// A compilation that failed: the kernel, the stage, and why.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(
+    "kernel {kernel}: stage '{stage}' failed: {message}{}",
+    tile_dialect::error::lines(diagnostics)
+)]
 pub struct CompileError {
     /// The kernel's name, when known.
     pub kernel: String,
@@ -102,22 +106,6 @@ pub struct CompileError {
     /// MLIR's diagnostics (with the user's source locations).
     pub diagnostics: Vec<Diagnostic>,
 }
-
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "kernel {}: stage '{}' failed: {}",
-            self.kernel, self.stage, self.message
-        )?;
-        for d in &self.diagnostics {
-            write!(f, "\n{d}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for CompileError {}
 
 /// Compiles the kernel in `module` (tile IR, verified) to PTX. The module
 /// is transformed in place, stage by stage; at the end it holds the

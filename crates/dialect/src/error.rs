@@ -473,7 +473,8 @@ impl fmt::Display for Rule {
 
 /// A rule broken while building a kernel: the op, the rule and the line of
 /// the builder call that broke it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{at}: error: '{op}': {rule}")]
 pub struct BuildError {
     /// The op that could not be built (`tile.load`, `arith.addf`, ...).
     pub op: &'static str,
@@ -483,16 +484,9 @@ pub struct BuildError {
     pub at: SourceLoc,
 }
 
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: error: '{}': {}", self.at, self.op, self.rule)
-    }
-}
-
-impl std::error::Error for BuildError {}
-
 /// One MLIR diagnostic, with its location as MLIR prints it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{location}: {severity}: {message}")]
 pub struct Diagnostic {
     /// `error`, `warning`, `note` or `remark`.
     pub severity: &'static str,
@@ -502,18 +496,14 @@ pub struct Diagnostic {
     pub message: String,
 }
 
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.location, self.severity, self.message)
-    }
-}
-
 /// Every error of this crate.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A kernel-builder call broke a rule.
-    Build(BuildError),
+    #[error(transparent)]
+    Build(#[from] BuildError),
     /// MLIR or the tile verifier rejected IR, with its diagnostics.
+    #[error("{what} failed verification{}", lines(diagnostics))]
     Invalid {
         /// What was being checked (`kernel safe_kernel`, `input`, ...).
         what: String,
@@ -521,49 +511,19 @@ pub enum Error {
         diagnostics: Vec<Diagnostic>,
     },
     /// MLIR text that did not parse.
+    #[error("MLIR text did not parse{}", lines(diagnostics))]
     Parse {
         /// The diagnostics MLIR gave.
         diagnostics: Vec<Diagnostic>,
     },
     /// An error from melior.
-    Mlir(melior::Error),
+    #[error("MLIR: {0}")]
+    Mlir(#[from] melior::Error),
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Build(e) => e.fmt(f),
-            Error::Invalid { what, diagnostics } => {
-                write!(f, "{what} failed verification")?;
-                for d in diagnostics {
-                    write!(f, "\n{d}")?;
-                }
-                Ok(())
-            }
-            Error::Parse { diagnostics } => {
-                f.write_str("MLIR text did not parse")?;
-                for d in diagnostics {
-                    write!(f, "\n{d}")?;
-                }
-                Ok(())
-            }
-            Error::Mlir(e) => write!(f, "MLIR: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<BuildError> for Error {
-    fn from(e: BuildError) -> Self {
-        Error::Build(e)
-    }
-}
-
-impl From<melior::Error> for Error {
-    fn from(e: melior::Error) -> Self {
-        Error::Mlir(e)
-    }
+/// Each diagnostic on a line of its own, after a newline.
+pub fn lines(diagnostics: &[Diagnostic]) -> String {
+    diagnostics.iter().map(|d| format!("\n{d}")).collect()
 }
 
 /// This crate's result type.

@@ -18,7 +18,6 @@
 use crate::cache_key::{CacheKey, hex};
 use crate::kernel::KernelSpec;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The format's name, in every header.
 const FORMAT: &str = "tile-artifact";
@@ -45,9 +44,10 @@ struct Header {
 }
 
 /// Why bytes are not an artifact.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArtifactError {
     /// The data ends before the length its header gives.
+    #[error("truncated: the header promises {expected} bytes of body, there are {found}")]
     Truncated {
         /// Bytes the header promises after it.
         expected: usize,
@@ -55,31 +55,16 @@ pub enum ArtifactError {
         found: usize,
     },
     /// The body's SHA-256 differs from the header's: the data was damaged.
+    #[error("damaged: the body's SHA-256 differs from the header's")]
     Checksum,
     /// The bytes do not follow the format (or another version of it);
     /// says where.
+    #[error("not a tile artifact: {0}")]
     Format(String),
     /// An artifact that cannot be written.
+    #[error("cannot be written: {0}")]
     Unwritable(String),
 }
-
-impl fmt::Display for ArtifactError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArtifactError::Truncated { expected, found } => write!(
-                f,
-                "truncated: the header promises {expected} bytes of body, there are {found}"
-            ),
-            ArtifactError::Checksum => {
-                f.write_str("damaged: the body's SHA-256 differs from the header's")
-            }
-            ArtifactError::Format(what) => write!(f, "not a tile artifact: {what}"),
-            ArtifactError::Unwritable(what) => write!(f, "cannot be written: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for ArtifactError {}
 
 impl Artifact {
     /// The artifact in the format above.

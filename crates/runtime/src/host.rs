@@ -268,7 +268,13 @@ impl fmt::Display for InterpretFault {
 
 /// A fault of an interpreted kernel, with the op and the user's source
 /// line that caused it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{location}: `{op}` in kernel `{kernel}`, program ({}, {}, {}): {fault}",
+    program[0],
+    program[1],
+    program[2]
+)]
 pub struct InterpretError {
     /// The kernel.
     pub kernel: String,
@@ -281,17 +287,6 @@ pub struct InterpretError {
     pub program: [u32; 3],
     /// What went wrong.
     pub fault: InterpretFault,
-}
-
-impl fmt::Display for InterpretError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [x, y, z] = self.program;
-        write!(
-            f,
-            "{}: `{}` in kernel `{}`, program ({x}, {y}, {z}): {}",
-            self.location, self.op, self.kernel, self.fault
-        )
-    }
 }
 
 #[cfg(test)]
