@@ -15,6 +15,16 @@
 //! The CPU interpreter times nothing (its times would say nothing of a
 //! GPU's): there every key runs the first configuration, and no choice is
 //! remembered or stored.
+//!
+//! ```
+//! use tile_runtime::Config;
+//!
+//! // One configuration: named block sizes, warps, and pipeline stages.
+//! let config = Config::new(8).with("BLOCK_M", 128).with("BLOCK_N", 64).with_stages(4);
+//! assert_eq!(config.get("BLOCK_N"), Some(64));
+//! assert_eq!(config.get("BLOCK_K"), None);
+//! println!("{config}");
+//! ```
 
 use crate::cache_key::KeyBuilder;
 use crate::device::Device;

@@ -1,5 +1,17 @@
 //! Device memory: raw addresses ([`DevicePtr`]), the element types that may
 //! live on the device ([`DeviceCopy`]) and owned allocations ([`Buffer`]).
+//!
+//! ```
+//! use tile_runtime::{Arg, Device, RuntimeError};
+//!
+//! let device = Device::interpreter();
+//! let x = device.upload(&[1.0f32, 2.0, 3.0])?;
+//! // An argument from element 1 on knows it reaches 2 elements (8 bytes).
+//! let Arg::Ptr { extent_bytes, .. } = x.arg_at(1)? else { unreachable!() };
+//! assert_eq!(extent_bytes, Some(8));
+//! assert_eq!(x.ptr_at(4), Err(RuntimeError::OutOfBounds { offset: 4, len: 3 }));
+//! # Ok::<(), RuntimeError>(())
+//! ```
 
 use crate::device::Device;
 use crate::error::{Result, RuntimeError};

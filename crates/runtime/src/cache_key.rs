@@ -1,5 +1,14 @@
 //! Names for compiled kernels: a SHA-256 digest of everything the PTX
 //! depends on.
+//!
+//! ```
+//! use tile_runtime::{CacheKey, KeyBuilder};
+//!
+//! let key = |warps: &str| KeyBuilder::new("tile-kernel").field("num_warps", warps).finish();
+//! assert_eq!(key("4"), key("4"));
+//! assert_ne!(key("4"), key("8"));
+//! assert_eq!(CacheKey::from_hex(&key("4").hex()), Some(key("4")));
+//! ```
 
 use sha2::{Digest, Sha256};
 use std::fmt;

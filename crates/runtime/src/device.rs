@@ -2,6 +2,20 @@
 //! memory operations on it. The work is done by the one backend it holds
 //! (a `dyn Backend`: the CUDA driver, or the interpreter's host memory),
 //! to which every operation is delegated.
+//!
+//! ```
+//! use tile_runtime::Device;
+//!
+//! // The interpreter has a GPU's limits and no chip to compile for.
+//! let device = Device::interpreter();
+//! assert!(device.is_interpreter());
+//! assert_eq!(device.limits().max_threads_per_block, 1024);
+//! assert!(device.chip().is_err());
+//! let mut x = device.alloc::<i32>(4)?;
+//! device.write(&mut x, &[1, 2, 3, 4])?;
+//! assert_eq!(device.download(&x)?, [1, 2, 3, 4]);
+//! # Ok::<(), tile_runtime::RuntimeError>(())
+//! ```
 
 mod id;
 mod interpret_switch;

@@ -29,6 +29,29 @@
 //! an entry with a valid checksum, whose PTX then runs on the GPU as the
 //! user. That is why the directory must be private; the checksum is not a
 //! signature.
+//!
+//! ```
+//! use tile_runtime::{Artifact, DiskCache, KernelSpec, KeyBuilder, Lookup, Specialization};
+//!
+//! let dir = std::env::temp_dir().join(format!("tile-doc-{}", std::process::id()));
+//! let cache = DiskCache::at(&dir);
+//! let key = KeyBuilder::new("doc").field("kernel", "k").finish();
+//! assert!(matches!(cache.load(&key), Lookup::Miss));
+//! let artifact = Artifact {
+//!     spec: KernelSpec {
+//!         name: "k".into(),
+//!         params: vec![],
+//!         num_warps: 1,
+//!         shared_mem_bytes: 0,
+//!         i32_offset_elem_bytes: vec![],
+//!         specialization: Specialization::none(),
+//!     },
+//!     ptx: ".version 8.0".into(),
+//! };
+//! cache.store(&key, &artifact).unwrap();
+//! assert!(matches!(cache.load(&key), Lookup::Hit(a) if a == artifact));
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
 
 use crate::artifact::Artifact;
 use crate::cache_key::CacheKey;

@@ -2,6 +2,22 @@
 //!
 //! Its messages are in the `message` module; the conversion of driver
 //! failures into it in `driver_call`.
+//!
+//! ```
+//! use tile_runtime::{Device, RuntimeError};
+//!
+//! let device = Device::interpreter();
+//! let x = device.upload(&[1u8, 2, 3])?;
+//! let other = Device::interpreter(); // another interpreter: other memory
+//! match other.download(&x) {
+//!     Err(e @ RuntimeError::WrongDevice { .. }) => {
+//!         assert!(!e.is_context_lost());
+//!         assert!(e.to_string().contains("interpreter"), "{e}");
+//!     }
+//!     other => panic!("{other:?}"),
+//! }
+//! # Ok::<(), RuntimeError>(())
+//! ```
 
 mod driver_call;
 mod message;

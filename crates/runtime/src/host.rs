@@ -7,6 +7,18 @@
 //! either. A [`HostKernel`] (the `tile-interpreter` crate makes them from
 //! tile IR) runs a whole grid against that memory. This module knows
 //! nothing of tile IR, so the runtime stays free of the compiler.
+//!
+//! ```
+//! use tile_runtime::HostMemory;
+//!
+//! let mut memory = HostMemory::new();
+//! let base = memory.alloc(16);
+//! memory.range_mut(base + 4, 4).unwrap().copy_from_slice(&[1, 2, 3, 4]);
+//! assert_eq!(memory.range(base + 4, 4), Some(&[1u8, 2, 3, 4][..]));
+//! // Outside any allocation, or across its end: no bytes.
+//! assert_eq!(memory.range(base + 14, 4), None);
+//! assert!(memory.free(base));
+//! ```
 
 use crate::error::Result;
 use crate::kernel::Arg;

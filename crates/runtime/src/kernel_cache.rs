@@ -9,6 +9,30 @@
 //! written does not stop the kernel: it is compiled, and the problem is
 //! reported with the compile's event ([`Fetched::cache_warning`]) and, the
 //! first time for each directory, as a warning on standard error.
+//!
+//! ```
+//! use tile_runtime::{Artifact, KernelCache, KernelSpec, KeyBuilder, Origin, Specialization};
+//!
+//! let cache = KernelCache::new(None); // memory only
+//! let key = KeyBuilder::new("doc").field("kernel", "k").finish();
+//! let compile = || {
+//!     Ok(Artifact {
+//!         spec: KernelSpec {
+//!             name: "k".into(),
+//!             params: vec![],
+//!             num_warps: 1,
+//!             shared_mem_bytes: 0,
+//!             i32_offset_elem_bytes: vec![],
+//!             specialization: Specialization::none(),
+//!         },
+//!         ptx: String::new(),
+//!     })
+//! };
+//! let first = cache.get_or_compile(&key, None, compile)?;
+//! assert!(matches!(first.origin, Origin::Compiled(_)));
+//! assert_eq!(cache.get_or_compile(&key, None, compile)?.origin, Origin::Memory);
+//! # Ok::<(), tile_runtime::RuntimeError>(())
+//! ```
 
 use crate::artifact::Artifact;
 use crate::cache_key::CacheKey;

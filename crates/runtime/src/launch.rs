@@ -8,6 +8,16 @@
 //! Modules: `grid` holds [`Grid`]; `shape` checks the block and
 //! shared memory; `jit` loads PTX through the driver; `raw` times bare
 //! launches for the benchmark.
+//!
+//! ```
+//! use tile_runtime::Grid;
+//!
+//! // Grids come from a count, a pair or a triple of program counts.
+//! assert_eq!(Grid::from(7u32).dims(), [7, 1, 1]);
+//! assert_eq!(Grid::from((4u32, 2u32)).dims(), [4, 2, 1]);
+//! // A grid past the device's limits is refused before any launch.
+//! assert!(Grid::new(0, 1, 1).check("k", [65535; 3]).is_err());
+//! ```
 
 mod grid;
 mod jit;

@@ -16,6 +16,23 @@
 //! On the CPU interpreter ([`Device::interpreter`]) a launch makes no
 //! variant: it checks the arguments and the grid, and runs the source's
 //! [`HostKernel`] (made once per launcher) on the device's host memory.
+//!
+//! ```no_run
+//! use tile_runtime::{Arg, Device, Launcher, Precompiled};
+//!
+//! # fn run(variants: &[&[u8]]) -> Result<(), tile_runtime::RuntimeError> {
+//! // Variants compiled ahead of time (`tile::aot::write_variants`), run with
+//! // the runtime alone; `tile::jit` gives a Launcher over the compiler.
+//! let add = Launcher::new(Precompiled::from_bytes(variants)?);
+//! let device = Device::new(0)?;
+//! let (x, out) = (device.upload(&[1.0f32; 1000])?, device.alloc::<f32>(1000)?);
+//! add.launch(&device, 1u32, &[(&x).into(), (&x).into(), (&out).into(), Arg::I32(1000)])?;
+//! for event in add.events() {
+//!     println!("{event}"); // where the variant came from, and why
+//! }
+//! # Ok(())
+//! # }
+//! ```
 
 mod variant_source;
 

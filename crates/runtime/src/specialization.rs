@@ -9,6 +9,19 @@
 //! misaligned vector access would fault.
 //!
 //! [`KernelSpec::check_args`]: crate::KernelSpec::check_args
+//!
+//!
+//! ```
+//! use tile_runtime::{Arg, Fact, Specialization};
+//!
+//! let facts = Specialization::of(&[Arg::I32(4096), Arg::I32(1), Arg::I32(1000)]);
+//! assert_eq!(facts.fact(0), Fact::DivisibleBy16);
+//! assert_eq!(facts.fact(1), Fact::EqualToOne);
+//! assert_eq!(facts.fact(2), Fact::None);
+//! // Code for these facts runs any launch whose arguments have them.
+//! assert!(facts.is_of(&[Arg::I32(32), Arg::I32(1), Arg::I32(7)]));
+//! assert!(!facts.is_of(&[Arg::I32(33), Arg::I32(1), Arg::I32(7)]));
+//! ```
 
 use crate::kernel::Arg;
 use std::fmt;
