@@ -7,6 +7,15 @@
 //! several milliseconds, and every loaded dialect makes each later
 //! `canonicalize` and every printing of a type or attribute slower, since
 //! both walk the loaded dialects.
+//!
+//! ```
+//! let context = tile_dialect::new_context().unwrap();
+//! // Every upstream dialect is registered, a few are loaded up front, and
+//! // the tile dialect's ops are known.
+//! assert!(context.registered_dialect_count() > 40);
+//! assert!(context.loaded_dialect_count() < context.registered_dialect_count());
+//! assert!(context.is_registered_operation("tile.load"));
+//! ```
 
 use crate::diagnostics::DiagnosticCapture;
 use crate::error::{Error, Result};

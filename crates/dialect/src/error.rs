@@ -1,5 +1,22 @@
 //! Errors: broken rules with the op and the user's source line, and MLIR
 //! diagnostics turned into Rust values.
+//!
+//! ```
+//! use tile_dialect::{DType, Kernel};
+//!
+//! let context = tile_dialect::new_context().unwrap();
+//! // A block of 1000 elements: aranges must have power-of-two lengths.
+//! let Err(err) = Kernel::build(&context, "bad", |k| {
+//!     let _ = k.arange(0, 1000);
+//! }) else {
+//!     panic!("a 1000-element arange was accepted");
+//! };
+//! let message = err.to_string();
+//! // The message names the op, the rule and this file's line.
+//! assert!(message.contains("tile.arange"), "{message}");
+//! assert!(message.contains(file!()), "{message}");
+//! # let _ = DType::F32;
+//! ```
 
 use crate::types::shape_str;
 use std::fmt;

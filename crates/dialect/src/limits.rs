@@ -7,6 +7,16 @@
 //!   depth 1, a loop in it depth 2).
 //! - A literal must be a value of its element type: integers within the
 //!   width, floats finite after rounding (infinities and NaN stay allowed).
+//!
+//! ```
+//! use tile_dialect::{DType, limits};
+//!
+//! assert!(limits::check_tile(&[1024, 1024]).is_ok()); // 2^20 elements
+//! assert!(limits::check_tile(&[2048, 1024]).is_err());
+//! assert!(limits::check_literal(65504.0, DType::F16).is_ok());
+//! assert!(limits::check_literal(1e10, DType::F16).is_err()); // rounds to inf
+//! assert!(!limits::int_fits(300, DType::I8));
+//! ```
 
 use crate::DType;
 use crate::error::Rule;

@@ -3,6 +3,16 @@
 //! A [`TileType`] prints as the MLIR type it stands for and parses back from
 //! MLIR's printed form, so the builder and the verifier share one model of
 //! scalars, tensors, pointers and block pointers.
+//!
+//! ```
+//! use tile_dialect::{DType, Elem, TileType};
+//!
+//! let t = TileType::tensor(&[64, 32], Elem::Num(DType::F16));
+//! assert_eq!(t.to_string(), "tensor<64x32xf16>");
+//! assert_eq!(TileType::parse("tensor<64x32xf16>"), Some(t.clone()));
+//! assert_eq!(t.with_shape(&[64]).shape(), &[64]);
+//! assert!(TileType::scalar(DType::I32).is_scalar());
+//! ```
 
 use crate::DType;
 use std::fmt;
