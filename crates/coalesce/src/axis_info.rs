@@ -14,6 +14,20 @@
 //! A scalar is a tensor of shape `[1]`. Every figure is a power of two, at
 //! most [`MAX_DIVISIBILITY`] for divisibility; the weakest facts
 //! ([`AxisInfo::unknown`]) are 1 everywhere.
+//!
+//! ```
+//! use tile_coalesce::AxisInfo;
+//! use tile_coalesce::axis_info::pow2_divisor;
+//!
+//! // arange(0, 128): one run of 128 consecutive values starting at a
+//! // multiple of every power of two (capped).
+//! let offs = AxisInfo::arange(0, 128);
+//! assert_eq!(offs.contiguity, [128]);
+//! assert_eq!(pow2_divisor(48), 16);
+//! // A splat of a scalar divisible by 16 is constant along its axis.
+//! let n = AxisInfo::splat(&AxisInfo::scalar(16), &[128]);
+//! assert_eq!(n.constancy, [128]);
+//! ```
 
 /// The largest divisibility tracked (that of 0).
 pub const MAX_DIVISIBILITY: i64 = 1 << 30;

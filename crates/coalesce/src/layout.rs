@@ -1,6 +1,20 @@
 //! Distributed layouts: how the elements of a tensor are spread over the
 //! threads of one program, and their textual form as the encoding of a
 //! tensor type (`tensor<16x64xf32, #tile.blocked<...>>`).
+//!
+//! ```
+//! use tile_coalesce::Blocked;
+//!
+//! // 128 x 64 elements over 4 warps, columns fastest: one element a
+//! // thread at a time, a warp's 32 threads along a row, two warps to cover
+//! // the 64 columns and the other two down the rows.
+//! let layout = Blocked::default_for(&[128, 64], 4).unwrap();
+//! assert_eq!(layout.threads_per_warp, [1, 32]);
+//! assert_eq!(layout.warps_per_cta, [2, 2]);
+//! assert_eq!(layout.order, [1, 0]);
+//! assert_eq!(layout.num_warps(), 4);
+//! assert!(layout.validate().is_ok());
+//! ```
 
 use crate::mma::Mma;
 use std::fmt;

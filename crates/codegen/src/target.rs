@@ -4,6 +4,17 @@
 //! ("LLVM ERROR: PTX version 6.0 does not support target 'sm_90'") and on
 //! an instruction the chip lacks (tensor-core `mma` before sm_80), and
 //! only warns on a chip or feature it does not know.
+//!
+//! ```
+//! use tile_codegen::{Options, target};
+//!
+//! assert!(target::validate(&Options::default()).is_ok());
+//! let bad = Options { chip: "sm_75".into(), ..Options::default() };
+//! assert!(target::validate(&bad).unwrap_err().contains("older than sm_80"));
+//! // For a device of another generation: its chip, and the PTX it needs.
+//! let b200 = target::for_chip(&Options::default(), "sm_100").unwrap();
+//! assert_eq!((b200.chip.as_str(), b200.features.as_str()), ("sm_100", "+ptx86"));
+//! ```
 
 use crate::options::Options;
 

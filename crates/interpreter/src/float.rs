@@ -11,6 +11,16 @@
 //! `half`'s conversions from `f64` keep only the top 20 bits of the
 //! significand before they round, so a value just above a halfway point
 //! can round down (see the test `rounding_keeps_the_sticky_bits`).
+//!
+//! ```
+//! use tile_dialect::DType;
+//! use tile_interpreter::float::round;
+//!
+//! assert_eq!(round(65519.0, DType::F16), 65504.0);
+//! assert_eq!(round(65520.0, DType::F16), f64::INFINITY);
+//! // Ties go to even: 1 + 2^-8 is halfway between two bf16 values.
+//! assert_eq!(round(1.0 + 2f64.powi(-8), DType::BF16), 1.0);
+//! ```
 
 use half::{bf16, f16};
 use tile_dialect::DType;
