@@ -12,6 +12,31 @@
 //! `tile.convert_layout` is inserted (see [`layout_conversions`]). The
 //! number of warps comes from the module attribute `tile.num_warps` (4
 //! when absent).
+//!
+//! ```
+//! # use melior::pass::PassManager;
+//! # use tile_dialect::{DType, Kernel};
+//! # let context = tile_dialect::new_context().unwrap();
+//! # tile_passes::register_all(&context).unwrap();
+//! let kernel = Kernel::build(&context, "copy", |k| {
+//!     let x = k.arg_ptr("x", DType::F32);
+//!     let y = k.arg_ptr("y", DType::F32);
+//!     let n = k.arg("n", DType::I32);
+//!     let offs = k.program_id(0) * 128 + k.arange(0, 128);
+//!     let v = k.load(x + offs).mask(offs.lt(n)).build();
+//!     k.store(y + offs, v).mask(offs.lt(n)).build();
+//! })
+//! .unwrap();
+//! # let mut module = tile_passes::parse_module(&context, &kernel.to_string(), "copy").unwrap();
+//! # let pm = PassManager::new(&context);
+//! # let run = |pm: &PassManager, module: &mut melior::ir::Module| pm.run(module).unwrap();
+//! // Every tensor gets a layout.
+//! tile_passes::pipeline::add_pipeline(&pm.as_operation_pass_manager(), "builtin.module(tile-assign-layouts)")
+//!     .unwrap();
+//! run(&pm, &mut module);
+//! let text = tile_passes::print_module(&module, false);
+//! assert!(text.contains("#tile.blocked<"), "{text}");
+//! ```
 
 use crate::axis_analysis::AxisAnalysis;
 use crate::edit::{self, key};

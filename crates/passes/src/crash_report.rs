@@ -10,6 +10,15 @@
 //! `backtrace_symbols_fd`, `raise`); `backtrace` is called once
 //! at installation, so that it never has to load its unwinder inside the
 //! handler.
+//!
+//! ```no_run
+//! fn main() {
+//!     // First thing in a tool's main: a crash inside MLIR or LLVM then
+//!     // prints one line and a stack before the process dies of the signal.
+//!     tile_passes::crash_report::install("my-tool");
+//!     // ...
+//! }
+//! ```
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod imp {

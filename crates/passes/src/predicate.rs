@@ -8,6 +8,31 @@
 //!   false is replaced by its `other`.
 //!
 //! Unmasked accesses and masks computed at run time are left alone.
+//!
+//! ```
+//! # use melior::pass::PassManager;
+//! # use tile_dialect::{DType, Kernel};
+//! # let context = tile_dialect::new_context().unwrap();
+//! # tile_passes::register_all(&context).unwrap();
+//! let kernel = Kernel::build(&context, "copy", |k| {
+//!     let x = k.arg_ptr("x", DType::F32);
+//!     let y = k.arg_ptr("y", DType::F32);
+//!     let n = k.arg("n", DType::I32);
+//!     let offs = k.program_id(0) * 128 + k.arange(0, 128);
+//!     let v = k.load(x + offs).mask(offs.lt(n)).build();
+//!     k.store(y + offs, v).mask(offs.lt(n)).build();
+//! })
+//! .unwrap();
+//! # let mut module = tile_passes::parse_module(&context, &kernel.to_string(), "copy").unwrap();
+//! # let pm = PassManager::new(&context);
+//! # let run = |pm: &PassManager, module: &mut melior::ir::Module| pm.run(module).unwrap();
+//! // The masked load gets an explicit `other` (zero).
+//! tile_passes::pipeline::add_pipeline(&pm.as_operation_pass_manager(), "builtin.module(tile-predicate)")
+//!     .unwrap();
+//! run(&pm, &mut module);
+//! let text = tile_passes::print_module(&module, false);
+//! assert!(text.contains("arith.constant dense<0.000000e+00> : tensor<128xf32>"), "{text}");
+//! ```
 
 use crate::edit::{self, key};
 use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};

@@ -23,6 +23,31 @@
 //! walk with a map from each tile value to its scalars (`emit::Lowered`).
 //!
 //! [`Distribution`]: tile_coalesce::Distribution
+//!
+//! ```
+//! # use melior::pass::PassManager;
+//! # use tile_dialect::{DType, Kernel};
+//! # let context = tile_dialect::new_context().unwrap();
+//! # tile_passes::register_all(&context).unwrap();
+//! let kernel = Kernel::build(&context, "copy", |k| {
+//!     let x = k.arg_ptr("x", DType::F32);
+//!     let y = k.arg_ptr("y", DType::F32);
+//!     let n = k.arg("n", DType::I32);
+//!     let offs = k.program_id(0) * 128 + k.arange(0, 128);
+//!     let v = k.load(x + offs).mask(offs.lt(n)).build();
+//!     k.store(y + offs, v).mask(offs.lt(n)).build();
+//! })
+//! .unwrap();
+//! # let mut module = tile_passes::parse_module(&context, &kernel.to_string(), "copy").unwrap();
+//! # let pm = PassManager::new(&context);
+//! # let run = |pm: &PassManager, module: &mut melior::ir::Module| pm.run(module).unwrap();
+//! // Laid-out tile IR becomes per-thread code in a gpu.module.
+//! tile_passes::pipeline::add_pipeline(&pm.as_operation_pass_manager(), "builtin.module(func.func(tile-assign-layouts,tile-predicate),tile-vectorize,tile-to-simt)")
+//!     .unwrap();
+//! run(&pm, &mut module);
+//! let text = tile_passes::print_module(&module, false);
+//! assert!(text.contains("gpu.module"), "{text}");
+//! ```
 
 mod block_ptr;
 mod builder;
