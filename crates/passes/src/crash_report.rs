@@ -12,12 +12,9 @@
 //! handler.
 //!
 //! ```no_run
-//! fn main() {
-//!     // First thing in a tool's main: a crash inside MLIR or LLVM then
-//!     // prints one line and a stack before the process dies of the signal.
-//!     tile_passes::crash_report::install("my-tool");
-//!     // ...
-//! }
+//! // First thing in a tool's `main`: a crash inside MLIR or LLVM then
+//! // prints one line and a stack before the process dies of the signal.
+//! tile_passes::crash_report::install("my-tool");
 //! ```
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
