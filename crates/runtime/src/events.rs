@@ -5,6 +5,30 @@
 //! `tile::compile`; compiles at `info`, cache hits at `debug`) and kept by
 //! the [`Launcher`](crate::Launcher) that produced it
 //! ([`Launcher::events`](crate::Launcher::events)).
+//!
+//! ```
+//! use std::time::Duration;
+//! use tile_runtime::{ArgChange, CompileEvent, Fact, Origin, Specialization, VariantReason};
+//!
+//! let event = CompileEvent {
+//!     kernel: "safe_kernel".into(),
+//!     specialization: Specialization { facts: vec![Fact::DivisibleBy16, Fact::DivisibleBy16] },
+//!     reason: VariantReason::Specialization(vec![ArgChange {
+//!         index: 1,
+//!         name: "n".into(),
+//!         from: Fact::None,
+//!         to: Fact::DivisibleBy16,
+//!     }]),
+//!     origin: Origin::Memory,
+//!     key: None,
+//!     elapsed: Duration::from_micros(40),
+//!     cache_warning: None,
+//! };
+//! assert!(!event.compiled());
+//! let line = event.to_string();
+//! assert!(line.starts_with("`safe_kernel` from the memory cache; new specialization: "), "{line}");
+//! assert!(line.contains("argument 1 (`n`)"), "{line}");
+//! ```
 
 use crate::cache_key::CacheKey;
 use crate::specialization::{Fact, Specialization};
