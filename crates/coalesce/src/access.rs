@@ -8,6 +8,17 @@
 //! consecutively, no more than their alignment allows, and no more than
 //! the mask stays uniform (a predicate guards a whole vector). Threads and
 //! then warps are spread from the fastest axis outwards.
+//!
+//! ```
+//! use tile_coalesce::{Access, AxisInfo};
+//!
+//! // 1024 f32 at a 16-byte aligned base, consecutive, no mask: 128-bit
+//! // accesses (four f32 a thread).
+//! let pointer = AxisInfo { contiguity: vec![1024], divisibility: vec![16], constancy: vec![1], constant: None };
+//! let access = Access { shape: vec![1024], elem_bytes: 4, pointer, mask_constancy: vec![1024], order: None };
+//! assert_eq!(access.vector_width(0), 4);
+//! assert_eq!(access.layout(4).unwrap().size_per_thread, [4]);
+//! ```
 
 use crate::axis_info::AxisInfo;
 use crate::layout::{Blocked, LayoutError, WARP_SIZE};

@@ -12,6 +12,18 @@
 //! `16 * (w % wm)` and columns `instr_n * (w / wm)`; a wgmma warpgroup (four
 //! consecutive warps) thus covers 64 consecutive rows, as it must. Larger
 //! tensors repeat the pattern, columns first, then rows.
+//!
+//! ```
+//! use tile_coalesce::Mma;
+//!
+//! // A 128 x 128 product on 8 warps: wgmma where allowed (two warpgroups
+//! // along M, 128 columns an instruction), mma.sync otherwise.
+//! let wgmma = Mma::for_product(128, 128, 8, true).unwrap();
+//! assert_eq!((wgmma.version, wgmma.warps_per_cta, wgmma.instr_n), (3, [8, 1], 128));
+//! let sync = Mma::for_product(128, 128, 8, false).unwrap();
+//! assert_eq!(sync.version, 2);
+//! assert!(Mma::for_product(8, 8, 4, false).is_err());
+//! ```
 
 use crate::layout::LayoutError;
 use std::fmt;

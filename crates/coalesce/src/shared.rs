@@ -13,6 +13,17 @@
 //! "128B", "64B" and "32B" modes, on a tile aligned to 1024 bytes), and it
 //! lets `mma.sync`'s fragment loads, 8 rows of 16 bytes, hit 32 distinct
 //! banks.
+//!
+//! ```
+//! use tile_coalesce::SharedTile;
+//!
+//! // A 128 x 64 f16 tile: 128-byte rows, so the widest swizzle.
+//! let tile = SharedTile::new(128, 64, 2);
+//! assert_eq!(tile.swizzle, 128);
+//! assert_eq!(tile.bytes(), 128 * 64 * 2);
+//! // Row 1's first 16 bytes land in the second 16-byte chunk of its row.
+//! assert_eq!(tile.offset(1, 0), 128 + 16);
+//! ```
 
 /// A tile's shared-memory layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
