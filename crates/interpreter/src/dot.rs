@@ -17,6 +17,14 @@
 //! Tensor cores add a few products at a time with their own internal
 //! precision and order, so float results agree with the GPU within a bound,
 //! not bit for bit.
+//!
+//! ```
+//! use tile_interpreter::dot::tf32;
+//!
+//! // TF32 keeps 10 bits of significand, rounding to nearest, ties away.
+//! assert_eq!(tf32(1.0 + 2f64.powi(-11)), 1.0 + 2f64.powi(-10));
+//! assert_eq!(tf32(1.0 + 2f64.powi(-12)), 1.0);
+//! ```
 
 use crate::float;
 use crate::value::{Elems, Tensor, wrap};

@@ -7,6 +7,18 @@
 //! it within a bound, not bit for bit. Integer sums wrap. Float max and min
 //! ignore NaN operands (`maxnum`/`minnum`, Triton's default); integer ones
 //! are signed.
+//!
+//! ```
+//! use tile_dialect::{DType, ReduceKind};
+//! use tile_interpreter::{reduce::reduce, value::Tensor};
+//!
+//! // Row sums of a 2 x 3 i32 tile, and the row maxima.
+//! let t = Tensor::ints(vec![2, 3], DType::I32, vec![1, 2, 3, 4, 5, 6]);
+//! let sums = reduce(&t, ReduceKind::Sum, 1, vec![2], DType::I32);
+//! assert_eq!(sums.as_ints(), Some(&[6, 15][..]));
+//! let maxima = reduce(&t, ReduceKind::Max, 1, vec![2], DType::I32);
+//! assert_eq!(maxima.as_ints(), Some(&[3, 6][..]));
+//! ```
 
 use crate::exec::maxnum;
 use crate::float;

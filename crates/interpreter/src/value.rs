@@ -1,6 +1,17 @@
 //! The values an interpreted program computes: scalars and tensors of
 //! numbers or pointers (a scalar is a tensor of shape `[]`), and block
 //! pointers.
+//!
+//! ```
+//! use tile_dialect::DType;
+//! use tile_interpreter::value::Tensor;
+//!
+//! // Integers wrap at their width; floats are rounded to their type.
+//! let i = Tensor::ints(vec![2], DType::I8, vec![127, 128]);
+//! assert_eq!(i.as_ints(), Some(&[127, -128][..]));
+//! let h = Tensor::floats(vec![1], DType::F16, vec![65520.0]);
+//! assert_eq!(h.as_floats(), Some(&[f64::INFINITY][..]));
+//! ```
 
 use crate::float;
 use tile_dialect::DType;
