@@ -14,6 +14,7 @@
 //! | [`softmax`] | [`softmax`](softmax::softmax) | 000: `other = -inf` before a max reduction |
 //! | [`layer_norm`] | [`layer_norm_fwd`](layer_norm::layer_norm_fwd) | Triton's tutorial 05: three loops, `where`, `sqrt` |
 //! | [`matmul`] | [`matmul`](matmul::matmul) | Triton's tutorial 03: `dot` on tensor cores, K loop, grouped programs |
+//! | [`gelu`] | [`gelu`](gelu::gelu) (`gelu_erf`, `gelu_tanh`) | PyTorch's GELU, exact and tanh forms: `erf` and `tanh` without libdevice |
 //! | [`flash_attention`] | [`attention_fwd`](flash_attention::attention_fwd) | 001's q and transposed k tiles, multiplied: online softmax, causal, variable length |
 //!
 //! [`cudarc_interop`] runs the vector add inside a cudarc program: on
@@ -38,6 +39,7 @@
 pub mod attention_tiles;
 pub mod cudarc_interop;
 pub mod flash_attention;
+pub mod gelu;
 pub mod layer_norm;
 pub mod masked_tile_2d;
 pub mod matmul;
@@ -112,6 +114,14 @@ pub const ALL: &[Example] = &[
         build: |c| layer_norm::layer_norm_fwd(c, layer_norm::BLOCK_SIZE),
     },
     Example {
+        name: "gelu_erf",
+        build: |c| gelu::gelu(c, gelu::Gelu::Erf, gelu::BLOCK, DType::F32),
+    },
+    Example {
+        name: "gelu_tanh",
+        build: |c| gelu::gelu(c, gelu::Gelu::Tanh, gelu::BLOCK, DType::F32),
+    },
+    Example {
         name: "matmul",
         build: |c| {
             matmul::matmul(
@@ -162,7 +172,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 10);
+        assert_eq!(names.len(), 12);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 

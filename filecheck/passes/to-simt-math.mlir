@@ -215,3 +215,53 @@ func.func @saturating_casts(%x: !tile.ptr<f32>, %y: !tile.ptr<i8>, %h: !tile.ptr
   "tile.store"(%zp, %hc) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> ()
   return
 }
+
+// -----
+
+// tanh and erf are sequences of f32 operations (no libdevice): a
+// polynomial by fused multiply-adds for small |x|, an ex2.approx-based
+// formula for the rest (|x| clamped by minnum, the sign copied back),
+// chosen by |x| < 0.625 (tanh) or 0.875 (erf), and NaN passed through.
+// f16 is computed in f32 and rounded back.
+
+// CHECK-LABEL: gpu.func @tanh_erf
+// CHECK: llvm.call_intrinsic "llvm.fma.f32"
+// CHECK: llvm.call_intrinsic "llvm.fabs.f32"
+// CHECK: llvm.call_intrinsic "llvm.minnum.f32"
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: arith.divf
+// CHECK: arith.cmpf olt, %{{.*}}, %cst{{.*}} : f32
+// CHECK: llvm.call_intrinsic "llvm.copysign.f32"
+// CHECK: arith.cmpf uno
+// CHECK: arith.select
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: math.
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry tanh_erf
+// PTX-NOT: .extern
+// PTX-SAME: fma.rn.f32
+// PTX-SAME: ex2.approx.ftz.f32
+// PTX-SAME: div.rn.f32
+// PTX-SAME: copysign.f32
+// PTX-SAME: cvt.rn.f16.f32
+// PTX-NOT: call
+func.func @tanh_erf(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %h: !tile.ptr<f16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %t = math.tanh %v : tensor<128xf32>
+  "tile.store"(%p, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %e = math.erf %v : tensor<128xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q = "tile.addptr"(%ys, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q, %e) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %hs = "tile.splat"(%h) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %hp = "tile.addptr"(%hs, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  %hv = "tile.load"(%hp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f16>>) -> tensor<128xf16>
+  %he = math.erf %hv : tensor<128xf16>
+  "tile.store"(%hp, %he) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>) -> ()
+  return
+}

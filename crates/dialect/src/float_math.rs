@@ -21,11 +21,19 @@
 //! | `math.log2`, `math.log` | `lg2.approx.f32` (times `ln 2` for `log`) | | absolute error about 2^-22 |
 //! | `math.rsqrt` | `rsqrt.approx.f32` | | relative error about 2^-23 |
 //! | `math.sin`, `math.cos` | `sin.approx.f32` / `cos.approx.f32` | | absolute error about 2^-20.5 on [-pi, pi] |
+//! | `math.tanh` | [`Composite::Tanh`]: `x + x^3 P(x^2)` below 0.625, else `1 - 2 / (2^(2|x| log2 e) + 1)` with the sign of `x` | | 4 ulp (measured by `tile-tools gpu-check math-accuracy`) |
+//! | `math.erf` | [`Composite::Erf`]: `x P(x^2)` below 0.875, else `1 - 2^(-x^2 log2 e) Q(|x| - 2.4375)` with the sign of `x` (1 from 4 on) | | 4 ulp (measured likewise) |
+//!
+//! The polynomials are fitted by `scripts/fit_math.py` (near-minimax on
+//! the relative error, evaluated with fused multiply-adds); in f32
+//! arithmetic with an exact `exp2` they are within 1.6 ulp (tanh) and 2.4
+//! ulp (erf) of mpmath's values; `ex2.approx` adds a fraction of an ulp
+//! where its term is small against 1.
 //!
 //! The exact ops take every float type (f16 and bf16 are widened to f32
 //! by the backend where the GPU lacks the instruction, and rounded back);
 //! the approximations take f16, bf16 and f32 (computed in f32). Refused:
-//! f64 transcendentals, `math.tanh` and `arith.remf`.
+//! f64 transcendentals and `arith.remf`.
 
 use crate::DType;
 
@@ -45,7 +53,76 @@ pub enum NativeMath {
         /// A factor applied to the result.
         post: Option<f32>,
     },
+    /// A sequence of f32 operations (operands widened from f16/bf16).
+    Composite(Composite),
 }
+
+/// The functions computed by a sequence of operations rather than one
+/// instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Composite {
+    /// `tanh`: [`TANH_SMALL`], [`TANH_P`].
+    Tanh,
+    /// `erf`: [`ERF_SMALL`], [`ERF_P`], [`ERF_BIG`], [`ERF_CENTER`],
+    /// [`ERF_Q`].
+    Erf,
+}
+
+/// Below this `|x|`, `tanh(x) = x + x^3 P(x^2)` ([`TANH_P`], lowest
+/// degree first); from it on, `1 - 2 / (e^(2|x|) + 1)` with `x`'s sign.
+pub const TANH_SMALL: f32 = 0.625;
+
+/// `tanh`'s polynomial in `x^2` below [`TANH_SMALL`].
+pub const TANH_P: [f32; 6] = [
+    -0.3333333,
+    0.13333206,
+    -0.053946763,
+    0.021700704,
+    -0.008177401,
+    0.0021429637,
+];
+
+/// `|x|` from which `tanh` is computed as 1 in f32 (its exponential is
+/// clamped there, so that infinity gives 1 and not NaN).
+pub const TANH_CLAMP: f32 = 10.0;
+
+/// Below this `|x|`, `erf(x) = x P(x^2)` ([`ERF_P`]).
+pub const ERF_SMALL: f32 = 0.875;
+
+/// `erf`'s polynomial in `x^2` below [`ERF_SMALL`].
+pub const ERF_P: [f32; 8] = [
+    std::f32::consts::FRAC_2_SQRT_PI, // the fit gives 2 / sqrt(pi) in f32 exactly
+    -0.37612638,
+    0.112837896,
+    -0.026865952,
+    0.0052228505,
+    -0.0008516631,
+    0.00011554603,
+    -1.0672753e-5,
+];
+
+/// `|x|` from which `erf` is 1 in f32 (the argument is clamped there).
+pub const ERF_BIG: f32 = 4.0;
+
+/// The centre of [`ERF_Q`]'s variable.
+pub const ERF_CENTER: f32 = 2.4375;
+
+/// From [`ERF_SMALL`] on, `erf(x) = 1 - e^(-x^2) Q(|x| - ERF_CENTER)`:
+/// `Q` approximates `erfc(x) e^(x^2)`.
+pub const ERF_Q: [f32; 12] = [
+    0.21555248,
+    -0.07756065,
+    0.0264986,
+    -0.008649054,
+    0.0027022006,
+    -0.00082516443,
+    0.00024581,
+    -4.8730086e-5,
+    2.771217e-5,
+    -1.0163687e-5,
+    -5.436457e-6,
+    -2.432818e-6,
+];
 
 /// `log2(e)` and `ln(2)`, rounded to f32.
 const LOG2_E: f32 = std::f32::consts::LOG2_E;
@@ -77,11 +154,15 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
         "math.rsqrt" => approx("rsqrt.approx.f32", None, None),
         "math.sin" => approx("sin.approx.f32", None, None),
         "math.cos" => approx("cos.approx.f32", None, None),
+        "math.tanh" => NativeMath::Composite(Composite::Tanh),
+        "math.erf" => NativeMath::Composite(Composite::Erf),
         _ => return None,
     };
     let fits = match how {
         NativeMath::Intrinsic(_) => d.is_float(),
-        NativeMath::Approx { .. } => matches!(d, DType::F16 | DType::BF16 | DType::F32),
+        NativeMath::Approx { .. } | NativeMath::Composite(_) => {
+            matches!(d, DType::F16 | DType::BF16 | DType::F32)
+        }
     };
     fits.then_some(how)
 }
@@ -90,7 +171,7 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
 /// listing what can.
 pub const WHY_NOT: &str = "would need NVIDIA's libdevice, which this compiler does not link; \
      supported: abs, floor, ceil, sqrt, fma, maxnum/minnum (any float), exp, exp2, log, log2, rsqrt, \
-     sin, cos (f16, bf16, f32)";
+     sin, cos, tanh, erf (f16, bf16, f32)";
 
 #[cfg(test)]
 mod tests {
@@ -102,7 +183,12 @@ mod tests {
             assert!(native_math("math.sqrt", d).is_some());
             assert_eq!(native_math("math.exp", d).is_some(), d != DType::F64);
         }
-        assert_eq!(native_math("math.tanh", DType::F32), None);
+        assert_eq!(
+            native_math("math.tanh", DType::F32),
+            Some(NativeMath::Composite(Composite::Tanh))
+        );
+        assert_eq!(native_math("math.erf", DType::F64), None);
+        assert_eq!(native_math("math.atan", DType::F32), None);
         assert_eq!(native_math("arith.remf", DType::F32), None);
         assert_eq!(native_math("math.sqrt", DType::I32), None);
         assert!(is_float_math("arith.remf") && !is_float_math("math.absi"));

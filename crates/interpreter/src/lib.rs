@@ -26,7 +26,7 @@
 //! [`tile_dialect::float_math`]), and its compiler may fuse a multiply and an
 //! add. The interpreter rounds each op correctly instead (transcendentals
 //! through `f64`), so float results agree within a few ULP, not bit for
-//! bit. Ops the GPU path refuses (f64 transcendentals, `tanh`, `remf`: what
+//! bit. Ops the GPU path refuses (f64 transcendentals, `remf`: what
 //! [`tile_dialect::float_math`] does not compile) are refused here too,
 //! when the program is read.
 //!

@@ -104,6 +104,10 @@ pub enum UnaryOp {
     Sin,
     /// Cosine.
     Cos,
+    /// Hyperbolic tangent.
+    Tanh,
+    /// The error function.
+    Erf,
     /// Round down.
     Floor,
     /// Round up.

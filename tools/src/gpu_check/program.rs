@@ -24,6 +24,8 @@
 //! - `tile-tools gpu-check attention [--quick]`: only the attention cases.
 //! - `tile-tools gpu-check interop`: only the cudarc, `half` and
 //!   every-GPU cases.
+//! - `tile-tools gpu-check math-accuracy`: the largest error of tanh, erf
+//!   and sigmoid over 2^22 inputs, and the GELU kernels.
 
 use super::padding::padding_case;
 use super::reductions::{
@@ -339,6 +341,9 @@ pub enum Check {
     /// Only the Rust GPU ecosystem's cases: cudarc memory and streams,
     /// `half` elements, every visible GPU.
     Interop,
+    /// The largest error of tanh, erf and sigmoid over 2^22 f32 inputs
+    /// against the correctly rounded values, and the GELU kernels.
+    MathAccuracy,
 }
 
 impl Check {
@@ -352,6 +357,7 @@ impl Check {
             Check::Matmul { .. } => "matmul",
             Check::Attention { .. } => "attention",
             Check::Interop => "interop",
+            Check::MathAccuracy => "math-accuracy",
         }
     }
 }
@@ -386,6 +392,9 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
         }),
         Check::Attention { quick } => family("attention", super::attention::cases(!quick), |c| {
             (c.name(), c.run(device))
+        }),
+        Check::MathAccuracy => family("math", super::math_accuracy::cases(device), |(c, o)| {
+            (c.clone(), o.clone())
         }),
         Check::Interop => {
             let mut cases = super::interop::cases(device);
@@ -521,6 +530,9 @@ pub fn main(cli: &Cli) -> i32 {
         report.record(&format!("op_{group}"), case, outcome);
     }
     paddings(&device, &mut report);
+    for (case, outcome) in super::math_accuracy::cases(&device) {
+        report.record("math_accuracy", case, outcome);
+    }
     for (group, case, outcome) in super::interop::cases(&device) {
         report.record(group, case, outcome);
     }

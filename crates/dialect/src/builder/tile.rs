@@ -229,8 +229,16 @@ impl<'k> Tile<'k> {
         sin => "math.sin";
         cos => "math.cos";
         tanh => "math.tanh";
+        erf => "math.erf";
         floor => "math.floor";
         ceil => "math.ceil";
+    }
+
+    /// Elementwise logistic sigmoid, `1 / (1 + exp(-self))` (floats only;
+    /// `exp`'s accuracy, see [`crate::float_math`]).
+    #[track_caller]
+    pub fn sigmoid(self) -> Tile<'k> {
+        1.0 / ((-self).exp() + 1.0)
     }
 
     /// Elementwise `self * b + c`, rounded once (a fused multiply-add;

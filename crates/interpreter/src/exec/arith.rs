@@ -313,6 +313,8 @@ fn unary_fn(op: UnaryOp) -> fn(f64) -> f64 {
         UnaryOp::Rsqrt => |x| 1.0 / x.sqrt(),
         UnaryOp::Sin => f64::sin,
         UnaryOp::Cos => f64::cos,
+        UnaryOp::Tanh => f64::tanh,
+        UnaryOp::Erf => libm::erf,
         UnaryOp::Floor => f64::floor,
         UnaryOp::Ceil => f64::ceil,
     }

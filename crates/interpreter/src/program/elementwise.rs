@@ -64,6 +64,8 @@ pub(super) fn kind(op: &OperationRef, name: &str, ty: Option<&TileType>) -> R<Ki
         "math.rsqrt" => Kind::Unary(UnaryOp::Rsqrt),
         "math.sin" => Kind::Unary(UnaryOp::Sin),
         "math.cos" => Kind::Unary(UnaryOp::Cos),
+        "math.tanh" => Kind::Unary(UnaryOp::Tanh),
+        "math.erf" => Kind::Unary(UnaryOp::Erf),
         "math.absi" => Kind::AbsI,
         "math.fma" => Kind::Fma,
         "arith.extf" | "arith.truncf" => Kind::Cast(CastOp::Float),

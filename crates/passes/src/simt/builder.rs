@@ -9,7 +9,7 @@
 //! `#gpu<shuffle_mode xor>`) are parsed once per lowering.
 
 use melior::Context;
-use melior::dialect::arith::{self, CmpiPredicate};
+use melior::dialect::arith::{self, CmpfPredicate, CmpiPredicate};
 use melior::dialect::llvm::{self, LoadStoreOptions};
 use melior::ir::attribute::{
     DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute,
@@ -272,6 +272,17 @@ impl<'c> Ir<'c> {
     /// `arith.cmpi` in the prologue.
     pub fn hoisted_cmpi(&self, predicate: CmpiPredicate, a: Val, b: Val) -> Val {
         self.hoist1(arith::cmpi(
+            self.context,
+            predicate,
+            a.value(),
+            b.value(),
+            self.location,
+        ))
+    }
+
+    /// `arith.cmpf`, appended.
+    pub fn cmpf(&self, predicate: CmpfPredicate, a: Val, b: Val) -> Val {
+        self.push1(arith::cmpf(
             self.context,
             predicate,
             a.value(),

@@ -6,10 +6,14 @@ use super::emit::Emitter;
 use super::ptx::{PtxAsm, RegClass};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
+use melior::dialect::arith::CmpfPredicate;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value};
 use tile_dialect::DType;
-use tile_dialect::float_math::{NativeMath, WHY_NOT, is_float_math, native_math};
+use tile_dialect::float_math::{
+    Composite, ERF_BIG, ERF_CENTER, ERF_P, ERF_Q, ERF_SMALL, NativeMath, TANH_CLAMP, TANH_P,
+    TANH_SMALL, WHY_NOT, is_float_math, native_math,
+};
 use tile_dialect::view::op_name;
 
 /// True for the ops [`lower`] emits or refuses.
@@ -99,6 +103,20 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
             .collect::<Result<_, _>>()?;
         out.push(match how {
             NativeMath::Intrinsic(base) => e.ir.intrinsic(&overloaded(base, &[d]), &args, ty),
+            NativeMath::Composite(kind) => {
+                let mut x = args[0];
+                if d != DType::F32 {
+                    x = e.ir.cast(arith::extf, x, f32);
+                }
+                let mut y = match kind {
+                    Composite::Tanh => tanh(e, x),
+                    Composite::Erf => erf(e, x),
+                };
+                if d != DType::F32 {
+                    y = e.ir.cast(arith::truncf, y, ty);
+                }
+                y
+            }
             NativeMath::Approx { ptx, scale, post } => {
                 let mut x = args[0];
                 if d != DType::F32 {
@@ -126,4 +144,117 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
     }
     e.set_like(result, out);
     Ok(())
+}
+
+/// `f32` helpers for the composite functions: constants, fused
+/// multiply-adds and `ex2.approx`.
+struct F32Ops<'e, 'a, 'c> {
+    e: &'e mut Emitter<'a, 'c>,
+}
+
+impl<'c> F32Ops<'_, '_, 'c> {
+    fn ty(&self) -> melior::ir::Type<'c> {
+        self.e.types.dtype(DType::F32)
+    }
+
+    fn k(&mut self, v: f32) -> Val {
+        let ty = self.ty();
+        self.e.float(ty, f64::from(v))
+    }
+
+    fn call(&mut self, name: &str, args: &[Val]) -> Val {
+        let ty = self.ty();
+        self.e.ir.intrinsic(name, args, ty)
+    }
+
+    fn mul(&mut self, a: Val, b: Val) -> Val {
+        self.e.ir.binary(arith::mulf, a, b)
+    }
+
+    fn fma(&mut self, a: Val, b: Val, c: Val) -> Val {
+        self.call("llvm.fma.f32", &[a, b, c])
+    }
+
+    /// `coefficients[0] + s (coefficients[1] + s (...))`, by fused
+    /// multiply-adds.
+    fn horner(&mut self, coefficients: &[f32], s: Val) -> Val {
+        let (&last, rest) = coefficients
+            .split_last()
+            .expect("a polynomial has coefficients");
+        let mut acc = self.k(last);
+        for &c in rest.iter().rev() {
+            let c = self.k(c);
+            acc = self.fma(acc, s, c);
+        }
+        acc
+    }
+
+    /// `2^x` by `ex2.approx.ftz.f32` (2 ulp).
+    fn exp2(&mut self, x: Val) -> Val {
+        let f32 = self.ty();
+        let mut asm = PtxAsm::new();
+        let dst = asm.output(RegClass::F32, f32);
+        let src = asm.input(RegClass::F32, x);
+        asm.unary("ex2.approx.ftz.f32", dst, src);
+        asm.emit(&self.e.ir, false)[0]
+    }
+
+    /// `small` where `|x| < bound`, else `big` with the sign of `x`; `x`
+    /// itself where it is NaN (the clamp of `|x|` by `minnum` would make
+    /// it a number).
+    fn by_size(&mut self, x: Val, abs: Val, bound: f32, small: Val, big: Val) -> Val {
+        let bound = self.k(bound);
+        let is_small = self.e.ir.cmpf(CmpfPredicate::Olt, abs, bound);
+        let big = self.call("llvm.copysign.f32", &[big, x]);
+        let y = self.e.ir.select(is_small, small, big);
+        let is_nan = self.e.ir.cmpf(CmpfPredicate::Uno, x, x);
+        self.e.ir.select(is_nan, x, y)
+    }
+}
+
+/// `tanh(x)` of an f32 `x`: `x + x^3 P(x^2)` below [`TANH_SMALL`], else
+/// `1 - 2 / (2^(2|x| log2 e) + 1)` with the sign of `x` (`|x|` clamped at
+/// [`TANH_CLAMP`], so that infinities give 1); NaN stays NaN.
+fn tanh(e: &mut Emitter<'_, '_>, x: Val) -> Val {
+    let mut f = F32Ops { e };
+    let s = f.mul(x, x);
+    let p = f.horner(&TANH_P, s);
+    let x3 = f.mul(x, s);
+    let small = f.fma(x3, p, x);
+    let abs = f.call("llvm.fabs.f32", &[x]);
+    let clamp = f.k(TANH_CLAMP);
+    let a = f.call("llvm.minnum.f32", &[abs, clamp]);
+    let scale = f.k(2.0 * std::f32::consts::LOG2_E);
+    let y = f.mul(a, scale);
+    let e2 = f.exp2(y);
+    let one = f.k(1.0);
+    let two = f.k(2.0);
+    let denominator = f.e.ir.binary(arith::addf, e2, one);
+    let quotient = f.e.ir.binary(arith::divf, two, denominator);
+    let big = f.e.ir.binary(arith::subf, one, quotient);
+    f.by_size(x, abs, TANH_SMALL, small, big)
+}
+
+/// `erf(x)` of an f32 `x`: `x P(x^2)` below [`ERF_SMALL`], else
+/// `1 - 2^(-x^2 log2 e) Q(|x| - ERF_CENTER)` with the sign of `x` (`|x|`
+/// clamped at [`ERF_BIG`], where it is 1). NaN stays NaN.
+fn erf(e: &mut Emitter<'_, '_>, x: Val) -> Val {
+    let mut f = F32Ops { e };
+    let s = f.mul(x, x);
+    let p = f.horner(&ERF_P, s);
+    let small = f.mul(x, p);
+    let abs = f.call("llvm.fabs.f32", &[x]);
+    let clamp = f.k(ERF_BIG);
+    let a = f.call("llvm.minnum.f32", &[abs, clamp]);
+    let center = f.k(ERF_CENTER);
+    let t = f.e.ir.binary(arith::subf, a, center);
+    let q = f.horner(&ERF_Q, t);
+    let a2 = f.mul(a, a);
+    let minus_log2_e = f.k(-std::f32::consts::LOG2_E);
+    let y = f.mul(a2, minus_log2_e);
+    let decay = f.exp2(y);
+    let one = f.k(1.0);
+    let product = f.mul(decay, q);
+    let big = f.e.ir.binary(arith::subf, one, product);
+    f.by_size(x, abs, ERF_SMALL, small, big)
 }

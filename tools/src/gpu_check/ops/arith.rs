@@ -31,6 +31,13 @@ fn float_unary() -> Vec<Unary> {
     fn abs(d: DType, x: Num) -> f64 {
         round(d, Num::Float(x.f().abs())).f()
     }
+    /// `1 / (exp(-x) + 1)`, each step rounded to `d` as the kernel rounds
+    /// it (the builder's `sigmoid` is these three ops).
+    fn sigmoid(d: DType, x: Num) -> f64 {
+        let r = |v: f64| round(d, Num::Float(v)).f();
+        let denominator = r(r((-x.f()).exp()) + 1.0);
+        1.0 / denominator
+    }
     let ulps = |u: f64| Tolerance { ulps: u, abs: 0.0 };
     let absolute = |a: f64| Tolerance { ulps: 2.0, abs: a };
     vec![
@@ -95,6 +102,24 @@ fn float_unary() -> Vec<Unary> {
             |x| (x * 0.4f32).cos(),
             |d, x| approx(d, scaled(d, x).cos()),
             absolute(2f64.powi(-19)),
+        ),
+        (
+            "tanh",
+            |x| x.tanh(),
+            |d, x| approx(d, x.f().tanh()),
+            ulps(4.0),
+        ),
+        (
+            "erf",
+            |x| x.erf(),
+            |d, x| approx(d, libm::erf(x.f())),
+            ulps(4.0),
+        ),
+        (
+            "sigmoid",
+            |x| x.sigmoid(),
+            |d, x| approx(d, sigmoid(d, x)),
+            ulps(16.0),
         ),
     ]
 }
