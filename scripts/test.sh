@@ -17,6 +17,11 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
 echo "== cargo test"
 cargo test --workspace
 echo "== cargo package (the library crates as crates.io would get them, each built from its package)"
+# Cargo verifies each crate against its siblings as packaged, unpacked into
+# $CARGO_HOME/registry/src/-<hash>/<crate>-<version>, and reuses such a
+# directory when it exists: after a change to a sibling at the same
+# version it would verify against the stale copy. Remove ours first.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tile-{dialect,passes,coalesce,codegen,runtime,interpreter}-*
 cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
   -p tile-codegen -p tile-runtime -p tile-interpreter
 echo "== lit (FileCheck tests)"
