@@ -545,6 +545,20 @@ fn binary_op_name(op: BinOp, d: DType) -> &'static str {
                 "arith.minsi"
             }
         }
+        BinOp::MaxNum => {
+            if f {
+                "arith.maxnumf"
+            } else {
+                "arith.maxsi"
+            }
+        }
+        BinOp::MinNum => {
+            if f {
+                "arith.minnumf"
+            } else {
+                "arith.minsi"
+            }
+        }
         BinOp::CeilDiv => "arith.ceildivsi",
     }
 }

@@ -120,6 +120,8 @@ pub(super) enum BinOp {
     Xor,
     Max,
     Min,
+    MaxNum,
+    MinNum,
     CeilDiv,
 }
 
@@ -279,6 +281,55 @@ impl<'k> Tile<'k> {
             rhs.into_operand(),
             &crate::SourceLoc::caller(),
         )
+    }
+
+    /// Elementwise maximum that ignores NaN: where one operand is NaN the
+    /// other is the result (IEEE 754 `maxNum`, Triton's
+    /// `propagate_nan=NONE`; [`maximum`](Self::maximum) propagates it).
+    /// Integers: as `maximum`.
+    #[track_caller]
+    pub fn maximum_ignoring_nan(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::MaxNum,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Elementwise minimum that ignores NaN (see
+    /// [`maximum_ignoring_nan`](Self::maximum_ignoring_nan)).
+    #[track_caller]
+    pub fn minimum_ignoring_nan(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::MinNum,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Elementwise `min(max(self, lo), hi)` (Triton's `tl.clamp`). With
+    /// `propagate_nan` a NaN anywhere gives NaN; without, NaN operands are
+    /// ignored, so a NaN in `self` gives `lo` (clamped by `hi`).
+    #[track_caller]
+    pub fn clamp(
+        self,
+        lo: impl IntoOperand<'k>,
+        hi: impl IntoOperand<'k>,
+        propagate_nan: bool,
+    ) -> Tile<'k> {
+        let at = crate::SourceLoc::caller();
+        let (max, min) = if propagate_nan {
+            (BinOp::Max, BinOp::Min)
+        } else {
+            (BinOp::MaxNum, BinOp::MinNum)
+        };
+        let low = self
+            .builder
+            .binary(max, Operand::Tile(self), lo.into_operand(), &at);
+        self.builder
+            .binary(min, Operand::Tile(low), hi.into_operand(), &at)
     }
 
     /// Integer division rounding up: `(self + rhs - 1) / rhs` for positive

@@ -251,6 +251,21 @@ fn binary_ops_table() -> Vec<Binary> {
             |d, a, b| int_or_float(d, a, b, i128::min, f64::min),
         ),
         (
+            "maximum_ignoring_nan",
+            |a, b| a.maximum_ignoring_nan(b),
+            |d, a, b| int_or_float(d, a, b, i128::max, f64::max),
+        ),
+        (
+            "minimum_ignoring_nan",
+            |a, b| a.minimum_ignoring_nan(b),
+            |d, a, b| int_or_float(d, a, b, i128::min, f64::min),
+        ),
+        (
+            "clamp",
+            |a, b| a.clamp(-3, b, true),
+            |d, a, b| int_or_float(d, a, b, |a, b| a.max(-3).min(b), |a, b| a.max(-3.0).min(b)),
+        ),
+        (
             "cdiv",
             |a, b| a.cdiv(b),
             |d, a, b| {
@@ -293,6 +308,97 @@ pub fn binary_ops(context: &melior::Context, device: &Device) -> Vec<(String, Ou
                 (None, Ok(_)) => Err("accepted, but it has no meaning for the type".into()),
             };
             out.push((format!("{name} {d}"), outcome));
+        }
+    }
+    out
+}
+
+/// NaN through `maximum` / `minimum` (propagated), their `_ignoring_nan`
+/// forms (the number wins) and `clamp` both ways, in every float type.
+pub fn nan_handling(context: &melior::Context, device: &Device) -> Vec<(String, Outcome)> {
+    let nan = f64::NAN;
+    let a = [nan, 1.0, -1.0, nan, 0.25, 5.0, -5.0, nan];
+    let b = [2.0, nan, nan, nan, 0.5, 0.5, 0.5, 0.5];
+    type Op = (
+        &'static str,
+        for<'k> fn(Tile<'k>, Tile<'k>) -> Tile<'k>,
+        fn(f64, f64) -> f64,
+    );
+    let ops: [Op; 6] = [
+        (
+            "maximum",
+            |a, b| a.maximum(b),
+            |x, y| {
+                if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    x.max(y)
+                }
+            },
+        ),
+        (
+            "minimum",
+            |a, b| a.minimum(b),
+            |x, y| {
+                if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    x.min(y)
+                }
+            },
+        ),
+        (
+            "maximum_ignoring_nan",
+            |a, b| a.maximum_ignoring_nan(b),
+            f64::max,
+        ),
+        (
+            "minimum_ignoring_nan",
+            |a, b| a.minimum_ignoring_nan(b),
+            f64::min,
+        ),
+        (
+            "clamp_propagating_nan",
+            |a, b| a.clamp(-1.0, b, true),
+            |x, y| {
+                if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    x.max(-1.0).min(y)
+                }
+            },
+        ),
+        (
+            "clamp_ignoring_nan",
+            |a, b| a.clamp(-1.0, b, false),
+            |x, y| x.max(-1.0).min(y),
+        ),
+    ];
+    let mut out = Vec::new();
+    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let pad = |v: &[f64]| -> Vec<Num> {
+            let mut x: Vec<Num> = v.iter().map(|&f| Num::Float(f)).collect();
+            x.resize(BLOCK as usize, Num::Float(1.0));
+            x
+        };
+        let (xa, xb) = (pad(&a), pad(&b));
+        for (name, op, reference) in ops {
+            let want: Vec<Num> = (0..a.len())
+                .map(|i| round(d, Num::Float(reference(a[i], b[i]))))
+                .collect();
+            let outcome = elementwise(context, name, &[d, d], d, |_, v| op(v[0], v[1]))
+                .map_err(|e| e.to_string())
+                .and_then(|k| {
+                    run(
+                        device,
+                        &k,
+                        &[(d, xa.clone()), (d, xb.clone())],
+                        d,
+                        BLOCK as usize,
+                    )
+                })
+                .and_then(|got| check(d, &got[..a.len()], &want, EXACT));
+            out.push((format!("{name} {d} with NaN"), outcome));
         }
     }
     out
