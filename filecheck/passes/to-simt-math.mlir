@@ -265,3 +265,32 @@ func.func @tanh_erf(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %h: !tile.ptr<f16>) 
   "tile.store"(%hp, %he) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>) -> ()
   return
 }
+
+// -----
+
+// Division: `/` is arith.divf, correctly rounded (div.rn.f32); an
+// arith.divf marked fastmath<afn> (Tile::div_approx) is div.full.f32 (2
+// ulp), which LLVM would not emit (it drops the flag). The two are not
+// merged.
+
+// CHECK-LABEL: gpu.func @division
+// CHECK: llvm.inline_asm "div.full.f32 $0, $1, $2;", "=f,f,f"
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry division
+// PTX-SAME: div.full.f32
+// PTX-SAME: div.rn.f32
+func.func @division(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q = "tile.addptr"(%ys, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %w = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %d = arith.divf %v, %w fastmath<afn> : tensor<128xf32>
+  "tile.store"(%p, %d) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %e = arith.divf %v, %w : tensor<128xf32>
+  "tile.store"(%q, %e) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  return
+}

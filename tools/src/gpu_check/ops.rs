@@ -33,13 +33,17 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         Ok(c) => c,
         Err(e) => return vec![("ops", "context".into(), Err(e.to_string()))],
     };
-    let sweeps: [(&'static str, Vec<(String, Outcome)>); 8] = [
+    let sweeps: [(&'static str, Vec<(String, Outcome)>); 9] = [
         (
             "float_unary",
             arith::float_unary_ops(&context, device, accuracy),
         ),
         ("binary", arith::binary_ops(&context, device)),
         ("nan", arith::nan_handling(&context, device)),
+        (
+            "div_approx",
+            arith::approximate_division(&context, device, accuracy),
+        ),
         ("compare", arith::comparisons(&context, device)),
         ("fma", arith::fused_multiply_add(&context, device)),
         ("integer_neg_abs", arith::integer_neg_abs(&context, device)),

@@ -241,7 +241,9 @@ impl<'k> KernelBuilder<'k> {
         }
         let float_only_int =
             d.is_float() && matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::CeilDiv);
-        if float_only_int {
+        let approx_needs_f32 =
+            op == BinOp::DivApprox && !matches!(d, DType::F16 | DType::BF16 | DType::F32);
+        if float_only_int || approx_needs_f32 {
             return self
                 .fail(
                     name,
@@ -257,6 +259,11 @@ impl<'k> KernelBuilder<'k> {
             return self
                 .fail(name, refused, at)
                 .unwrap_or_else(|| self.poison());
+        }
+        if op == BinOp::DivApprox {
+            let afn = Attribute::parse(self.context, "#arith.fastmath<afn>")
+                .expect("the fastmath attribute parses");
+            return self.emit1(name, at, &[a, b], &[("fastmath", afn)], ty.clone());
         }
         self.emit1(name, at, &[a, b], &[], ty.clone())
     }
@@ -559,6 +566,7 @@ fn binary_op_name(op: BinOp, d: DType) -> &'static str {
                 "arith.minsi"
             }
         }
+        BinOp::DivApprox => "arith.divf",
         BinOp::CeilDiv => "arith.ceildivsi",
     }
 }

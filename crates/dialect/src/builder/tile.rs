@@ -122,6 +122,7 @@ pub(super) enum BinOp {
     Min,
     MaxNum,
     MinNum,
+    DivApprox,
     CeilDiv,
 }
 
@@ -277,6 +278,21 @@ impl<'k> Tile<'k> {
     pub fn minimum(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
         self.builder.binary(
             BinOp::Min,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Elementwise approximate division of floats: `arith.divf` marked
+    /// `fastmath<afn>`, which the GPU computes with `div.full.f32` (2 ulp,
+    /// f16/bf16 through f32) instead of the correctly rounded `div.rn`
+    /// that `/` gives (Triton's `fdiv(ieee_rounding=False)`); the
+    /// interpreter divides exactly. f16, bf16 and f32 only.
+    #[track_caller]
+    pub fn div_approx(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::DivApprox,
             Operand::Tile(self),
             rhs.into_operand(),
             &crate::SourceLoc::caller(),

@@ -36,6 +36,9 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
     if op.region_count() > 0 {
         return Err(super::unsupported(op));
     }
+    if super::math::is_approximate_division(op) {
+        return super::math::approximate_division(e, op);
+    }
     let operands: Vec<Value> = op.operands().collect();
     let results: Vec<Value> = op.results().map(Value::from).collect();
     let mut n: Option<usize> = None;

@@ -3,7 +3,7 @@
 
 use super::builder::Val;
 use super::emit::Emitter;
-use super::ptx::{PtxAsm, RegClass};
+use super::ptx::{Arg, PtxAsm, RegClass};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
 use melior::dialect::arith::CmpfPredicate;
@@ -80,6 +80,62 @@ pub fn overloaded(base: &str, types: &[DType]) -> String {
         name.push_str(d.mlir_name());
     }
     name
+}
+
+/// True for an `arith.divf` marked `fastmath<afn>` (`Tile::div_approx`).
+pub fn is_approximate_division(op: &OperationRef<'_, '_>) -> bool {
+    op_name(op) == "arith.divf"
+        && op
+            .attribute("fastmath")
+            .is_ok_and(|a| a.to_string().contains("afn"))
+}
+
+/// `arith.divf` marked `fastmath<afn>` as `div.full.f32` once per
+/// register (2 ulp; f16 and bf16 operands widened to f32 and the quotient
+/// rounded back). LLVM drops the flag on the way and emits `div.rn`.
+pub fn approximate_division<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
+    let result: Value = op
+        .result(0)
+        .map_err(|_| PassError::at(op, "has no result"))?
+        .into();
+    let d = e.dtype(result, op)?;
+    if !matches!(d, DType::F16 | DType::BF16 | DType::F32) {
+        return Err(PassError::at(
+            op,
+            format!("approximate division on {d}: only f16, bf16 and f32"),
+        ));
+    }
+    let ty = e.types.dtype(d);
+    let f32 = e.types.dtype(DType::F32);
+    let operands: Vec<Value> = op.operands().collect();
+    let n = e.registers(result, op)?;
+    let mut out = Vec::with_capacity(n.unwrap_or(1));
+    for r in 0..n.unwrap_or(1) {
+        let mut args = Vec::with_capacity(2);
+        for &v in &operands {
+            let mut x = e.reg(v, r, op)?;
+            if d != DType::F32 {
+                x = e.ir.cast(arith::extf, x, f32);
+            }
+            args.push(x);
+        }
+        let mut asm = PtxAsm::new();
+        let dst = asm.output(RegClass::F32, f32);
+        let a = asm.input(RegClass::F32, args[0]);
+        let b = asm.input(RegClass::F32, args[1]);
+        asm.instruction(
+            None,
+            "div.full.f32",
+            vec![Arg::Reg(dst), Arg::Reg(a), Arg::Reg(b)],
+        );
+        let mut q = asm.emit(&e.ir, false)[0];
+        if d != DType::F32 {
+            q = e.ir.cast(arith::truncf, q, ty);
+        }
+        out.push(q);
+    }
+    e.set_like(result, out);
+    Ok(())
 }
 
 /// Emits float math op `op` once per register.

@@ -404,6 +404,54 @@ pub fn nan_handling(context: &melior::Context, device: &Device) -> Vec<(String, 
     out
 }
 
+/// `div_approx` (`div.full.f32` on the GPU, 2 ulp in f32; f16 and bf16
+/// rounded from it, so within 1 ulp of their own) in every float type:
+/// refused in f64; on the interpreter, exact.
+pub fn approximate_division(
+    context: &melior::Context,
+    device: &Device,
+    accuracy: Accuracy,
+) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let (a, b) = (inputs(d, 0, BLOCK as usize), inputs(d, 1, BLOCK as usize));
+        let kernel = elementwise(context, "div_approx", &[d, d], d, |_, v| {
+            v[0].div_approx(v[1])
+        });
+        let outcome = match (d, kernel) {
+            (DType::F64, Err(e)) if e.to_string().contains("div") => Ok(()),
+            (DType::F64, other) => Err(format!("f64 approximate division: {:?}", other.err())),
+            (_, Err(e)) => Err(format!("refused: {e}")),
+            (_, Ok(kernel)) => {
+                let want: Vec<Num> = (0..N)
+                    .map(|i| round(d, Num::Float(a[i].f() / b[i].f())))
+                    .collect();
+                let tolerance = match (accuracy, d) {
+                    (Accuracy::Exact, _) => EXACT,
+                    (Accuracy::Approximate, DType::F32) => Tolerance {
+                        ulps: 2.0,
+                        abs: 0.0,
+                    },
+                    (Accuracy::Approximate, _) => Tolerance {
+                        ulps: 1.0,
+                        abs: 0.0,
+                    },
+                };
+                run(
+                    device,
+                    &kernel,
+                    &[(d, a.clone()), (d, b.clone())],
+                    d,
+                    BLOCK as usize,
+                )
+                .and_then(|got| check(d, &got[..N], &want, tolerance))
+            }
+        };
+        out.push((format!("div_approx {d}"), outcome));
+    }
+    out
+}
+
 /// Runs an elementwise kernel built by `body` on inputs `ins` and checks
 /// its first [`N`] results against `want`.
 fn case(
