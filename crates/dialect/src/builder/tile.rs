@@ -11,6 +11,32 @@ use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Rem, Sub};
 ///
 /// Tiles are cheap handles (`Copy`); arithmetic on them builds ops. A tile
 /// from a failed call is poison: ops on it do nothing.
+///
+/// Arithmetic follows C and Triton. Integers wrap at their width; `/`
+/// rounds toward zero (`arith.divsi`) and `%` takes the sign of the
+/// dividend (`arith.remsi`), so `-7 / 2 == -3` and `-7 % 2 == -1`;
+/// `cdiv` rounds up for positive operands; a division by a literal zero
+/// is refused when built, by a zero at run time is undefined on the GPU
+/// and a fault on the interpreter. Float `/` is correctly rounded
+/// (`div.rn`), [`Tile::div_approx`] within 2 ulp; `maximum` and `minimum`
+/// propagate NaN, their `_ignoring_nan` forms let the number win.
+///
+/// ```
+/// use tile_dialect::{DType, Kernel};
+///
+/// let context = tile_dialect::new_context().unwrap();
+/// let kernel = Kernel::build(&context, "ops", |k| {
+///     let x = k.arg_ptr("x", DType::F32);
+///     let offs = k.arange(0, 128);
+///     let v = k.load(x + offs).build();
+///     let y = v.div_approx(3.0).clamp(-1.0, 1.0, false).maximum_ignoring_nan(v);
+///     k.store(x + offs, y).build();
+/// })
+/// .unwrap();
+/// let text = kernel.to_string();
+/// assert!(text.contains("arith.divf") && text.contains("fastmath<afn>"), "{text}");
+/// assert!(text.contains("arith.maxnumf") && text.contains("arith.minnumf"), "{text}");
+/// ```
 #[derive(Clone, Copy)]
 pub struct Tile<'k> {
     pub(super) builder: &'k KernelBuilder<'k>,
