@@ -68,3 +68,32 @@ fn ops_that_need_libdevice_are_refused_by_the_builder_at_the_users_line() {
             .is_some_and(|e| e.to_string().contains("math.exp on f64"))
     );
 }
+
+#[test]
+fn powers_and_clamps_are_built_from_arithmetic() {
+    let context = tile::context().unwrap();
+    let text = |build: fn(tile::Tile<'_>) -> tile::Tile<'_>| {
+        Kernel::build(&context, "k", |k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let v = k.load(x + k.arange(0, 16)).build();
+            k.store(x + k.arange(0, 16), build(v)).build();
+        })
+        .unwrap()
+        .to_string()
+    };
+    // x^5 by squaring: x*x, (x*x)*(x*x), x*(x^4): three multiplications.
+    assert_eq!(text(|v| v.powi(5)).matches("arith.mulf").count(), 3);
+    let inverse = text(|v| v.powi(-1));
+    assert!(
+        inverse.contains("arith.divf") && !inverse.contains("arith.mulf"),
+        "{inverse}"
+    );
+    // x^0 is 1 even for NaN: zeros made by maxnum, then + 1.
+    assert!(text(|v| v.powi(0)).contains("arith.maxnumf"));
+    let pow = text(|v| v.pow(2.5));
+    for op in ["math.log2", "math.exp2", "math.floor", "arith.select"] {
+        assert!(pow.contains(op), "{op} missing from\n{pow}");
+    }
+    let clamp = text(|v| v.clamp(-1.0, 1.0, true));
+    assert!(clamp.contains("arith.maximumf") && clamp.contains("arith.minimumf"));
+}

@@ -127,6 +127,91 @@ fn run(device: &Device, kernel: &Kernel, x: &[f32]) -> Result<Vec<f32>, String> 
     device.download(&dy).map_err(|e| e.to_string())
 }
 
+/// `pow(x, y)` over 2^20 pairs: |x| from 2^-8 to 2^8 (geometric), y on
+/// [-6, 6], negative x with integer y (odd and even) and not, and the
+/// special cases; within `4 + 3 |y| + |y log2 |x||` ulp of the correctly
+/// rounded value (NaN where C's `pow` is NaN).
+fn pow_case(context: &melior::Context, device: &Device) -> Outcome {
+    let kernel = Kernel::build(context, "pow", |k| {
+        let x = k.arg_ptr("x", DType::F32);
+        let y = k.arg_ptr("y", DType::F32);
+        let out = k.arg_ptr("out", DType::F32);
+        let n = k.arg("n", DType::I32);
+        let offs = k.program_id(0) * BLOCK + k.arange(0, BLOCK);
+        let m = offs.lt(n);
+        let a = k.load(x + offs).mask(m).build();
+        let b = k.load(y + offs).mask(m).build();
+        k.store(out + offs, a.pow(b)).mask(m).build();
+    })
+    .map_err(|e| e.to_string())?;
+    let count = 1usize << 20;
+    let mut xs = Vec::with_capacity(count + 16);
+    let mut ys = Vec::with_capacity(count + 16);
+    for i in 0..count {
+        let t = i as f64 / count as f64;
+        let magnitude = (2f64.powf(-8.0 + 16.0 * t)) as f32;
+        let y = -6.0 + 12.0 * ((i * 7919) % count) as f32 / count as f32;
+        let (x, y) = match i % 4 {
+            // A negative base with an integer exponent, odd or even.
+            0 => (-magnitude, y.round()),
+            _ => (magnitude, y),
+        };
+        xs.push(x);
+        ys.push(y);
+    }
+    for (x, y) in [
+        (0.0f32, 2.0f32),
+        (0.0, -1.0),
+        (2.0, 0.0),
+        (f32::NAN, 0.0),
+        (1.0, f32::NAN),
+        (-2.0, 0.5),
+        (-2.0, 3.0),
+        (f32::INFINITY, 0.5),
+        (f32::INFINITY, -1.0),
+        (0.5, f32::INFINITY),
+    ] {
+        xs.push(x);
+        ys.push(y);
+    }
+    let jit = tile::jit(&kernel, Options::default()).map_err(|e| e.to_string())?;
+    let dx = device.upload(&xs).map_err(|e| e.to_string())?;
+    let dy = device.upload(&ys).map_err(|e| e.to_string())?;
+    let out = device
+        .upload(&vec![f32::NAN; xs.len()])
+        .map_err(|e| e.to_string())?;
+    jit.launch(
+        device,
+        xs.len().div_ceil(BLOCK as usize) as u32,
+        &[
+            Arg::from(&dx),
+            Arg::from(&dy),
+            Arg::from(&out),
+            Arg::from(xs.len() as i32),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let got = device.download(&out).map_err(|e| e.to_string())?;
+    let mut worst = (0.0f64, 0.0f32, 0.0f32);
+    let mut over = 0usize;
+    for ((&x, &y), &g) in xs.iter().zip(&ys).zip(&got) {
+        let want = f64::from(x).powf(f64::from(y));
+        let u = ulps(g, want);
+        let bound =
+            4.0 + 3.0 * f64::from(y.abs()) + (f64::from(y) * f64::from(x.abs()).log2()).abs();
+        if u > bound || (u.is_infinite() && !want.is_nan()) {
+            over += 1;
+        }
+        if u.is_finite() && u > worst.0 {
+            worst = (u, x, y);
+        }
+    }
+    let (u, x, y) = worst;
+    let line = format!("max {u:.2} ulp at pow({x:e}, {y:e}); {over} over the bound");
+    println!("  pow: {line}");
+    if over == 0 { Ok(()) } else { Err(line) }
+}
+
 /// Every case: `(case, outcome)`; each outcome says the largest error seen.
 pub fn cases(device: &Device) -> Vec<(String, Outcome)> {
     let mut out = Vec::new();
@@ -159,6 +244,10 @@ pub fn cases(device: &Device) -> Vec<(String, Outcome)> {
             });
         out.push((format!("{name} f32 over {} inputs", x.len()), outcome));
     }
+    out.push((
+        "pow f32 over (x, y) pairs".into(),
+        pow_case(&context, device),
+    ));
     for form in [Gelu::Erf, Gelu::Tanh] {
         let n = 1_000_003usize;
         let xs: Vec<f32> = (0..n)

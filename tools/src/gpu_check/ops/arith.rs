@@ -104,6 +104,25 @@ fn float_unary() -> Vec<Unary> {
             absolute(2f64.powi(-19)),
         ),
         (
+            "powi3",
+            |x| x.powi(3),
+            |d, x| {
+                let r = |v: f64| round(d, Num::Float(v)).f();
+                Some(Num::Float(x.f() * r(x.f() * x.f())))
+            },
+            EXACT,
+        ),
+        (
+            "powi_minus2",
+            |x| x.powi(-2),
+            |d, x| {
+                let r = |v: f64| round(d, Num::Float(v)).f();
+                Some(Num::Float(1.0 / r(x.f() * x.f())))
+            },
+            EXACT,
+        ),
+        ("powi0", |x| x.powi(0), |_, _| Some(Num::Float(1.0)), EXACT),
+        (
             "tanh",
             |x| x.tanh(),
             |d, x| approx(d, x.f().tanh()),
