@@ -129,8 +129,12 @@ fn run(device: &Device, kernel: &Kernel, x: &[f32]) -> Result<Vec<f32>, String> 
 
 /// `pow(x, y)` over 2^20 pairs: |x| from 2^-8 to 2^8 (geometric), y on
 /// [-6, 6], negative x with integer y (odd and even) and not, and the
-/// special cases; within `4 + 3 |y| + |y log2 |x||` ulp of the correctly
-/// rounded value (NaN where C's `pow` is NaN).
+/// special cases; within `4 + 6 |y| + 1.5 |y log2 |x||` ulp of the
+/// correctly rounded value (NaN where C's `pow` is NaN). The exponent
+/// `y log2 |x|` carries `lg2.approx`'s absolute error (about 2^-22) times
+/// `|y|` and its own rounding (2^-24 relative); an absolute error `e` in
+/// the exponent is a relative error `e ln 2` in the result, which is up to
+/// `2 e ln 2 / 2^-24` ulp near the bottom of a binade.
 fn pow_case(context: &melior::Context, device: &Device) -> Outcome {
     let kernel = Kernel::build(context, "pow", |k| {
         let x = k.arg_ptr("x", DType::F32);
@@ -198,7 +202,7 @@ fn pow_case(context: &melior::Context, device: &Device) -> Outcome {
         let want = f64::from(x).powf(f64::from(y));
         let u = ulps(g, want);
         let bound =
-            4.0 + 3.0 * f64::from(y.abs()) + (f64::from(y) * f64::from(x.abs()).log2()).abs();
+            4.0 + 6.0 * f64::from(y.abs()) + 1.5 * (f64::from(y) * f64::from(x.abs()).log2()).abs();
         if u > bound || (u.is_infinite() && !want.is_nan()) {
             over += 1;
         }

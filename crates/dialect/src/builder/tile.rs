@@ -303,8 +303,8 @@ impl<'k> Tile<'k> {
     /// of `self` kept for an odd integer `y`, NaN for a negative `self`
     /// and a non-integer `y`, 1 for `y == 0` or `self == 1` (`-0` is taken
     /// as `+0`: `pow(-0, -1)` is `+inf`, not C's `-inf`). The error is
-    /// that of the exponent: within about `4 + 3 |y| + |y log2 |self||`
-    /// ulp (measured by `tile-tools gpu-check math-accuracy`).
+    /// that of the exponent: within `4 + 6 |y| + 1.5 |y log2 |self||` ulp
+    /// (measured by `tile-tools gpu-check math-accuracy`).
     #[track_caller]
     pub fn pow(self, y: impl IntoOperand<'k>) -> Tile<'k> {
         let k = self.builder;
