@@ -98,30 +98,46 @@ fn buffer_round_trip(device: &Device) -> Outcome {
         .map_err(err)?;
     let on_other = Device::from_cuda_stream(other).map_err(err)?;
     let buffer = Buffer::from_cuda_slice(&on_other, slice).map_err(err)?;
+    let wrong = doubled_wrong(&vector_add_jit()?, &on_other, &buffer, &x)?;
+    if wrong != 0 {
+        return Err(format!("{wrong} of {n} elements wrong"));
+    }
+    Ok(())
+}
+
+/// The seed vector add through `tile::jit`.
+fn vector_add_jit() -> Result<tile::Jit, String> {
     let context = tile::context().map_err(err)?;
-    let add = tile::jit(
+    tile::jit(
         &vector_add::safe_kernel(&context, vector_add::BLOCK).map_err(err)?,
         Options::default(),
     )
-    .map_err(err)?;
-    let out = on_other.alloc::<f32>(n).map_err(err)?;
+    .map_err(err)
+}
+
+/// `x + x` by `add` on `device` from the buffer `dx` holding `x`: how many
+/// elements are wrong.
+fn doubled_wrong(
+    add: &tile::Jit,
+    device: &Device,
+    dx: &Buffer<f32>,
+    x: &[f32],
+) -> Result<usize, String> {
+    let n = x.len();
+    let out = device.alloc::<f32>(n).map_err(err)?;
     add.launch(
-        &on_other,
+        device,
         n.div_ceil(vector_add::BLOCK as usize) as u32,
         &[
-            Arg::from(&buffer),
-            Arg::from(&buffer),
+            Arg::from(dx),
+            Arg::from(dx),
             Arg::from(&out),
             Arg::from(n as i32),
         ],
     )
     .map_err(err)?;
-    let got = on_other.download(&out).map_err(err)?;
-    let wrong = (0..n).filter(|&i| got[i] != x[i] + x[i]).count();
-    if wrong != 0 {
-        return Err(format!("{wrong} of {n} elements wrong"));
-    }
-    Ok(())
+    let got = device.download(&out).map_err(err)?;
+    Ok((0..n).filter(|&i| got[i] != x[i] + x[i]).count())
 }
 
 /// `half` values go to the device and come back bit for bit.
@@ -158,32 +174,14 @@ pub fn every_device() -> (String, Outcome) {
         return (format!("skipped: {count} visible GPU (needs 2)"), Ok(()));
     }
     let outcome = (|| {
-        let context = tile::context().map_err(err)?;
-        let add = tile::jit(
-            &vector_add::safe_kernel(&context, vector_add::BLOCK).map_err(err)?,
-            Options::default(),
-        )
-        .map_err(err)?;
-        let n = 1_000_003usize;
-        let x = tile_runtime::pattern_f32(n, 5);
+        let add = vector_add_jit()?;
+        let x = tile_runtime::pattern_f32(1_000_003, 5);
         for ordinal in 0..count {
             let device = Device::new(ordinal).map_err(err)?;
             let dx = device.upload(&x).map_err(err)?;
-            let out = device.alloc::<f32>(n).map_err(err)?;
-            add.launch(
-                &device,
-                n.div_ceil(vector_add::BLOCK as usize) as u32,
-                &[
-                    Arg::from(&dx),
-                    Arg::from(&dx),
-                    Arg::from(&out),
-                    Arg::from(n as i32),
-                ],
-            )
-            .map_err(err)?;
-            let got = device.download(&out).map_err(err)?;
-            if (0..n).any(|i| got[i] != x[i] + x[i]) {
-                return Err(format!("wrong result on GPU {ordinal}"));
+            let wrong = doubled_wrong(&add, &device, &dx, &x)?;
+            if wrong != 0 {
+                return Err(format!("{wrong} elements wrong on GPU {ordinal}"));
             }
         }
         Ok(())
