@@ -110,21 +110,23 @@ fn ulps(got: f32, want: f64) -> f64 {
         + (f64::from(want32) - want).abs() / spacing
 }
 
-/// Runs `kernel` (x, y, n) over `x` on `device`.
-fn run(device: &Device, kernel: &Kernel, x: &[f32]) -> Result<Vec<f32>, String> {
+/// Runs `kernel` (one pointer per input, the output's, then `n`) over
+/// `inputs` (of one length) on `device`; returns the output.
+fn run(device: &Device, kernel: &Kernel, inputs: &[&[f32]]) -> Result<Vec<f32>, String> {
+    let err = |e: tile::RuntimeError| e.to_string();
+    let n = inputs[0].len();
     let jit = tile::jit(kernel, Options::default()).map_err(|e| e.to_string())?;
-    let dx = device.upload(x).map_err(|e| e.to_string())?;
-    let dy = device
-        .upload(&vec![f32::NAN; x.len()])
-        .map_err(|e| e.to_string())?;
-    let grid = x.len().div_ceil(BLOCK as usize) as u32;
-    jit.launch(
-        device,
-        grid,
-        &[Arg::from(&dx), Arg::from(&dy), Arg::from(x.len() as i32)],
-    )
-    .map_err(|e| e.to_string())?;
-    device.download(&dy).map_err(|e| e.to_string())
+    let buffers = inputs
+        .iter()
+        .map(|x| device.upload(x))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(err)?;
+    let out = device.upload(&vec![f32::NAN; n]).map_err(err)?;
+    let mut args: Vec<Arg> = buffers.iter().map(Arg::from).collect();
+    args.extend([Arg::from(&out), Arg::from(n as i32)]);
+    jit.launch(device, n.div_ceil(BLOCK as usize) as u32, &args)
+        .map_err(err)?;
+    device.download(&out).map_err(err)
 }
 
 /// `pow(x, y)` over 2^20 pairs: |x| from 2^-8 to 2^8 (geometric), y on
@@ -178,24 +180,7 @@ fn pow_case(context: &melior::Context, device: &Device) -> Outcome {
         xs.push(x);
         ys.push(y);
     }
-    let jit = tile::jit(&kernel, Options::default()).map_err(|e| e.to_string())?;
-    let dx = device.upload(&xs).map_err(|e| e.to_string())?;
-    let dy = device.upload(&ys).map_err(|e| e.to_string())?;
-    let out = device
-        .upload(&vec![f32::NAN; xs.len()])
-        .map_err(|e| e.to_string())?;
-    jit.launch(
-        device,
-        xs.len().div_ceil(BLOCK as usize) as u32,
-        &[
-            Arg::from(&dx),
-            Arg::from(&dy),
-            Arg::from(&out),
-            Arg::from(xs.len() as i32),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    let got = device.download(&out).map_err(|e| e.to_string())?;
+    let got = run(device, &kernel, &[&xs, &ys])?;
     let mut worst = (0.0f64, 0.0f32, 0.0f32);
     let mut over = 0usize;
     for ((&x, &y), &g) in xs.iter().zip(&ys).zip(&got) {
@@ -227,7 +212,7 @@ pub fn cases(device: &Device) -> Vec<(String, Outcome)> {
     for (name, op, reference, bound) in functions() {
         let outcome = unary_kernel(&context, name, op)
             .map_err(|e| e.to_string())
-            .and_then(|k| run(device, &k, &x))
+            .and_then(|k| run(device, &k, &[&x]))
             .and_then(|got| {
                 let mut worst = (0.0f64, 0.0f32, 0.0f32);
                 let mut over = 0usize;
@@ -259,7 +244,7 @@ pub fn cases(device: &Device) -> Vec<(String, Outcome)> {
             .collect();
         let outcome = gelu::gelu(&context, form, gelu::BLOCK, DType::F32)
             .map_err(|e| e.to_string())
-            .and_then(|k| run(device, &k, &xs))
+            .and_then(|k| run(device, &k, &[&xs]))
             .and_then(|got| {
                 // The f32 formula's own rounding (1 + erf cancels for
                 // negative x) stays within 1e-6 of x's scale.

@@ -105,34 +105,27 @@ pub fn approximate_division<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '
             format!("approximate division on {d}: only f16, bf16 and f32"),
         ));
     }
-    let ty = e.types.dtype(d);
     let f32 = e.types.dtype(DType::F32);
     let operands: Vec<Value> = op.operands().collect();
     let n = e.registers(result, op)?;
     let mut out = Vec::with_capacity(n.unwrap_or(1));
     for r in 0..n.unwrap_or(1) {
-        let mut args = Vec::with_capacity(2);
-        for &v in &operands {
-            let mut x = e.reg(v, r, op)?;
-            if d != DType::F32 {
-                x = e.ir.cast(arith::extf, x, f32);
-            }
-            args.push(x);
-        }
-        let mut asm = PtxAsm::new();
-        let dst = asm.output(RegClass::F32, f32);
-        let a = asm.input(RegClass::F32, args[0]);
-        let b = asm.input(RegClass::F32, args[1]);
-        asm.instruction(
-            None,
-            "div.full.f32",
-            vec![Arg::Reg(dst), Arg::Reg(a), Arg::Reg(b)],
-        );
-        let mut q = asm.emit(&e.ir, false)[0];
-        if d != DType::F32 {
-            q = e.ir.cast(arith::truncf, q, ty);
-        }
-        out.push(q);
+        let args: Vec<Val> = operands
+            .iter()
+            .map(|&v| e.reg(v, r, op))
+            .collect::<Result<_, _>>()?;
+        out.push(in_f32(e, d, &args, |e, x| {
+            let mut asm = PtxAsm::new();
+            let dst = asm.output(RegClass::F32, f32);
+            let a = asm.input(RegClass::F32, x[0]);
+            let b = asm.input(RegClass::F32, x[1]);
+            asm.instruction(
+                None,
+                "div.full.f32",
+                vec![Arg::Reg(dst), Arg::Reg(a), Arg::Reg(b)],
+            );
+            asm.emit(&e.ir, false)[0]
+        }));
     }
     e.set_like(result, out);
     Ok(())
@@ -159,25 +152,12 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
             .collect::<Result<_, _>>()?;
         out.push(match how {
             NativeMath::Intrinsic(base) => e.ir.intrinsic(&overloaded(base, &[d]), &args, ty),
-            NativeMath::Composite(kind) => {
-                let mut x = args[0];
-                if d != DType::F32 {
-                    x = e.ir.cast(arith::extf, x, f32);
-                }
-                let mut y = match kind {
-                    Composite::Tanh => tanh(e, x),
-                    Composite::Erf => erf(e, x),
-                };
-                if d != DType::F32 {
-                    y = e.ir.cast(arith::truncf, y, ty);
-                }
-                y
-            }
-            NativeMath::Approx { ptx, scale, post } => {
-                let mut x = args[0];
-                if d != DType::F32 {
-                    x = e.ir.cast(arith::extf, x, f32);
-                }
+            NativeMath::Composite(kind) => in_f32(e, d, &args, |e, x| match kind {
+                Composite::Tanh => tanh(e, x[0]),
+                Composite::Erf => erf(e, x[0]),
+            }),
+            NativeMath::Approx { ptx, scale, post } => in_f32(e, d, &args, |e, x| {
+                let mut x = x[0];
                 if let Some(s) = scale {
                     let c = e.float(f32, f64::from(s));
                     x = e.ir.binary(arith::mulf, x, c);
@@ -191,15 +171,32 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
                     let c = e.float(f32, f64::from(s));
                     y = e.ir.binary(arith::mulf, y, c);
                 }
-                if d != DType::F32 {
-                    y = e.ir.cast(arith::truncf, y, ty);
-                }
                 y
-            }
+            }),
         });
     }
     e.set_like(result, out);
     Ok(())
+}
+
+/// `compute` on `args` (of float type `d`) in f32: f16 and bf16 operands
+/// widened first and the result rounded back to `d`.
+fn in_f32<'c>(
+    e: &mut Emitter<'_, 'c>,
+    d: DType,
+    args: &[Val],
+    compute: impl FnOnce(&mut Emitter<'_, 'c>, &[Val]) -> Val,
+) -> Val {
+    if d == DType::F32 {
+        return compute(e, args);
+    }
+    let (f32, ty) = (e.types.dtype(DType::F32), e.types.dtype(d));
+    let wide: Vec<Val> = args
+        .iter()
+        .map(|&x| e.ir.cast(arith::extf, x, f32))
+        .collect();
+    let y = compute(e, &wide);
+    e.ir.cast(arith::truncf, y, ty)
 }
 
 /// `f32` helpers for the composite functions: constants, fused
