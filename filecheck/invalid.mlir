@@ -518,6 +518,15 @@ func.func @reduce_result_mismatch(%t: tensor<16x64xf32>) {
 
 // -----
 
+// argmax and argmin give i32 indices, whatever they search.
+func.func @argmax_result_not_i32(%t: tensor<16x64xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.reduce' op result type must be tensor<16xi32>, found tensor<16xf32>
+  %0 = "tile.reduce"(%t) {kind = "argmax", axis = 1 : i32, keep_dims = false} : (tensor<16x64xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_i1(%t: tensor<16xi1>) {
   // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.reduce' op reduce is not defined for element type i1
   %0 = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<16xi1>) -> i1

@@ -2,6 +2,7 @@
 
 // tile.reduce: sum, max or min along an axis; without keep_dims the axis
 // disappears (a 1-d tensor reduces to a scalar), with it the axis becomes 1.
+// argmax and argmin give the i32 index of the best element.
 
 // CHECK-LABEL: {{^  }}func.func @drop_axis
 // CHECK: "tile.reduce"(%arg0) {axis = 1 : i32, keep_dims = false, kind = "sum"} : (tensor<16x64xf32>) -> tensor<16xf32>
@@ -33,4 +34,15 @@ func.func @scalar(%x: tensor<128xi32>) -> i32 {
   %0 = "tile.reduce"(%x) {kind = "min", axis = 0 : i32, keep_dims = false} : (tensor<128xi32>) -> i32
   %1 = "tile.reduce"(%x) {kind = "sum", axis = 0 : i32, keep_dims = true} : (tensor<128xi32>) -> tensor<1xi32>
   return %0 : i32
+}
+
+// -----
+
+// CHECK-LABEL: {{^  }}func.func @arg
+// CHECK: "tile.reduce"(%arg0) {axis = 1 : i32, keep_dims = false, kind = "argmax"} : (tensor<16x64xf16>) -> tensor<16xi32>
+// CHECK: "tile.reduce"(%arg0) {axis = 0 : i32, keep_dims = true, kind = "argmin"} : (tensor<16x64xf16>) -> tensor<1x64xi32>
+func.func @arg(%x: tensor<16x64xf16>) {
+  %0 = "tile.reduce"(%x) {kind = "argmax", axis = 1 : i32, keep_dims = false} : (tensor<16x64xf16>) -> tensor<16xi32>
+  %1 = "tile.reduce"(%x) {kind = "argmin", axis = 0 : i32, keep_dims = true} : (tensor<16x64xf16>) -> tensor<1x64xi32>
+  return
 }

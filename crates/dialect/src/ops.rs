@@ -235,26 +235,45 @@ pub enum ReduceKind {
     Max,
     /// Minimum.
     Min,
+    /// The index of the maximum along the axis (an `i32`): the smallest
+    /// index among equal maxima; on floats a NaN counts as larger than
+    /// every number, so the first NaN wins (as `torch.argmax`).
+    ArgMax,
+    /// The index of the minimum along the axis (an `i32`): the smallest
+    /// index among equal minima; on floats a NaN counts as smaller than
+    /// every number, so the first NaN wins (as `torch.argmin`).
+    ArgMin,
 }
 
 impl ReduceKind {
+    /// Every kind.
+    pub const ALL: [ReduceKind; 5] = [
+        ReduceKind::Sum,
+        ReduceKind::Max,
+        ReduceKind::Min,
+        ReduceKind::ArgMax,
+        ReduceKind::ArgMin,
+    ];
+
+    /// True for the kinds whose result is an index (`argmax`, `argmin`).
+    pub fn is_arg(self) -> bool {
+        matches!(self, ReduceKind::ArgMax | ReduceKind::ArgMin)
+    }
+
     /// The attribute spelling.
     pub fn name(self) -> &'static str {
         match self {
             ReduceKind::Sum => "sum",
             ReduceKind::Max => "max",
             ReduceKind::Min => "min",
+            ReduceKind::ArgMax => "argmax",
+            ReduceKind::ArgMin => "argmin",
         }
     }
 
     /// Parses the attribute spelling.
     pub fn from_name(s: &str) -> Option<Self> {
-        match s {
-            "sum" => Some(ReduceKind::Sum),
-            "max" => Some(ReduceKind::Max),
-            "min" => Some(ReduceKind::Min),
-            _ => None,
-        }
+        Self::ALL.into_iter().find(|k| k.name() == s)
     }
 }
 

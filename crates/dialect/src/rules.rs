@@ -8,7 +8,7 @@
 
 use crate::DType;
 use crate::error::Rule;
-use crate::ops::{CacheModifier, InputPrecision, Padding};
+use crate::ops::{CacheModifier, InputPrecision, Padding, ReduceKind};
 use crate::types::{Elem, TileType};
 
 type R<T> = Result<T, Rule>;
@@ -411,7 +411,8 @@ pub fn block_store(
 
 /// `tile.reduce`: a numeric tensor along an axis in range. Without
 /// `keep_dims` the axis disappears; a 1-d tensor reduces to a scalar.
-pub fn reduce(src: &TileType, axis: i64, keep_dims: bool) -> R<TileType> {
+/// `argmax` and `argmin` give `i32` indices.
+pub fn reduce(src: &TileType, kind: ReduceKind, axis: i64, keep_dims: bool) -> R<TileType> {
     let (mut shape, elem) = tensor_operand("reduce source", src)?;
     let Elem::Num(d) = elem else {
         return Err(Rule::WrongOperand {
@@ -432,6 +433,11 @@ pub fn reduce(src: &TileType, axis: i64, keep_dims: bool) -> R<TileType> {
     } else {
         shape.remove(axis as usize);
     }
+    let elem = if kind.is_arg() {
+        Elem::Num(DType::I32)
+    } else {
+        elem
+    };
     Ok(TileType::tensor(&shape, elem))
 }
 
@@ -650,14 +656,28 @@ mod tests {
     #[test]
     fn reduce_drops_or_keeps_the_axis() {
         let x = t(&[16, 64], DType::F32);
-        assert_eq!(reduce(&x, 1, false), Ok(t(&[16], DType::F32)));
-        assert_eq!(reduce(&x, 0, true), Ok(t(&[1, 64], DType::F32)));
         assert_eq!(
-            reduce(&t(&[64], DType::F32), 0, false),
+            reduce(&x, ReduceKind::Sum, 1, false),
+            Ok(t(&[16], DType::F32))
+        );
+        assert_eq!(
+            reduce(&x, ReduceKind::Max, 0, true),
+            Ok(t(&[1, 64], DType::F32))
+        );
+        assert_eq!(
+            reduce(&x, ReduceKind::ArgMax, 1, false),
+            Ok(t(&[16], DType::I32))
+        );
+        assert_eq!(
+            reduce(&x, ReduceKind::ArgMin, 0, true),
+            Ok(t(&[1, 64], DType::I32))
+        );
+        assert_eq!(
+            reduce(&t(&[64], DType::F32), ReduceKind::Sum, 0, false),
             Ok(TileType::scalar(DType::F32))
         );
         assert!(matches!(
-            reduce(&x, 2, false),
+            reduce(&x, ReduceKind::Sum, 2, false),
             Err(Rule::AxisOutOfRange { .. })
         ));
     }

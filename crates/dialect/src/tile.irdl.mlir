@@ -217,15 +217,18 @@ irdl.dialect @tile {
     irdl.attributes { "boundary_check" = %boundary_check, "cache_modifier" = %cache, "eviction_policy" = %evict }
   }
 
-  // Reduce a tensor along `axis` with sum, max or min. Without `keep_dims`
-  // the axis is removed (a 1-d tensor reduces to a scalar).
+  // Reduce a tensor along `axis` with sum, max or min, or find the index
+  // (i32) of its maximum or minimum. Without `keep_dims` the axis is
+  // removed (a 1-d tensor reduces to a scalar).
   irdl.operation @reduce {
     %src = irdl.base "!builtin.tensor"
     irdl.operands(src: %src)
     %sum = irdl.is "sum"
     %max = irdl.is "max"
     %min = irdl.is "min"
-    %kind = irdl.any_of(%sum, %max, %min)
+    %argmax = irdl.is "argmax"
+    %argmin = irdl.is "argmin"
+    %kind = irdl.any_of(%sum, %max, %min, %argmax, %argmin)
     %axis = irdl.base "#builtin.integer"
     %true = irdl.is true
     %false = irdl.is false

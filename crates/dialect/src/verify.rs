@@ -217,7 +217,12 @@ fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rul
             )?;
             None
         }
-        TileOp::Reduce(r) => Some(rules::reduce(&operand(r.src)?, r.axis, r.keep_dims)?),
+        TileOp::Reduce(r) => Some(rules::reduce(
+            &operand(r.src)?,
+            r.kind,
+            r.axis,
+            r.keep_dims,
+        )?),
         TileOp::Dot(d) => Some(rules::dot(
             &operand(d.a)?,
             &operand(d.b)?,

@@ -28,16 +28,10 @@ use tile_dialect::{DType, ReduceKind};
 /// Reduces `src` along `axis` into a tensor of `shape` (the result type's,
 /// with or without the kept axis) and type `d`.
 pub fn reduce(src: &Tensor, kind: ReduceKind, axis: usize, shape: Vec<usize>, d: DType) -> Tensor {
-    let outer: usize = src.shape[..axis].iter().product();
-    let len = src.shape[axis];
-    let inner: usize = src.shape[axis + 1..].iter().product();
-    let column = |o: usize, i: usize| (0..len).map(move |k| (o * len + k) * inner + i);
-    let mut picks = Vec::with_capacity(outer * inner);
-    for o in 0..outer {
-        for i in 0..inner {
-            picks.push(column(o, i));
-        }
+    if kind.is_arg() {
+        return arg_reduce(src, kind, axis, shape);
     }
+    let picks = columns(src, axis);
     let elems = match &src.elems {
         Elems::Float(v) => Elems::Float(
             picks
@@ -57,6 +51,72 @@ pub fn reduce(src: &Tensor, kind: ReduceKind, axis: usize, shape: Vec<usize>, d:
         shape,
         dtype: d,
         elems,
+    }
+}
+
+/// For each element of the result, the flat indices of its column along
+/// `axis`, in order.
+fn columns(src: &Tensor, axis: usize) -> Vec<impl Iterator<Item = usize> + use<>> {
+    let outer: usize = src.shape[..axis].iter().product();
+    let len = src.shape[axis];
+    let inner: usize = src.shape[axis + 1..].iter().product();
+    let mut picks = Vec::with_capacity(outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            picks.push((0..len).map(move |k| (o * len + k) * inner + i));
+        }
+    }
+    picks
+}
+
+/// `argmax` / `argmin`: the first index of the largest (smallest) element,
+/// a NaN beating every number (torch's rule).
+fn arg_reduce(src: &Tensor, kind: ReduceKind, axis: usize, shape: Vec<usize>) -> Tensor {
+    let max = kind == ReduceKind::ArgMax;
+    // True when `b` strictly beats `a` (so the earlier index keeps ties).
+    let beats_f = |b: f64, a: f64| {
+        if a.is_nan() {
+            false
+        } else if b.is_nan() {
+            true
+        } else if max {
+            b > a
+        } else {
+            b < a
+        }
+    };
+    let beats_i = |b: i64, a: i64| if max { b > a } else { b < a };
+    let mut out = Vec::new();
+    for column in columns(src, axis) {
+        let idx: Vec<usize> = column.collect();
+        let index = match &src.elems {
+            Elems::Float(v) => {
+                let mut best = 0;
+                for (k, &j) in idx.iter().enumerate().skip(1) {
+                    if beats_f(v[j], v[idx[best]]) {
+                        best = k;
+                    }
+                }
+                best as i64
+            }
+            Elems::Int(v) => {
+                let val = |j: usize| signed(v[j], src.dtype);
+                let mut best = 0;
+                for (k, &j) in idx.iter().enumerate().skip(1) {
+                    if beats_i(val(j), val(idx[best])) {
+                        best = k;
+                    }
+                }
+                best as i64
+            }
+            Elems::Ptr(_) => unreachable!("the verifier refuses reductions of pointers"),
+        };
+        out.push(index);
+    }
+    Tensor {
+        shape,
+        dtype: DType::I32,
+        elems: Elems::Int(out),
     }
 }
 
@@ -83,6 +143,7 @@ fn reduce_floats(mut v: Vec<f64>, kind: ReduceKind, d: DType) -> f64 {
         }
         ReduceKind::Max => v.into_iter().fold(f64::NAN, maxnum),
         ReduceKind::Min => -v.into_iter().fold(f64::NAN, |a, x| maxnum(a, -x)),
+        ReduceKind::ArgMax | ReduceKind::ArgMin => unreachable!("handled by arg_reduce"),
     }
 }
 
@@ -91,6 +152,7 @@ fn reduce_ints(v: impl Iterator<Item = i64>, kind: ReduceKind, d: DType) -> i64 
         ReduceKind::Sum => v.fold(0i64, i64::wrapping_add),
         ReduceKind::Max => v.max().unwrap_or(i64::MIN),
         ReduceKind::Min => v.min().unwrap_or(i64::MAX),
+        ReduceKind::ArgMax | ReduceKind::ArgMin => unreachable!("handled by arg_reduce"),
     };
     wrap(r, d)
 }
@@ -145,6 +207,33 @@ mod tests {
         assert_eq!(
             reduce_ints([-3, 2].into_iter(), ReduceKind::Max, DType::I32),
             2
+        );
+    }
+
+    #[test]
+    fn argmax_takes_the_first_of_ties_and_nan_wins() {
+        let nan = f64::NAN;
+        let t = Tensor::floats(
+            vec![3, 4],
+            DType::F32,
+            vec![
+                1.0, 5.0, 5.0, 2.0, 1.0, nan, 7.0, nan, -1.0, -3.0, -3.0, 0.0,
+            ],
+        );
+        let am = reduce(&t, ReduceKind::ArgMax, 1, vec![3], DType::I32);
+        assert_eq!(am.as_ints(), Some(&[1, 1, 3][..]));
+        let an = reduce(&t, ReduceKind::ArgMin, 1, vec![3], DType::I32);
+        assert_eq!(an.as_ints(), Some(&[0, 1, 1][..]));
+        let cols = reduce(&t, ReduceKind::ArgMax, 0, vec![1, 4], DType::I32);
+        assert_eq!(cols.as_ints(), Some(&[0, 1, 1, 1][..]));
+        let i = Tensor::ints(vec![4], DType::I8, vec![-1, 127, -128, 127]);
+        assert_eq!(
+            reduce(&i, ReduceKind::ArgMax, 0, vec![], DType::I32).as_ints(),
+            Some(&[1][..])
+        );
+        assert_eq!(
+            reduce(&i, ReduceKind::ArgMin, 0, vec![], DType::I32).as_ints(),
+            Some(&[2][..])
         );
     }
 }

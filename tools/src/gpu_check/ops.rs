@@ -12,6 +12,7 @@
 //! interpreter and PTX approximations on the GPU; [`Accuracy`] says which
 //! bound applies (the table of `tile_dialect::float_math`).
 
+mod argmax;
 mod arith;
 mod convert;
 
@@ -33,7 +34,7 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         Ok(c) => c,
         Err(e) => return vec![("ops", "context".into(), Err(e.to_string()))],
     };
-    let sweeps: [(&'static str, Vec<(String, Outcome)>); 9] = [
+    let sweeps: [(&'static str, Vec<(String, Outcome)>); 10] = [
         (
             "float_unary",
             arith::float_unary_ops(&context, device, accuracy),
@@ -49,6 +50,7 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         ("integer_neg_abs", arith::integer_neg_abs(&context, device)),
         ("cast", convert::casts(&context, device)),
         ("reduce", convert::reductions(&context, device)),
+        ("argmax", argmax::arg_reductions(&context, device)),
     ];
     sweeps
         .into_iter()

@@ -42,7 +42,8 @@ impl<'k> KernelBuilder<'k> {
         let Some(t) = self.type_of(ops::REDUCE, x, at) else {
             return self.poison();
         };
-        let Some(result) = self.check(ops::REDUCE, at, rules::reduce(&t, axis, keep_dims)) else {
+        let Some(result) = self.check(ops::REDUCE, at, rules::reduce(&t, kind, axis, keep_dims))
+        else {
             return self.poison();
         };
         let attrs = [

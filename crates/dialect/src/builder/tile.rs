@@ -508,6 +508,35 @@ impl<'k> Tile<'k> {
         )
     }
 
+    /// The index (`i32`) of the largest element along `axis`, the smallest
+    /// index among equal maxima; a NaN counts as larger than any number,
+    /// as in `torch.argmax`. With `keep_dims` the axis stays with size 1.
+    #[track_caller]
+    pub fn argmax(self, axis: i64, keep_dims: bool) -> Tile<'k> {
+        self.builder.reduce(
+            self,
+            ReduceKind::ArgMax,
+            axis,
+            keep_dims,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// The index (`i32`) of the smallest element along `axis`, the
+    /// smallest index among equal minima; a NaN counts as smaller than any
+    /// number, as in `torch.argmin`. With `keep_dims` the axis stays with
+    /// size 1.
+    #[track_caller]
+    pub fn argmin(self, axis: i64, keep_dims: bool) -> Tile<'k> {
+        self.builder.reduce(
+            self,
+            ReduceKind::ArgMin,
+            axis,
+            keep_dims,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
     /// Moves a block pointer by `offsets` elements along each axis.
     #[track_caller]
     pub fn advance<T: IntoOperand<'k>>(self, offsets: impl IntoIterator<Item = T>) -> Tile<'k> {

@@ -1,4 +1,5 @@
-//! `tile.reduce` in per-thread code: sum, max or min along one axis.
+//! `tile.reduce` in per-thread code: sum, max, min, argmax or argmin along
+//! one axis.
 //!
 //! The reduction runs in three steps, each only where the layout spreads
 //! the axis that far:
@@ -21,11 +22,17 @@
 //! and signed on integers. The result is in the source layout sliced along
 //! the axis (or the source layout itself with `keep_dims`); a reduction to
 //! a scalar leaves the value in every thread.
+//!
+//! `argmax` and `argmin` carry (value, index) pairs through the same three
+//! steps. A pair beats another when its value is strictly better, or equal
+//! with a smaller index; on floats a NaN beats every number and two NaNs
+//! compare by index (torch's rule). That order is total, so the result does
+//! not depend on how the steps group the elements.
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
 use crate::pass::{PassError, PassResult};
-use melior::dialect::arith::{self, CmpiPredicate};
+use melior::dialect::arith::{self, CmpfPredicate, CmpiPredicate};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Type, Value};
 use std::collections::BTreeMap;
@@ -33,46 +40,102 @@ use tile_coalesce::Distribution;
 use tile_dialect::view::Reduce;
 use tile_dialect::{DType, ReduceKind};
 
-/// The reduction of one op, with its source's distribution.
+/// The reduction of one op, with its source's distribution. A partial is
+/// a tuple: the value, then for `argmax`/`argmin` its index.
 struct Reduction<'d, 'c> {
     kind: ReduceKind,
     axis: usize,
-    /// Element type of the source and result.
+    /// Element type of the source (and of the result, but for the index
+    /// kinds).
     ty: DType,
-    /// Type the partials are combined in.
+    /// Type the values are combined in.
     acc: DType,
     acc_type: Type<'c>,
     src: &'d Distribution,
 }
 
+/// One partial: the value, and for the index kinds the index.
+type Partial = Vec<Val>;
+
 impl<'c> Reduction<'_, 'c> {
-    fn combine(&self, e: &mut Emitter<'_, 'c>, a: Val, b: Val) -> Val {
+    /// The element types of a partial's components.
+    fn components(&self) -> Vec<DType> {
+        if self.kind.is_arg() {
+            vec![self.acc, DType::I32]
+        } else {
+            vec![self.acc]
+        }
+    }
+
+    fn combine(&self, e: &mut Emitter<'_, 'c>, a: &[Val], b: &[Val]) -> Partial {
         let float = self.acc.is_float();
-        match (self.kind, float) {
-            (ReduceKind::Sum, true) => e.ir.binary(arith::addf, a, b),
-            (ReduceKind::Sum, false) => e.ir.binary(arith::addi, a, b),
-            (ReduceKind::Max, false) => e.ir.binary(arith::maxsi, a, b),
-            (ReduceKind::Min, false) => e.ir.binary(arith::minsi, a, b),
-            (kind, true) => {
-                let base = if kind == ReduceKind::Max {
+        let (x, y) = (a[0], b[0]);
+        let v = match (self.kind, float) {
+            (ReduceKind::Sum, true) => e.ir.binary(arith::addf, x, y),
+            (ReduceKind::Sum, false) => e.ir.binary(arith::addi, x, y),
+            (ReduceKind::Max, false) => e.ir.binary(arith::maxsi, x, y),
+            (ReduceKind::Min, false) => e.ir.binary(arith::minsi, x, y),
+            (ReduceKind::Max | ReduceKind::Min, true) => {
+                let base = if self.kind == ReduceKind::Max {
                     "llvm.maxnum"
                 } else {
                     "llvm.minnum"
                 };
                 let name = super::math::overloaded(base, &[self.acc]);
-                e.ir.intrinsic(&name, &[a, b], self.acc_type)
+                e.ir.intrinsic(&name, &[x, y], self.acc_type)
             }
+            (ReduceKind::ArgMax | ReduceKind::ArgMin, _) => {
+                let wins = self.beats(e, b, a);
+                let v = e.ir.select(wins, y, x);
+                let i = e.ir.select(wins, b[1], a[1]);
+                return vec![v, i];
+            }
+        };
+        vec![v]
+    }
+
+    /// For the index kinds: true where pair `b` beats pair `a` (strictly
+    /// better, or as good with a smaller index; a NaN is best).
+    fn beats(&self, e: &mut Emitter<'_, 'c>, b: &[Val], a: &[Val]) -> Val {
+        let max = self.kind == ReduceKind::ArgMax;
+        let earlier = e.ir.cmpi(CmpiPredicate::Slt, b[1], a[1]);
+        if !self.acc.is_float() {
+            let pred = if max {
+                CmpiPredicate::Sgt
+            } else {
+                CmpiPredicate::Slt
+            };
+            let strict = e.ir.cmpi(pred, b[0], a[0]);
+            let equal = e.ir.cmpi(CmpiPredicate::Eq, b[0], a[0]);
+            let tie = e.ir.binary(arith::andi, equal, earlier);
+            return e.ir.binary(arith::ori, strict, tie);
         }
+        let pred = if max {
+            CmpfPredicate::Ogt
+        } else {
+            CmpfPredicate::Olt
+        };
+        let strict = e.ir.cmpf(pred, b[0], a[0]);
+        let equal = e.ir.cmpf(CmpfPredicate::Oeq, b[0], a[0]);
+        let b_nan = e.ir.cmpf(CmpfPredicate::Uno, b[0], b[0]);
+        let a_nan = e.ir.cmpf(CmpfPredicate::Uno, a[0], a[0]);
+        let a_num = e.ir.cmpf(CmpfPredicate::Ord, a[0], a[0]);
+        let both_nan = e.ir.binary(arith::andi, a_nan, b_nan);
+        let same = e.ir.binary(arith::ori, equal, both_nan);
+        let tie = e.ir.binary(arith::andi, same, earlier);
+        let nan_wins = e.ir.binary(arith::andi, b_nan, a_num);
+        let better = e.ir.binary(arith::ori, strict, nan_wins);
+        e.ir.binary(arith::ori, better, tie)
     }
 
     /// Combines `values` as a balanced tree.
-    fn tree(&self, e: &mut Emitter<'_, 'c>, mut values: Vec<Val>) -> Val {
+    fn tree(&self, e: &mut Emitter<'_, 'c>, mut values: Vec<Partial>) -> Partial {
         while values.len() > 1 {
             let mut next = Vec::with_capacity(values.len().div_ceil(2));
             for pair in values.chunks(2) {
                 next.push(match pair {
-                    [a, b] => self.combine(e, *a, *b),
-                    [a] => *a,
+                    [a, b] => self.combine(e, a, b),
+                    [a] => a.clone(),
                     _ => unreachable!("chunks of two"),
                 });
             }
@@ -81,9 +144,10 @@ impl<'c> Reduction<'_, 'c> {
         values.pop().expect("a reduction group is never empty")
     }
 
-    /// Register `r`'s value in the accumulator type; for a sum over a
-    /// wrapped axis, zero unless this is the element's first copy.
-    fn input(&self, e: &mut Emitter<'_, 'c>, value: Val, r: usize) -> Val {
+    /// Register `r`'s partial: its value in the accumulator type (for a
+    /// sum over a wrapped axis, zero unless this is the element's first
+    /// copy), and for the index kinds its index along the axis.
+    fn input(&self, e: &mut Emitter<'_, 'c>, value: Val, r: usize) -> Partial {
         let mut v = value;
         if self.ty != self.acc {
             v = e.ir.cast(arith::extf, v, self.acc_type);
@@ -95,31 +159,46 @@ impl<'c> Reduction<'_, 'c> {
             let zero = e.number(self.acc, 0.0);
             v = e.ir.select(first, v, zero);
         }
-        v
+        if self.kind.is_arg() {
+            let index = e.index(self.src, r, self.axis);
+            return vec![v, index];
+        }
+        vec![v]
     }
 
-    /// `value` from the lane `mask` away (xor), for any element width.
-    fn shuffle(&self, e: &mut Emitter<'_, 'c>, value: Val, mask: i64) -> Val {
-        let offset = e.i32(mask);
-        let width = e.i32(32);
-        let bits = self.acc.bits();
-        if bits >= 32 {
-            return e.ir.shuffle_xor(value, offset, width);
-        }
-        let int = e.ir.int_type(bits);
-        let i32_ty = e.ir.int_type(32);
-        let mut v = value;
-        if self.acc.is_float() {
-            v = e.ir.cast(arith::bitcast, v, int);
-        }
-        v = e.ir.cast(arith::extui, v, i32_ty);
-        let mut out = e.ir.shuffle_xor(v, offset, width);
-        out = e.ir.cast(arith::trunci, out, int);
-        if self.acc.is_float() {
-            out = e.ir.cast(arith::bitcast, out, self.acc_type);
-        }
-        out
+    /// `partial` from the lane `mask` away (xor), component by component.
+    fn shuffle(&self, e: &mut Emitter<'_, 'c>, partial: &[Val], mask: i64) -> Partial {
+        partial
+            .iter()
+            .zip(self.components())
+            .map(|(&v, d)| shuffle_xor(e, v, d, mask))
+            .collect()
     }
+}
+
+/// `value` (of type `d`) from the lane `mask` away (xor), for any element
+/// width.
+fn shuffle_xor<'c>(e: &mut Emitter<'_, 'c>, value: Val, d: DType, mask: i64) -> Val {
+    let offset = e.i32(mask);
+    let width = e.i32(32);
+    let bits = d.bits();
+    if bits >= 32 {
+        return e.ir.shuffle_xor(value, offset, width);
+    }
+    let int = e.ir.int_type(bits);
+    let i32_ty = e.ir.int_type(32);
+    let mut v = value;
+    if d.is_float() {
+        v = e.ir.cast(arith::bitcast, v, int);
+    }
+    v = e.ir.cast(arith::extui, v, i32_ty);
+    let mut out = e.ir.shuffle_xor(v, offset, width);
+    out = e.ir.cast(arith::trunci, out, int);
+    if d.is_float() {
+        let ty = e.types.dtype(d);
+        out = e.ir.cast(arith::bitcast, out, ty);
+    }
+    out
 }
 
 /// Lowers one `tile.reduce`.
@@ -173,7 +252,7 @@ pub fn reduce<'c>(
         key.remove(axis);
         groups.entry(key).or_default().push(r);
     }
-    let mut partials: BTreeMap<Vec<i64>, Val> = BTreeMap::new();
+    let mut partials: BTreeMap<Vec<i64>, Partial> = BTreeMap::new();
     for (key, members) in &groups {
         let inputs = members.iter().map(|&r| red.input(e, regs[r], r)).collect();
         let v = red.tree(e, inputs);
@@ -185,8 +264,8 @@ pub fn reduce<'c>(
     for bit in 0..terms.threads.trailing_zeros() {
         let mask = 1i64 << (terms.lane_shift + bit);
         for v in partials.values_mut() {
-            let other = red.shuffle(e, *v, mask);
-            *v = red.combine(e, *v, other);
+            let other = red.shuffle(e, v, mask);
+            *v = red.combine(e, v, &other);
         }
     }
 
@@ -197,7 +276,11 @@ pub fn reduce<'c>(
     }
 
     // The result, in the result's register order.
-    let finish = |e: &mut Emitter<'_, 'c>, v: Val| -> Val {
+    let finish = |e: &mut Emitter<'_, 'c>, v: &Partial| -> Val {
+        if red.kind.is_arg() {
+            return v[1];
+        }
+        let v = v[0];
         if red.acc != red.ty {
             let ty = e.types.dtype(red.ty);
             e.ir.cast(arith::truncf, v, ty)
@@ -207,7 +290,7 @@ pub fn reduce<'c>(
     };
     match &out {
         None => {
-            let v = *partials
+            let v = partials
                 .values()
                 .next()
                 .ok_or_else(|| PassError::at(op, "reduces an empty tensor"))?;
@@ -217,7 +300,7 @@ pub fn reduce<'c>(
         Some(d) => {
             let mut regs = Vec::with_capacity(d.0.registers());
             for o in &d.0.offsets {
-                let v = *partials.get(&key_of_out(o)).ok_or_else(|| {
+                let v = partials.get(&key_of_out(o)).ok_or_else(|| {
                     PassError::at(
                         op,
                         "has a result layout that does not line up with its source (expected the source layout sliced along the axis)",
@@ -238,7 +321,7 @@ fn across_warps<'c>(
     red: &Reduction<'_, 'c>,
     out: Option<&Distribution>,
     key_of_out: &dyn Fn(&[i64]) -> Vec<i64>,
-    partials: &mut BTreeMap<Vec<i64>, Val>,
+    partials: &mut BTreeMap<Vec<i64>, Partial>,
 ) -> PassResult {
     let misaligned = || {
         PassError::at(
@@ -249,9 +332,24 @@ fn across_warps<'c>(
     let src = red.src;
     let terms = src.base_terms(src.axes[red.axis]);
     let elements: i64 = out.map_or(1, |d| d.shape.iter().product());
-    let acc_bytes = red.acc.bits() as usize / 8;
-    e.reserve_shared((terms.warps * elements) as usize * acc_bytes);
-    let base = e.shared_base();
+    // One array of [warp][element] per component, each aligned to its
+    // element size.
+    let components = red.components();
+    let mut arrays = Vec::with_capacity(components.len());
+    let mut bytes = 0usize;
+    for &d in &components {
+        let size = d.bits() as usize / 8;
+        bytes = bytes.next_multiple_of(size);
+        arrays.push((bytes, size, e.types.dtype(d)));
+        bytes += (terms.warps * elements) as usize * size;
+    }
+    e.reserve_shared(bytes);
+    let shared = e.shared_base();
+    let i8 = e.ir.int_type(8);
+    let arrays: Vec<(Val, u64, Type<'c>)> = arrays
+        .into_iter()
+        .map(|(at, size, ty)| (e.ir.gep_const(shared, at as i64, i8), size as u64, ty))
+        .collect();
     // Each output element's slot, from any register that holds it.
     let mut slot: BTreeMap<Vec<i64>, Val> = BTreeMap::new();
     match out {
@@ -285,11 +383,13 @@ fn across_warps<'c>(
     if writer.is_some() {
         e.ir.open_block(&[]);
     }
-    for (key, &v) in partials.iter() {
+    for (key, v) in partials.iter() {
         let at = *slot.get(key).ok_or_else(misaligned)?;
         let at = e.ir.binary(arith::addi, row, at);
-        let p = e.ir.gep(base, at, red.acc_type);
-        e.ir.store(v, p, acc_bytes as u64);
+        for (&x, &(base, size, ty)) in v.iter().zip(&arrays) {
+            let p = e.ir.gep(base, at, ty);
+            e.ir.store(x, p, size);
+        }
     }
     if let Some(w) = writer {
         let then = e.ir.close_block(&[]);
@@ -298,17 +398,23 @@ fn across_warps<'c>(
     e.ir.barrier();
     for (key, v) in partials.iter_mut() {
         let at = *slot.get(key).ok_or_else(misaligned)?;
-        let mut values = Vec::with_capacity(terms.warps as usize);
+        let mut values: Vec<Partial> = Vec::with_capacity(terms.warps as usize);
         for w in 0..terms.warps {
             let off = e.i32(w * elements);
             let at = e.ir.binary(arith::addi, at, off);
-            let p = e.ir.gep(base, at, red.acc_type);
-            values.push(e.ir.load(p, red.acc_type, acc_bytes as u64));
+            let partial = arrays
+                .iter()
+                .map(|&(base, size, ty)| {
+                    let p = e.ir.gep(base, at, ty);
+                    e.ir.load(p, ty, size)
+                })
+                .collect();
+            values.push(partial);
         }
         // In warp order (not a tree) so every thread rounds alike.
-        let mut total = values[0];
-        for &x in &values[1..] {
-            total = red.combine(e, total, x);
+        let mut total = values[0].clone();
+        for x in &values[1..] {
+            total = red.combine(e, &total, x);
         }
         *v = total;
     }

@@ -114,6 +114,9 @@ pub fn reductions(context: &melior::Context, device: &Device) -> Vec<(String, Ou
                                 (ReduceKind::Min, _) => items
                                     .reduce(|m, v| if v.f() < m.f() { v } else { m })
                                     .expect("a row"),
+                                (ReduceKind::ArgMax | ReduceKind::ArgMin, _) => {
+                                    unreachable!("swept by argmax.rs")
+                                }
                             };
                             round(d, v)
                         })
