@@ -527,6 +527,31 @@ func.func @argmax_result_not_i32(%t: tensor<16x64xf32>) {
 
 // -----
 
+func.func @scan_axis_out_of_range(%t: tensor<16x64xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.scan' op scan axis 2 is out of range for rank 2 (valid: 0..2)
+  %0 = "tile.scan"(%t) {kind = "sum", axis = 2 : i32, reverse = false} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @scan_i1(%t: tensor<16xi1>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.scan' op scan is not defined for element type i1
+  %0 = "tile.scan"(%t) {kind = "max", axis = 0 : i32, reverse = false} : (tensor<16xi1>) -> tensor<16xi1>
+  return
+}
+
+// -----
+
+func.func @scan_bad_kind(%t: tensor<16x64xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+2]]:8: error: '"argmax"' does not satisfy the constraint
+  // CHECK-NEXT: {{.*}}invalid.mlir:[[@LINE+1]]:8: note: see current operation
+  %0 = "tile.scan"(%t) {kind = "argmax", axis = 1 : i32, reverse = false} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_i1(%t: tensor<16xi1>) {
   // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.reduce' op reduce is not defined for element type i1
   %0 = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<16xi1>) -> i1

@@ -27,5 +27,5 @@ pub use builder::{
 pub use context::{context_of, new_context, register_dialects};
 pub use dtype::DType;
 pub use error::{BuildError, Diagnostic, Error, Result, Rule, SourceLoc};
-pub use ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind};
+pub use ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind, ScanKind};
 pub use types::{Elem, TileType};

@@ -33,6 +33,8 @@ pub const BLOCK_STORE: &str = "tile.block_store";
 pub const REDUCE: &str = "tile.reduce";
 /// `tile.dot`
 pub const DOT: &str = "tile.dot";
+/// `tile.scan`
+pub const SCAN: &str = "tile.scan";
 
 /// `tile.convert_layout`
 pub const CONVERT_LAYOUT: &str = "tile.convert_layout";
@@ -43,7 +45,7 @@ pub const BLOCKED_ATTR: &str = "tile.blocked";
 pub const SLICE_ATTR: &str = "tile.slice";
 
 /// Every op of the dialect.
-pub const ALL: [&str; 16] = [
+pub const ALL: [&str; 17] = [
     PROGRAM_ID,
     NUM_PROGRAMS,
     ARANGE,
@@ -59,6 +61,7 @@ pub const ALL: [&str; 16] = [
     BLOCK_STORE,
     REDUCE,
     DOT,
+    SCAN,
     CONVERT_LAYOUT,
 ];
 
@@ -278,6 +281,46 @@ impl ReduceKind {
 }
 
 impl fmt::Display for ReduceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The combining function of `tile.scan` (an inclusive prefix along one
+/// axis).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScanKind {
+    /// Running sum (`cumsum`).
+    Sum,
+    /// Running product (`cumprod`).
+    Prod,
+    /// Running maximum (`maxnum` on floats: NaN loses to a number).
+    Max,
+    /// Running minimum (`minnum` on floats).
+    Min,
+}
+
+impl ScanKind {
+    /// Every kind.
+    pub const ALL: [ScanKind; 4] = [ScanKind::Sum, ScanKind::Prod, ScanKind::Max, ScanKind::Min];
+
+    /// The attribute spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScanKind::Sum => "sum",
+            ScanKind::Prod => "prod",
+            ScanKind::Max => "max",
+            ScanKind::Min => "min",
+        }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+impl fmt::Display for ScanKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }

@@ -441,6 +441,27 @@ pub fn reduce(src: &TileType, kind: ReduceKind, axis: i64, keep_dims: bool) -> R
     Ok(TileType::tensor(&shape, elem))
 }
 
+/// `tile.scan`: a numeric tensor (not i1) along an axis in range; the
+/// result has the source's type.
+pub fn scan(src: &TileType, axis: i64) -> R<TileType> {
+    let (shape, elem) = tensor_operand("scan source", src)?;
+    match elem {
+        Elem::Num(DType::I1) => Err(Rule::UnsupportedDType {
+            what: "scan",
+            dtype: DType::I1,
+        }),
+        Elem::Num(_) => {
+            check_axes("scan", &[axis], shape.len())?;
+            Ok(src.clone())
+        }
+        _ => Err(Rule::WrongOperand {
+            what: "scan source",
+            expected: "a tensor of numbers",
+            found: src.to_string(),
+        }),
+    }
+}
+
 /// The element type a `tile.dot` on inputs of type `d` accumulates in: f32
 /// for f16, bf16 and f32, i32 for i8; `None` for other inputs.
 pub fn dot_accumulator(d: DType) -> Option<DType> {

@@ -238,6 +238,26 @@ irdl.dialect @tile {
     irdl.results(result: %result)
   }
 
+  // The inclusive scan of a tensor along `axis` with sum, prod, max or min:
+  // element i is the combination of elements 0..=i (with `reverse`, of
+  // i..=n-1). The result has the source's type.
+  irdl.operation @scan {
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %sum = irdl.is "sum"
+    %prod = irdl.is "prod"
+    %max = irdl.is "max"
+    %min = irdl.is "min"
+    %kind = irdl.any_of(%sum, %prod, %max, %min)
+    %axis = irdl.base "#builtin.integer"
+    %true = irdl.is true
+    %false = irdl.is false
+    %reverse = irdl.any_of(%true, %false)
+    irdl.attributes { "kind" = %kind, "axis" = %axis, "reverse" = %reverse }
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
   // The matrix product a (M x K) times b (K x N) plus acc (M x N), on
   // tensor cores where the types allow. Inputs f16, bf16 or f32 accumulate
   // in f32; i8 accumulates in i32. `input_precision` says how f32 inputs

@@ -223,6 +223,7 @@ fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rul
             r.axis,
             r.keep_dims,
         )?),
+        TileOp::Scan(s) => Some(rules::scan(&operand(s.src)?, s.axis)?),
         TileOp::Dot(d) => Some(rules::dot(
             &operand(d.a)?,
             &operand(d.b)?,

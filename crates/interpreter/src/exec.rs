@@ -7,7 +7,7 @@ pub use arith::{maximum, maxnum};
 
 use crate::program::{Body, Inst, Kind, Program};
 use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, wrap};
-use crate::{dot, float, memory, reduce};
+use crate::{dot, float, memory, reduce, scan};
 use tile_dialect::DType;
 use tile_dialect::types::{Elem, TileType};
 use tile_runtime::{
@@ -346,6 +346,17 @@ impl Launch<'_> {
                     return Err(self.malformed(inst, "axis out of range"));
                 }
                 t(reduce::reduce(src, *kind, *axis, shape, d))
+            }
+            Kind::Scan {
+                kind,
+                axis,
+                reverse,
+            } => {
+                let src = self.tensor(inst, 0)?;
+                if *axis >= src.shape.len() {
+                    return Err(self.malformed(inst, "axis out of range"));
+                }
+                t(scan::scan(src, *kind, *axis, *reverse))
             }
             Kind::Dot { precision, .. } => {
                 let (a, b, acc) = (

@@ -41,6 +41,7 @@ pub mod float;
 pub mod memory;
 pub mod program;
 pub mod reduce;
+pub mod scan;
 pub mod value;
 
 pub use program::{Program, TranslateError};

@@ -15,7 +15,7 @@ mod read;
 use crate::value::Tensor;
 use std::fmt;
 use tile_dialect::types::TileType;
-use tile_dialect::{DType, InputPrecision, Padding, ReduceKind};
+use tile_dialect::{DType, InputPrecision, Padding, ReduceKind, ScanKind};
 
 /// Binary integer ops (`arith.*i`, `arith.*si`, `arith.*ui`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,6 +207,15 @@ pub enum Kind {
         axis: usize,
         /// Whether the axis stays (with size 1).
         keep_dims: bool,
+    },
+    /// `tile.scan`.
+    Scan {
+        /// Sum, prod, max or min (see [`scan`](crate::scan)).
+        kind: ScanKind,
+        /// The scanned axis.
+        axis: usize,
+        /// From the last element to the first.
+        reverse: bool,
     },
     /// `tile.dot` (see [`dot`](crate::dot)), and its K.
     Dot {

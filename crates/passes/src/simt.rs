@@ -61,6 +61,7 @@ mod memory;
 mod pipelined;
 mod ptx;
 mod reduce;
+mod scan;
 mod words;
 
 use crate::assign_layouts::num_warps;

@@ -15,6 +15,7 @@
 mod argmax;
 mod arith;
 mod convert;
+mod scan;
 
 use super::Outcome;
 use half::{bf16, f16};
@@ -34,7 +35,7 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         Ok(c) => c,
         Err(e) => return vec![("ops", "context".into(), Err(e.to_string()))],
     };
-    let sweeps: [(&'static str, Vec<(String, Outcome)>); 10] = [
+    let sweeps: [(&'static str, Vec<(String, Outcome)>); 11] = [
         (
             "float_unary",
             arith::float_unary_ops(&context, device, accuracy),
@@ -51,6 +52,7 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         ("cast", convert::casts(&context, device)),
         ("reduce", convert::reductions(&context, device)),
         ("argmax", argmax::arg_reductions(&context, device)),
+        ("scan", scan::scans(&context, device)),
     ];
     sweeps
         .into_iter()

@@ -344,6 +344,9 @@ pub enum Check {
     /// The largest error of tanh, erf and sigmoid over 2^22 f32 inputs
     /// against the correctly rounded values, and the GELU kernels.
     MathAccuracy,
+    /// Only the per-op sweeps (every op in every type; reductions, argmax,
+    /// scans).
+    Ops,
 }
 
 impl Check {
@@ -358,6 +361,7 @@ impl Check {
             Check::Attention { .. } => "attention",
             Check::Interop => "interop",
             Check::MathAccuracy => "math-accuracy",
+            Check::Ops => "ops",
         }
     }
 }
@@ -396,6 +400,11 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
         Check::MathAccuracy => family("math", super::math_accuracy::cases(device), |(c, o)| {
             (c.clone(), o.clone())
         }),
+        Check::Ops => family(
+            "ops",
+            super::ops::every_op(device, super::ops::Accuracy::Approximate),
+            |(group, case, outcome)| (format!("{group} {case}"), outcome.clone()),
+        ),
         Check::Interop => {
             let mut cases = super::interop::cases(device);
             let (name, outcome) = super::interop::every_device();

@@ -3,7 +3,7 @@
 use super::kernel::KernelBuilder;
 use super::tile::Tile;
 use crate::error::SourceLoc;
-use crate::ops::{self, ReduceKind};
+use crate::ops::{self, ReduceKind, ScanKind};
 use crate::rules;
 use melior::ir::attribute::{BoolAttribute, StringAttribute};
 
@@ -58,5 +58,30 @@ impl<'k> KernelBuilder<'k> {
             ),
         ];
         self.emit1(ops::REDUCE, at, &[x.id], &attrs, result)
+    }
+
+    pub(super) fn scan(
+        &'k self,
+        x: Tile<'k>,
+        kind: ScanKind,
+        axis: i64,
+        reverse: bool,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
+        let Some(t) = self.type_of(ops::SCAN, x, at) else {
+            return self.poison();
+        };
+        let Some(result) = self.check(ops::SCAN, at, rules::scan(&t, axis)) else {
+            return self.poison();
+        };
+        let attrs = [
+            (
+                "kind",
+                StringAttribute::new(self.context, kind.name()).into(),
+            ),
+            ("axis", self.int_attr(32, axis)),
+            ("reverse", BoolAttribute::new(self.context, reverse).into()),
+        ];
+        self.emit1(ops::SCAN, at, &[x.id], &attrs, result)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::kernel::{KernelBuilder, POISON};
 use crate::DType;
-use crate::ops::ReduceKind;
+use crate::ops::{ReduceKind, ScanKind};
 use crate::types::TileType;
 use std::fmt;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Rem, Sub};
@@ -533,6 +533,43 @@ impl<'k> Tile<'k> {
             ReduceKind::ArgMin,
             axis,
             keep_dims,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// The inclusive scan along `axis`: element `i` combines elements
+    /// `0..=i` (with `reverse`, `i..n`). Sums and products of f16/bf16
+    /// accumulate in f32 and round each result once; integer ones wrap;
+    /// float max and min ignore NaN (`maxnum`/`minnum`), integer ones are
+    /// signed. Float sums on the GPU group terms differently from a
+    /// left-to-right sum, so they agree with it within rounding, not bit
+    /// for bit.
+    #[track_caller]
+    pub fn scan(self, kind: ScanKind, axis: i64, reverse: bool) -> Tile<'k> {
+        self.builder
+            .scan(self, kind, axis, reverse, &crate::SourceLoc::caller())
+    }
+
+    /// The running sum along `axis` (see [`Tile::scan`]).
+    #[track_caller]
+    pub fn cumsum(self, axis: i64) -> Tile<'k> {
+        self.builder.scan(
+            self,
+            ScanKind::Sum,
+            axis,
+            false,
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// The running product along `axis` (see [`Tile::scan`]).
+    #[track_caller]
+    pub fn cumprod(self, axis: i64) -> Tile<'k> {
+        self.builder.scan(
+            self,
+            ScanKind::Prod,
+            axis,
+            false,
             &crate::SourceLoc::caller(),
         )
     }

@@ -6,7 +6,7 @@
 
 use crate::DType;
 use crate::error::Rule;
-use crate::ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind};
+use crate::ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind, ScanKind};
 use melior::Context;
 use melior::ir::attribute::{
     AttributeLike, BoolAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute,
@@ -165,7 +165,16 @@ pub fn reduce_kind<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<Reduce
     let s = string(op, "kind")?;
     ReduceKind::from_name(&s).ok_or(Rule::BadAttribute {
         name: "kind",
-        expected: "sum, max or min",
+        expected: "sum, max, min, argmax or argmin",
+    })
+}
+
+/// The `kind` of a scan.
+pub fn scan_kind<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<ScanKind, Rule> {
+    let s = string(op, "kind")?;
+    ScanKind::from_name(&s).ok_or(Rule::BadAttribute {
+        name: "kind",
+        expected: "sum, prod, max or min",
     })
 }
 

@@ -2,7 +2,9 @@
 
 use super::attr;
 use crate::error::Rule;
-use crate::ops::{self, CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind};
+use crate::ops::{
+    self, CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind, ScanKind,
+};
 use crate::types::TileType;
 use melior::ir::Value;
 use melior::ir::operation::OperationLike;
@@ -167,6 +169,19 @@ pub struct Reduce<'c, 'a> {
     pub keep_dims: bool,
 }
 
+/// `tile.scan`.
+#[derive(Clone, Copy, Debug)]
+pub struct Scan<'c, 'a> {
+    /// The tensor scanned.
+    pub src: Value<'c, 'a>,
+    /// Sum, prod, max or min.
+    pub kind: ScanKind,
+    /// The axis scanned (in range: checked by the verifier, not here).
+    pub axis: i64,
+    /// From the last element to the first.
+    pub reverse: bool,
+}
+
 /// `tile.dot`.
 #[derive(Clone, Copy, Debug)]
 pub struct Dot<'c, 'a> {
@@ -213,6 +228,8 @@ pub enum TileOp<'c, 'a> {
     Reduce(Reduce<'c, 'a>),
     /// `tile.dot`.
     Dot(Dot<'c, 'a>),
+    /// `tile.scan`.
+    Scan(Scan<'c, 'a>),
     /// `tile.convert_layout`.
     ConvertLayout(Unary<'c, 'a>),
 }
@@ -392,6 +409,12 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                 kind: attr::reduce_kind(op)?,
                 axis: attr::int(op, "axis")?,
                 keep_dims: attr::boolean(op, "keep_dims")?,
+            }),
+            ops::SCAN => TileOp::Scan(Scan {
+                src: one(op)?,
+                kind: attr::scan_kind(op)?,
+                axis: attr::int(op, "axis")?,
+                reverse: attr::boolean(op, "reverse")?,
             }),
             ops::DOT => {
                 let v = operands(op, 3)?;

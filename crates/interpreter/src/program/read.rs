@@ -230,6 +230,11 @@ fn tile_kind<'c: 'a, 'a>(
             axis: index(op, "axis", r.axis)?,
             keep_dims: r.keep_dims,
         },
+        TileOp::Scan(s) => Kind::Scan {
+            kind: s.kind,
+            axis: index(op, "axis", s.axis)?,
+            reverse: s.reverse,
+        },
         TileOp::Dot(d) => Kind::Dot {
             precision: d.precision,
             k: tile_dialect::view::tensor_shape(d.a.r#type())

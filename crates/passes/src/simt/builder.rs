@@ -74,6 +74,22 @@ pub const SHARED: u32 = 3;
 struct EnumAttrs<'c> {
     dims: [Attribute<'c>; 3],
     shuffle_xor: Attribute<'c>,
+    shuffle_up: Attribute<'c>,
+    shuffle_down: Attribute<'c>,
+    shuffle_idx: Attribute<'c>,
+}
+
+/// Which lane `gpu.shuffle` reads from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShuffleMode {
+    /// The lane `offset` away by xor.
+    Xor,
+    /// The lane `offset` below (its own value where there is none).
+    Up,
+    /// The lane `offset` above (its own value where there is none).
+    Down,
+    /// Lane `offset`.
+    Idx,
 }
 
 /// Where and at which location the lowering appends ops.
@@ -106,6 +122,9 @@ impl<'c> Ir<'c> {
             enums: EnumAttrs {
                 dims,
                 shuffle_xor: parse_attr(context, "#gpu<shuffle_mode xor>"),
+                shuffle_up: parse_attr(context, "#gpu<shuffle_mode up>"),
+                shuffle_down: parse_attr(context, "#gpu<shuffle_mode down>"),
+                shuffle_idx: parse_attr(context, "#gpu<shuffle_mode idx>"),
             },
         }
     }
@@ -343,13 +362,15 @@ impl<'c> Ir<'c> {
         self.generic("gpu.barrier", &[], &[], &[]);
     }
 
-    /// `gpu.shuffle xor value, offset, width`: `value` from the lane
-    /// `offset` away (32-bit or 64-bit values).
-    pub fn shuffle_xor(&self, value: Val, offset: Val, width: Val) -> Val {
-        let mode = (
-            Identifier::new(self.context, "mode"),
-            self.enums.shuffle_xor,
-        );
+    /// `gpu.shuffle <mode> value, offset, width` (32-bit or 64-bit values).
+    pub fn shuffle(&self, mode: ShuffleMode, value: Val, offset: Val, width: Val) -> Val {
+        let attr = match mode {
+            ShuffleMode::Xor => self.enums.shuffle_xor,
+            ShuffleMode::Up => self.enums.shuffle_up,
+            ShuffleMode::Down => self.enums.shuffle_down,
+            ShuffleMode::Idx => self.enums.shuffle_idx,
+        };
+        let mode = (Identifier::new(self.context, "mode"), attr);
         let ty = value.ty();
         self.generic(
             "gpu.shuffle",

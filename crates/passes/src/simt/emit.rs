@@ -3,7 +3,7 @@
 //! each op to its lowering.
 
 use super::builder::{GLOBAL, Ir, SHARED, Val};
-use super::{block_ptr, control, convert, dot, elementwise, math, memory, reduce};
+use super::{block_ptr, control, convert, dot, elementwise, math, memory, reduce, scan};
 use crate::edit::{key, ops_of};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
@@ -720,6 +720,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             TileOp::BlockLoad(l) => memory::block_load(self, op, &l),
             TileOp::BlockStore(s) => memory::block_store(self, op, &s),
             TileOp::Reduce(r) => reduce::reduce(self, op, &r),
+            TileOp::Scan(s) => scan::scan(self, op, &s),
             TileOp::Dot(d) => dot::lower(self, op, &d),
         }
     }

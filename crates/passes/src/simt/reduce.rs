@@ -29,7 +29,7 @@
 //! compare by index (torch's rule). That order is total, so the result does
 //! not depend on how the steps group the elements.
 
-use super::builder::Val;
+use super::builder::{ShuffleMode, Val};
 use super::emit::{Emitter, Lowered};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpfPredicate, CmpiPredicate};
@@ -180,10 +180,22 @@ impl<'c> Reduction<'_, 'c> {
 /// width.
 fn shuffle_xor<'c>(e: &mut Emitter<'_, 'c>, value: Val, d: DType, mask: i64) -> Val {
     let offset = e.i32(mask);
+    shuffle(e, ShuffleMode::Xor, value, d, offset)
+}
+
+/// `value` (of type `d`, any width) from another lane: `offset` away
+/// (xor, up, down) or lane `offset` (idx).
+pub(super) fn shuffle<'c>(
+    e: &mut Emitter<'_, 'c>,
+    mode: ShuffleMode,
+    value: Val,
+    d: DType,
+    offset: Val,
+) -> Val {
     let width = e.i32(32);
     let bits = d.bits();
     if bits >= 32 {
-        return e.ir.shuffle_xor(value, offset, width);
+        return e.ir.shuffle(mode, value, offset, width);
     }
     let int = e.ir.int_type(bits);
     let i32_ty = e.ir.int_type(32);
@@ -192,7 +204,7 @@ fn shuffle_xor<'c>(e: &mut Emitter<'_, 'c>, value: Val, d: DType, mask: i64) -> 
         v = e.ir.cast(arith::bitcast, v, int);
     }
     v = e.ir.cast(arith::extui, v, i32_ty);
-    let mut out = e.ir.shuffle_xor(v, offset, width);
+    let mut out = e.ir.shuffle(mode, v, offset, width);
     out = e.ir.cast(arith::trunci, out, int);
     if d.is_float() {
         let ty = e.types.dtype(d);

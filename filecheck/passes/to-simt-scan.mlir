@@ -1,0 +1,80 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
+
+// tile.scan in per-thread code: a running combination in the thread, a
+// Hillis-Steele scan over the lanes along the axis with gpu.shuffle up
+// (down in reverse), the lanes' exclusive prefix by one more shuffle, the
+// warp total by shuffle idx from the last lane, the warps' totals through
+// shared memory, and chunks carried in order.
+
+// 1024 f32 along the only axis with 4 warps: 32 lanes, 4 warps, and 8
+// chunks of 128 per thread.
+// CHECK-LABEL: gpu.func @cumsum_1d
+// CHECK: gpu.shuffle  up %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle  idx
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: gpu.shuffle  down
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry cumsum_1d
+// PTX-SAME: shfl.sync.up.b32
+// PTX-SAME: shfl.sync.idx.b32
+// PTX-SAME: bar.sync
+// PTX-SAME: st.shared
+// PTX-SAME: bar.sync
+// PTX-SAME: ld.shared
+// PTX-SAME: st.global
+func.func @cumsum_1d(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 0 : i32, reverse = false} : (tensor<1024xf32>) -> tensor<1024xf32>
+  %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// A reverse running max of i16 along axis 0 of 16x8: the lanes along the
+// axis shuffle down (the i16 widened to i32 and back), signed max.
+// CHECK-LABEL: gpu.func @cummax_reverse
+// CHECK-NOT: gpu.shuffle  up
+// CHECK: arith.maxsi
+// CHECK: gpu.shuffle  down
+// CHECK-NOT: gpu.shuffle  up
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry cummax_reverse
+// PTX-SAME: shfl.sync.down.b32
+// PTX-SAME: max.s16
+func.func @cummax_reverse(%x: !tile.ptr<i16>, %out: !tile.ptr<i16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 16 : i32} : () -> tensor<16xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 8 : i32} : () -> tensor<8xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<16xi32>) -> tensor<16x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<8xi32>) -> tensor<1x8xi32>
+  %k = arith.constant dense<8> : tensor<16x1xi32>
+  %row = arith.muli %r2, %k : tensor<16x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<16x1xi32>) -> tensor<16x8xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x8xi32>) -> tensor<16x8xi32>
+  %off = arith.addi %rb, %cb : tensor<16x8xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<i16>) -> tensor<16x8x!tile.ptr<i16>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<16x8x!tile.ptr<i16>>, tensor<16x8xi32>) -> tensor<16x8x!tile.ptr<i16>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<16x8x!tile.ptr<i16>>) -> tensor<16x8xi16>
+  %s = "tile.scan"(%v) {kind = "max", axis = 0 : i32, reverse = true} : (tensor<16x8xi16>) -> tensor<16x8xi16>
+  %os = "tile.splat"(%out) : (!tile.ptr<i16>) -> tensor<16x8x!tile.ptr<i16>>
+  %o = "tile.addptr"(%os, %off) : (tensor<16x8x!tile.ptr<i16>>, tensor<16x8xi32>) -> tensor<16x8x!tile.ptr<i16>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x8x!tile.ptr<i16>>, tensor<16x8xi16>) -> ()
+  return
+}
