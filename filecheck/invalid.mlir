@@ -552,6 +552,24 @@ func.func @scan_bad_kind(%t: tensor<16x64xf32>) {
 
 // -----
 
+// Bitwise atomics are for integers.
+func.func @atomic_and_f32(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.atomic_rmw' op atomic and is not defined for element type f32
+  %0 = "tile.atomic_rmw"(%p, %v) {kind = "and", sem = "acq_rel", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @atomic_bad_scope(%p: !tile.ptr<i32>, %v: i32) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+2]]:8: error: '"block"' does not satisfy the constraint
+  // CHECK-NEXT: {{.*}}invalid.mlir:[[@LINE+1]]:8: note: see current operation
+  %0 = "tile.atomic_cas"(%p, %v, %v) {sem = "acq_rel", scope = "block"} : (!tile.ptr<i32>, i32, i32) -> i32
+  return
+}
+
+// -----
+
 func.func @reduce_i1(%t: tensor<16xi1>) {
   // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.reduce' op reduce is not defined for element type i1
   %0 = "tile.reduce"(%t) {kind = "max", axis = 0 : i32, keep_dims = false} : (tensor<16xi1>) -> i1

@@ -28,8 +28,9 @@ pub use jit::{COMPILER_VERSION, Jit, TileCompiler, autotuner, jit};
 pub use melior;
 pub use tile_codegen::{CompileError, Compiled, Dump, Fact, Options, STAGES, Specialization};
 pub use tile_dialect::{
-    BuildError, CacheModifier, DType, Diagnostic, Elem, Error, EvictionPolicy, IntoOperand, Kernel,
-    KernelBuilder, Padding, Param, ReduceKind, Result, Rule, ScanKind, SourceLoc, Tile, TileType,
+    AtomicKind, BuildError, CacheModifier, DType, Diagnostic, Elem, Error, EvictionPolicy,
+    IntoOperand, Kernel, KernelBuilder, MemScope, MemSem, Padding, Param, ReduceKind, Result, Rule,
+    ScanKind, SourceLoc, Tile, TileType,
 };
 pub use tile_interpreter::{self as interpreter, Interpreter};
 pub use tile_passes::{parse_module, register_all};

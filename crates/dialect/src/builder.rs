@@ -25,6 +25,7 @@
 //! later calls do nothing, and [`Kernel::build`] returns the error.
 
 mod arith;
+mod atomic;
 mod block_ptr;
 mod control;
 mod dot;
@@ -35,6 +36,7 @@ mod shape;
 mod tile;
 mod values;
 
+pub use atomic::Atomic;
 pub use block_ptr::MakeBlockPtr;
 pub use dot::Dot;
 pub use kernel::{Kernel, KernelBuilder, Param};

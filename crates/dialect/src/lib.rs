@@ -22,10 +22,13 @@ pub mod verify;
 pub mod view;
 
 pub use builder::{
-    IntoOperand, Kernel, KernelBuilder, Load, MakeBlockPtr, Operand, Param, Store, Tile,
+    Atomic, IntoOperand, Kernel, KernelBuilder, Load, MakeBlockPtr, Operand, Param, Store, Tile,
 };
 pub use context::{context_of, new_context, register_dialects};
 pub use dtype::DType;
 pub use error::{BuildError, Diagnostic, Error, Result, Rule, SourceLoc};
-pub use ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind, ScanKind};
+pub use ops::{
+    AtomicKind, CacheModifier, EvictionPolicy, InputPrecision, MemScope, MemSem, Padding,
+    ReduceKind, ScanKind,
+};
 pub use types::{Elem, TileType};

@@ -1,6 +1,7 @@
 //! Op names, attribute names and the enumerated attribute values of the tile
 //! dialect, in one place for the builder, the verifier and the passes.
 
+use crate::DType;
 use std::fmt;
 
 /// `tile.program_id`
@@ -35,6 +36,10 @@ pub const REDUCE: &str = "tile.reduce";
 pub const DOT: &str = "tile.dot";
 /// `tile.scan`
 pub const SCAN: &str = "tile.scan";
+/// `tile.atomic_rmw`
+pub const ATOMIC_RMW: &str = "tile.atomic_rmw";
+/// `tile.atomic_cas`
+pub const ATOMIC_CAS: &str = "tile.atomic_cas";
 
 /// `tile.convert_layout`
 pub const CONVERT_LAYOUT: &str = "tile.convert_layout";
@@ -45,7 +50,7 @@ pub const BLOCKED_ATTR: &str = "tile.blocked";
 pub const SLICE_ATTR: &str = "tile.slice";
 
 /// Every op of the dialect.
-pub const ALL: [&str; 17] = [
+pub const ALL: [&str; 19] = [
     PROGRAM_ID,
     NUM_PROGRAMS,
     ARANGE,
@@ -62,6 +67,8 @@ pub const ALL: [&str; 17] = [
     REDUCE,
     DOT,
     SCAN,
+    ATOMIC_RMW,
+    ATOMIC_CAS,
     CONVERT_LAYOUT,
 ];
 
@@ -323,6 +330,149 @@ impl ScanKind {
 impl fmt::Display for ScanKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The operation of `tile.atomic_rmw`: what it stores in place of the old
+/// value `old` given the operand `val`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicKind {
+    /// `old + val` (integers wrap; floats round to the element type).
+    Add,
+    /// The larger of the two (signed on integers).
+    Max,
+    /// The smaller of the two (signed on integers).
+    Min,
+    /// `old & val`.
+    And,
+    /// `old | val`.
+    Or,
+    /// `old ^ val`.
+    Xor,
+    /// `val` (an exchange).
+    Xchg,
+}
+
+impl AtomicKind {
+    /// Every kind.
+    pub const ALL: [AtomicKind; 7] = [
+        AtomicKind::Add,
+        AtomicKind::Max,
+        AtomicKind::Min,
+        AtomicKind::And,
+        AtomicKind::Or,
+        AtomicKind::Xor,
+        AtomicKind::Xchg,
+    ];
+
+    /// The attribute spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicKind::Add => "add",
+            AtomicKind::Max => "max",
+            AtomicKind::Min => "min",
+            AtomicKind::And => "and",
+            AtomicKind::Or => "or",
+            AtomicKind::Xor => "xor",
+            AtomicKind::Xchg => "xchg",
+        }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// True when the kind is defined on elements of `d`: add on i32,
+    /// i64, f16, bf16, f32 and f64; max and min on i32, i64, f32 and f64;
+    /// the bitwise kinds on i32 and i64; exchange on 32- and 64-bit types.
+    pub fn supports(self, d: DType) -> bool {
+        use DType::*;
+        match self {
+            AtomicKind::Add => matches!(d, I32 | I64 | F16 | BF16 | F32 | F64),
+            AtomicKind::Max | AtomicKind::Min | AtomicKind::Xchg => {
+                matches!(d, I32 | I64 | F32 | F64)
+            }
+            AtomicKind::And | AtomicKind::Or | AtomicKind::Xor => matches!(d, I32 | I64),
+        }
+    }
+}
+
+impl fmt::Display for AtomicKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The memory ordering of an atomic (PTX `.relaxed`, `.acquire`,
+/// `.release`, `.acq_rel`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MemSem {
+    /// Atomic, with no ordering of other accesses.
+    Relaxed,
+    /// Later accesses of this thread are not moved before it.
+    Acquire,
+    /// Earlier accesses of this thread are not moved after it.
+    Release,
+    /// Both (the default, as in Triton).
+    #[default]
+    AcqRel,
+}
+
+impl MemSem {
+    /// Every ordering.
+    pub const ALL: [MemSem; 4] = [
+        MemSem::Relaxed,
+        MemSem::Acquire,
+        MemSem::Release,
+        MemSem::AcqRel,
+    ];
+
+    /// The attribute spelling (also PTX's qualifier).
+    pub fn name(self) -> &'static str {
+        match self {
+            MemSem::Relaxed => "relaxed",
+            MemSem::Acquire => "acquire",
+            MemSem::Release => "release",
+            MemSem::AcqRel => "acq_rel",
+        }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// The threads an atomic is atomic with respect to (PTX `.cta`, `.gpu`,
+/// `.sys`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MemScope {
+    /// The threads of the same program.
+    Cta,
+    /// Every thread of the device (the default).
+    #[default]
+    Gpu,
+    /// The device and the host and other devices.
+    Sys,
+}
+
+impl MemScope {
+    /// Every scope.
+    pub const ALL: [MemScope; 3] = [MemScope::Cta, MemScope::Gpu, MemScope::Sys];
+
+    /// The attribute spelling (also PTX's qualifier).
+    pub fn name(self) -> &'static str {
+        match self {
+            MemScope::Cta => "cta",
+            MemScope::Gpu => "gpu",
+            MemScope::Sys => "sys",
+        }
+    }
+
+    /// Parses the attribute spelling.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
     }
 }
 

@@ -8,7 +8,7 @@
 
 use crate::DType;
 use crate::error::Rule;
-use crate::ops::{CacheModifier, InputPrecision, Padding, ReduceKind};
+use crate::ops::{AtomicKind, CacheModifier, InputPrecision, Padding, ReduceKind};
 use crate::types::{Elem, TileType};
 
 type R<T> = Result<T, Rule>;
@@ -266,6 +266,69 @@ pub fn store(
         return Err(Rule::BadAttribute {
             name: "cache_modifier",
             expected: "\"\", \"wb\", \"cg\", \"cs\" or \"wt\" on a store",
+        });
+    }
+    Ok(())
+}
+
+/// `tile.atomic_rmw`: `val` of the pointers' shape and pointee type, which
+/// `kind` must support (see [`AtomicKind::supports`]); the result is the
+/// old values, of `val`'s type.
+pub fn atomic_rmw(
+    ptr: &TileType,
+    val: &TileType,
+    mask: Option<&TileType>,
+    kind: AtomicKind,
+) -> R<TileType> {
+    let d = pointee("atomic pointer", ptr)?;
+    atomic_operand(ptr, val, d)?;
+    check_mask(ptr, mask)?;
+    if !kind.supports(d) {
+        return Err(Rule::UnsupportedDType {
+            what: match kind {
+                AtomicKind::Add => "atomic add",
+                AtomicKind::Max => "atomic max",
+                AtomicKind::Min => "atomic min",
+                AtomicKind::And => "atomic and",
+                AtomicKind::Or => "atomic or",
+                AtomicKind::Xor => "atomic xor",
+                AtomicKind::Xchg => "atomic xchg",
+            },
+            dtype: d,
+        });
+    }
+    Ok(val.clone())
+}
+
+/// `tile.atomic_cas`: `cmp` and `val` of the pointers' shape and pointee
+/// type, a 32- or 64-bit one; the result is the old values.
+pub fn atomic_cas(ptr: &TileType, cmp: &TileType, val: &TileType) -> R<TileType> {
+    let d = pointee("atomic pointer", ptr)?;
+    atomic_operand(ptr, cmp, d)?;
+    atomic_operand(ptr, val, d)?;
+    if !matches!(d, DType::I32 | DType::I64 | DType::F32 | DType::F64) {
+        return Err(Rule::UnsupportedDType {
+            what: "atomic cas",
+            dtype: d,
+        });
+    }
+    Ok(val.clone())
+}
+
+/// An atomic's operand: the pointers' shape, their pointee type.
+fn atomic_operand(ptr: &TileType, value: &TileType, d: DType) -> R<()> {
+    if value.shape() != ptr.shape() {
+        return Err(Rule::StoreShapeMismatch {
+            value: value.shape().to_vec(),
+            ptr: ptr.shape().to_vec(),
+        });
+    }
+    if value.elem() != Some(Elem::Num(d)) {
+        return Err(Rule::DTypeMismatch {
+            expected: d.to_string(),
+            found: value
+                .elem()
+                .map_or_else(|| value.to_string(), |e| e.to_string()),
         });
     }
     Ok(())

@@ -258,6 +258,67 @@ irdl.dialect @tile {
     irdl.results(result: %result)
   }
 
+  // An atomic read-modify-write through a pointer or a tensor of pointers:
+  // each element's old value is combined with `val` by `kind` and stored;
+  // the old values are the result (zero where the mask is off, and nothing
+  // is touched there). `sem` orders the thread's other accesses around it,
+  // `scope` says which threads it is atomic with respect to.
+  irdl.operation @atomic_rmw {
+    %any = irdl.any
+    %scalar_ptr = irdl.parametric @tile::@ptr<%any>
+    %ptr_tensor = irdl.base "!builtin.tensor"
+    %ptr = irdl.any_of(%scalar_ptr, %ptr_tensor)
+    %value = irdl.any
+    %i1 = irdl.is i1
+    %mask_tensor = irdl.base "!builtin.tensor"
+    %mask = irdl.any_of(%i1, %mask_tensor)
+    irdl.operands(ptr: %ptr, val: %value, mask: optional %mask)
+    %add = irdl.is "add"
+    %max = irdl.is "max"
+    %min = irdl.is "min"
+    %and = irdl.is "and"
+    %or = irdl.is "or"
+    %xor = irdl.is "xor"
+    %xchg = irdl.is "xchg"
+    %kind = irdl.any_of(%add, %max, %min, %and, %or, %xor, %xchg)
+    %relaxed = irdl.is "relaxed"
+    %acquire = irdl.is "acquire"
+    %release = irdl.is "release"
+    %acq_rel = irdl.is "acq_rel"
+    %sem = irdl.any_of(%relaxed, %acquire, %release, %acq_rel)
+    %cta = irdl.is "cta"
+    %gpu = irdl.is "gpu"
+    %sys = irdl.is "sys"
+    %scope = irdl.any_of(%cta, %gpu, %sys)
+    irdl.attributes { "kind" = %kind, "sem" = %sem, "scope" = %scope }
+    %result = irdl.any
+    irdl.results(result: %result)
+  }
+
+  // An atomic compare-and-swap: where an element equals `cmp` (bit for
+  // bit), `val` is stored; the old values are the result.
+  irdl.operation @atomic_cas {
+    %any = irdl.any
+    %scalar_ptr = irdl.parametric @tile::@ptr<%any>
+    %ptr_tensor = irdl.base "!builtin.tensor"
+    %ptr = irdl.any_of(%scalar_ptr, %ptr_tensor)
+    %cmp = irdl.any
+    %value = irdl.any
+    irdl.operands(ptr: %ptr, cmp: %cmp, val: %value)
+    %relaxed = irdl.is "relaxed"
+    %acquire = irdl.is "acquire"
+    %release = irdl.is "release"
+    %acq_rel = irdl.is "acq_rel"
+    %sem = irdl.any_of(%relaxed, %acquire, %release, %acq_rel)
+    %cta = irdl.is "cta"
+    %gpu = irdl.is "gpu"
+    %sys = irdl.is "sys"
+    %scope = irdl.any_of(%cta, %gpu, %sys)
+    irdl.attributes { "sem" = %sem, "scope" = %scope }
+    %result = irdl.any
+    irdl.results(result: %result)
+  }
+
   // The matrix product a (M x K) times b (K x N) plus acc (M x N), on
   // tensor cores where the types allow. Inputs f16, bf16 or f32 accumulate
   // in f32; i8 accumulates in i32. `input_precision` says how f32 inputs

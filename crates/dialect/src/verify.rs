@@ -224,6 +224,17 @@ fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rul
             r.keep_dims,
         )?),
         TileOp::Scan(s) => Some(rules::scan(&operand(s.src)?, s.axis)?),
+        TileOp::AtomicRmw(a) => Some(rules::atomic_rmw(
+            &operand(a.ptr)?,
+            &operand(a.val)?,
+            a.mask.map(operand).transpose()?.as_ref(),
+            a.kind,
+        )?),
+        TileOp::AtomicCas(a) => Some(rules::atomic_cas(
+            &operand(a.ptr)?,
+            &operand(a.cmp)?,
+            &operand(a.val)?,
+        )?),
         TileOp::Dot(d) => Some(rules::dot(
             &operand(d.a)?,
             &operand(d.b)?,

@@ -7,7 +7,7 @@ pub use arith::{maximum, maxnum};
 
 use crate::program::{Body, Inst, Kind, Program};
 use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, wrap};
-use crate::{dot, float, memory, reduce, scan};
+use crate::{atomic, dot, float, memory, reduce, scan};
 use tile_dialect::DType;
 use tile_dialect::types::{Elem, TileType};
 use tile_runtime::{
@@ -324,6 +324,10 @@ impl Launch<'_> {
                 memory::load(self, inst, *mask, *other).map(|x| Some(Value::Tensor(x)))
             }
             Kind::Store { mask } => memory::store(self, inst, *mask).map(|()| None),
+            Kind::AtomicRmw { kind, mask } => {
+                atomic::rmw(self, inst, *kind, *mask).map(|x| Some(Value::Tensor(x)))
+            }
+            Kind::AtomicCas => atomic::cas(self, inst).map(|x| Some(Value::Tensor(x))),
             Kind::MakeBlockPtr(rank) => self
                 .make_block_ptr(inst, *rank)
                 .map(|b| Some(Value::BlockPtr(b))),

@@ -35,6 +35,7 @@
 //! opened with `TILE_INTERPRET=1`) runs `tile::jit` kernels through it, so
 //! the same user code runs on either.
 
+pub mod atomic;
 pub mod dot;
 pub mod exec;
 pub mod float;

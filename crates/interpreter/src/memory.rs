@@ -16,7 +16,7 @@ use tile_runtime::{InterpretFault, Result};
 
 /// The byte address of `p` after checking that `bytes` bytes there lie in
 /// its parameter's allocation and are aligned.
-fn checked(
+pub(crate) fn checked(
     l: &Launch,
     inst: &Inst,
     p: Pointer,

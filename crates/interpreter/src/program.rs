@@ -15,7 +15,7 @@ mod read;
 use crate::value::Tensor;
 use std::fmt;
 use tile_dialect::types::TileType;
-use tile_dialect::{DType, InputPrecision, Padding, ReduceKind, ScanKind};
+use tile_dialect::{AtomicKind, DType, InputPrecision, Padding, ReduceKind, ScanKind};
 
 /// Binary integer ops (`arith.*i`, `arith.*si`, `arith.*ui`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +179,15 @@ pub enum Kind {
         /// A mask operand follows the value.
         mask: bool,
     },
+    /// `tile.atomic_rmw` (see [`atomic`](crate::atomic)).
+    AtomicRmw {
+        /// The operation.
+        kind: AtomicKind,
+        /// A mask operand follows the value.
+        mask: bool,
+    },
+    /// `tile.atomic_cas` (see [`atomic`](crate::atomic)).
+    AtomicCas,
     /// `tile.make_block_ptr` of a rank.
     MakeBlockPtr(usize),
     /// `tile.advance`.

@@ -49,6 +49,7 @@
 //! assert!(text.contains("gpu.module"), "{text}");
 //! ```
 
+mod atomic;
 mod block_ptr;
 mod builder;
 mod control;

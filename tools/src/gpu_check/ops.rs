@@ -14,6 +14,7 @@
 
 mod argmax;
 mod arith;
+mod atomic;
 mod convert;
 mod scan;
 
@@ -35,7 +36,7 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         Ok(c) => c,
         Err(e) => return vec![("ops", "context".into(), Err(e.to_string()))],
     };
-    let sweeps: [(&'static str, Vec<(String, Outcome)>); 11] = [
+    let sweeps: [(&'static str, Vec<(String, Outcome)>); 12] = [
         (
             "float_unary",
             arith::float_unary_ops(&context, device, accuracy),
@@ -53,6 +54,7 @@ pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, Strin
         ("reduce", convert::reductions(&context, device)),
         ("argmax", argmax::arg_reductions(&context, device)),
         ("scan", scan::scans(&context, device)),
+        ("atomic", atomic::atomics(&context, device)),
     ];
     sweeps
         .into_iter()

@@ -95,7 +95,7 @@ impl<'k> KernelBuilder<'k> {
         ]
     }
 
-    fn segments(&self, sizes: &[i32]) -> (&'static str, Attribute<'k>) {
+    pub(super) fn segments(&self, sizes: &[i32]) -> (&'static str, Attribute<'k>) {
         (
             "operandSegmentSizes",
             DenseI32ArrayAttribute::new(self.context, sizes).into(),
@@ -108,7 +108,7 @@ impl<'k> KernelBuilder<'k> {
     }
 
     /// Broadcasts a mask to the pointer tile, naming failures as mask errors.
-    fn mask_for(
+    pub(super) fn mask_for(
         &'k self,
         op: &'static str,
         mask: Tile<'k>,

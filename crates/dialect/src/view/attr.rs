@@ -6,7 +6,10 @@
 
 use crate::DType;
 use crate::error::Rule;
-use crate::ops::{CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind, ScanKind};
+use crate::ops::{
+    AtomicKind, CacheModifier, EvictionPolicy, InputPrecision, MemScope, MemSem, Padding,
+    ReduceKind, ScanKind,
+};
 use melior::Context;
 use melior::ir::attribute::{
     AttributeLike, BoolAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute,
@@ -175,6 +178,33 @@ pub fn scan_kind<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<ScanKind
     ScanKind::from_name(&s).ok_or(Rule::BadAttribute {
         name: "kind",
         expected: "sum, prod, max or min",
+    })
+}
+
+/// The `kind` of an atomic read-modify-write.
+pub fn atomic_kind<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<AtomicKind, Rule> {
+    let s = string(op, "kind")?;
+    AtomicKind::from_name(&s).ok_or(Rule::BadAttribute {
+        name: "kind",
+        expected: "add, max, min, and, or, xor or xchg",
+    })
+}
+
+/// The `sem` of an atomic.
+pub fn mem_sem<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<MemSem, Rule> {
+    let s = string(op, "sem")?;
+    MemSem::from_name(&s).ok_or(Rule::BadAttribute {
+        name: "sem",
+        expected: "relaxed, acquire, release or acq_rel",
+    })
+}
+
+/// The `scope` of an atomic.
+pub fn mem_scope<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Result<MemScope, Rule> {
+    let s = string(op, "scope")?;
+    MemScope::from_name(&s).ok_or(Rule::BadAttribute {
+        name: "scope",
+        expected: "cta, gpu or sys",
     })
 }
 

@@ -3,7 +3,8 @@
 use super::attr;
 use crate::error::Rule;
 use crate::ops::{
-    self, CacheModifier, EvictionPolicy, InputPrecision, Padding, ReduceKind, ScanKind,
+    self, AtomicKind, CacheModifier, EvictionPolicy, InputPrecision, MemScope, MemSem, Padding,
+    ReduceKind, ScanKind,
 };
 use crate::types::TileType;
 use melior::ir::Value;
@@ -182,6 +183,38 @@ pub struct Scan<'c, 'a> {
     pub reverse: bool,
 }
 
+/// `tile.atomic_rmw`.
+#[derive(Clone, Copy, Debug)]
+pub struct AtomicRmw<'c, 'a> {
+    /// A pointer or tensor of pointers.
+    pub ptr: Value<'c, 'a>,
+    /// The operand.
+    pub val: Value<'c, 'a>,
+    /// Lanes that take part.
+    pub mask: Option<Value<'c, 'a>>,
+    /// The operation.
+    pub kind: AtomicKind,
+    /// The memory ordering.
+    pub sem: MemSem,
+    /// The scope.
+    pub scope: MemScope,
+}
+
+/// `tile.atomic_cas`.
+#[derive(Clone, Copy, Debug)]
+pub struct AtomicCas<'c, 'a> {
+    /// A pointer or tensor of pointers.
+    pub ptr: Value<'c, 'a>,
+    /// The value compared with.
+    pub cmp: Value<'c, 'a>,
+    /// The value stored where they are equal.
+    pub val: Value<'c, 'a>,
+    /// The memory ordering.
+    pub sem: MemSem,
+    /// The scope.
+    pub scope: MemScope,
+}
+
 /// `tile.dot`.
 #[derive(Clone, Copy, Debug)]
 pub struct Dot<'c, 'a> {
@@ -230,6 +263,10 @@ pub enum TileOp<'c, 'a> {
     Dot(Dot<'c, 'a>),
     /// `tile.scan`.
     Scan(Scan<'c, 'a>),
+    /// `tile.atomic_rmw`.
+    AtomicRmw(AtomicRmw<'c, 'a>),
+    /// `tile.atomic_cas`.
+    AtomicCas(AtomicCas<'c, 'a>),
     /// `tile.convert_layout`.
     ConvertLayout(Unary<'c, 'a>),
 }
@@ -416,6 +453,27 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                 axis: attr::int(op, "axis")?,
                 reverse: attr::boolean(op, "reverse")?,
             }),
+            ops::ATOMIC_RMW => {
+                let g = grouped(op, 3)?;
+                TileOp::AtomicRmw(AtomicRmw {
+                    ptr: single(&g[0])?,
+                    val: single(&g[1])?,
+                    mask: optional(&g[2])?,
+                    kind: attr::atomic_kind(op)?,
+                    sem: attr::mem_sem(op)?,
+                    scope: attr::mem_scope(op)?,
+                })
+            }
+            ops::ATOMIC_CAS => {
+                let v = operands(op, 3)?;
+                TileOp::AtomicCas(AtomicCas {
+                    ptr: v[0],
+                    cmp: v[1],
+                    val: v[2],
+                    sem: attr::mem_sem(op)?,
+                    scope: attr::mem_scope(op)?,
+                })
+            }
             ops::DOT => {
                 let v = operands(op, 3)?;
                 TileOp::Dot(Dot {

@@ -197,6 +197,11 @@ fn tile_kind<'c: 'a, 'a>(
         TileOp::Store(s) => Kind::Store {
             mask: s.mask.is_some(),
         },
+        TileOp::AtomicRmw(a) => Kind::AtomicRmw {
+            kind: a.kind,
+            mask: a.mask.is_some(),
+        },
+        TileOp::AtomicCas(_) => Kind::AtomicCas,
         TileOp::MakeBlockPtr(m) => {
             let rank = m.shape.len();
             if m.strides.len() != rank || m.offsets.len() != rank {

@@ -212,7 +212,7 @@ fn vector_width<'c>(
     Ok(width as usize)
 }
 
-fn pointee(e: &Emitter, ptr: Value, op: &OperationRef) -> Result<DType, PassError> {
+pub(super) fn pointee(e: &Emitter, ptr: Value, op: &OperationRef) -> Result<DType, PassError> {
     e.tile_type(ptr, op)?
         .elem()
         .and_then(Elem::pointee)
@@ -220,7 +220,7 @@ fn pointee(e: &Emitter, ptr: Value, op: &OperationRef) -> Result<DType, PassErro
 }
 
 /// `a && b` where either may be absent (true).
-fn and(e: &mut Emitter, a: Option<Val>, b: Option<Val>) -> Option<Val> {
+pub(super) fn and(e: &mut Emitter, a: Option<Val>, b: Option<Val>) -> Option<Val> {
     match (a, b) {
         (None, x) | (x, None) => x,
         (Some(a), Some(b)) => Some(e.ir.binary(arith::andi, a, b)),

@@ -255,7 +255,7 @@ pub fn scan<'c>(
         }
     }
     if wraps {
-        values = share_first_copies(e, &dist.0, &dist.1, &values, ty);
+        values = e.owners_values(&dist.0, &dist.1, &values, ty);
     }
     e.set(result, Lowered::Regs(values));
     Ok(())
@@ -420,41 +420,4 @@ fn across_warps<'c>(
         totals.insert(run.clone(), total.expect("at least two warps"));
     }
     Ok((prefixes, totals))
-}
-
-/// Where threads hold copies of elements: the first copies' values, read
-/// by every copy through shared memory.
-fn share_first_copies<'c>(
-    e: &mut Emitter<'_, 'c>,
-    d: &Distribution,
-    layout: &tile_coalesce::Layout,
-    values: &[Val],
-    ty: DType,
-) -> Vec<Val> {
-    let elements: i64 = d.shape.iter().product();
-    let bytes = u64::from(ty.bits().div_ceil(8));
-    let elem = e.types.dtype(ty);
-    e.reserve_shared(elements as usize * bytes as usize);
-    let base = e.shared_base();
-    let owner = e.owner(d, layout);
-    let at: Vec<Val> = (0..values.len()).map(|r| e.linear(d, r)).collect();
-    e.ir.barrier();
-    if owner.is_some() {
-        e.ir.open_block(&[]);
-    }
-    for (r, &v) in values.iter().enumerate() {
-        let p = e.ir.gep(base, at[r], elem);
-        e.ir.store(v, p, bytes);
-    }
-    if let Some(o) = owner {
-        let then = e.ir.close_block(&[]);
-        e.ir.if_then(o, then);
-    }
-    e.ir.barrier();
-    at.iter()
-        .map(|&i| {
-            let p = e.ir.gep(base, i, elem);
-            e.ir.load(p, elem, bytes)
-        })
-        .collect()
 }

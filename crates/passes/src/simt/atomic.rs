@@ -1,0 +1,262 @@
+//! `tile.atomic_rmw` and `tile.atomic_cas` in per-thread code: one PTX
+//! `atom` per element, `atom.<sem>.<scope>.global.<op>.<type>`.
+//!
+//! Only the owner of each element (one thread of those holding it; thread
+//! 0 for a scalar pointer) and only lanes whose mask is on perform the
+//! atomic; the others read zero, and where threads hold copies the owners'
+//! old values are handed to the copies through shared memory (when
+//! anything reads them), so every thread sees the value its element's
+//! atomic found. Float max and min use
+//! integer atomics on the bits: `max.s` where the operand's sign bit is
+//! clear and `min.u` where it is set (mirrored for min), which orders
+//! floats as `f64::total_cmp` does.
+
+use super::builder::Val;
+use super::emit::{Emitter, Lowered};
+use super::memory::{and, pointee};
+use super::ptx::{Arg, PtxAsm, RegClass};
+use crate::pass::{PassError, PassResult};
+use melior::dialect::arith::{self, CmpiPredicate};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value};
+use tile_dialect::view::{AtomicCas, AtomicRmw};
+use tile_dialect::{AtomicKind, DType, MemScope, MemSem};
+
+/// `atom.<sem>.<scope>.global`.
+fn prefix(sem: MemSem, scope: MemScope) -> String {
+    format!("atom.{}.{}.global", sem.name(), scope.name())
+}
+
+/// The register class and the PTX type of `d`'s bits.
+fn bits_class(d: DType) -> (RegClass, &'static str, u32) {
+    match d.bits() {
+        16 => (RegClass::B16, "b16", 16),
+        64 => (RegClass::B64, "b64", 64),
+        _ => (RegClass::B32, "b32", 32),
+    }
+}
+
+/// `v` (an element of `d`) as an integer of its width.
+fn to_int(e: &mut Emitter, v: Val, d: DType) -> Val {
+    if d.is_float() {
+        let ty = e.ir.int_type(d.bits());
+        e.ir.cast(arith::bitcast, v, ty)
+    } else {
+        v
+    }
+}
+
+/// An integer of `d`'s width as an element of `d`.
+fn from_int(e: &mut Emitter, v: Val, d: DType) -> Val {
+    if d.is_float() {
+        let ty = e.types.dtype(d);
+        e.ir.cast(arith::bitcast, v, ty)
+    } else {
+        v
+    }
+}
+
+/// What each lane does: `[@guard] <opcode> old, [addr], operands...`, one
+/// or two guarded instructions writing the same register.
+struct Atom<'s> {
+    /// `(opcode, extra guard)`: the extra guard is ANDed with the lane's.
+    instructions: Vec<(String, Option<Val>)>,
+    operands: &'s [Val],
+}
+
+/// Emits one lane's atomic; returns the old bits (zero where no guard
+/// held).
+fn emit_atom(e: &mut Emitter, d: DType, ptr: Val, atom: Atom, guard: Option<Val>) -> Val {
+    let (class, _, bits) = bits_class(d);
+    let int = e.ir.int_type(bits);
+    let zero = e.int(int, 0);
+    let guards: Vec<Option<Val>> = atom
+        .instructions
+        .iter()
+        .map(|(_, extra)| and(e, guard, *extra))
+        .collect();
+    let mut asm = PtxAsm::new();
+    let out = asm.output(class, int);
+    asm.tied(out, zero);
+    let addr = asm.input(RegClass::B64, ptr);
+    let ins: Vec<_> = atom
+        .operands
+        .iter()
+        .map(|&v| Arg::Reg(asm.input(class, v)))
+        .collect();
+    for ((opcode, _), g) in atom.instructions.iter().zip(guards) {
+        let g = g.map(|p| asm.input(RegClass::Pred, p));
+        let mut args = vec![Arg::Reg(out), Arg::Address(addr)];
+        args.extend(ins.iter().cloned());
+        asm.instruction(g, opcode, args);
+    }
+    asm.emit(&e.ir, true)[0]
+}
+
+/// The guard of the lanes that perform an atomic on register `r` (owner
+/// and mask), and how the results reach the other copies.
+struct Lanes {
+    registers: Option<usize>,
+    owner: Option<Val>,
+}
+
+fn lanes<'c>(
+    e: &mut Emitter<'_, 'c>,
+    ptr: Value<'c, '_>,
+    op: &OperationRef<'c, '_>,
+) -> Result<Lanes, PassError> {
+    let registers = e.registers(ptr, op)?;
+    let owner = match registers {
+        Some(_) => {
+            let dist = e.dist(ptr, op)?;
+            e.owner(&dist.0, &dist.1)
+        }
+        None => {
+            let (tid, _, _) = e.thread();
+            let z = e.i32(0);
+            Some(e.ir.cmpi(CmpiPredicate::Eq, tid, z))
+        }
+    };
+    Ok(Lanes { registers, owner })
+}
+
+/// Sets the op's result from the owners' old bits.
+fn finish<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    ptr: Value<'c, '_>,
+    d: DType,
+    lanes: &Lanes,
+    olds: Vec<Val>,
+) -> PassResult {
+    let result: Value = op.result(0).expect("an atomic's result").into();
+    let olds: Vec<Val> = olds.into_iter().map(|v| from_int(e, v, d)).collect();
+    if !crate::edit::has_uses(result) {
+        // No barrier for old values nothing reads.
+        e.set(
+            result,
+            match lanes.registers {
+                None => Lowered::Scalar(olds[0]),
+                Some(_) => Lowered::Regs(olds),
+            },
+        );
+        return Ok(());
+    }
+    match lanes.registers {
+        None => {
+            // Thread 0's value, for every thread.
+            let shared = e.thread0_value(olds[0], d);
+            e.set(result, Lowered::Scalar(shared));
+        }
+        Some(_) => {
+            let values = if lanes.owner.is_some() {
+                let dist = e.dist(ptr, op)?;
+                e.owners_values(&dist.0, &dist.1, &olds, d)
+            } else {
+                olds
+            };
+            e.set(result, Lowered::Regs(values));
+        }
+    }
+    Ok(())
+}
+
+/// Lowers `tile.atomic_rmw`.
+pub fn rmw<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AtomicRmw<'c, '_>,
+) -> PassResult {
+    let d = pointee(e, a.ptr, op)?;
+    let lanes = lanes(e, a.ptr, op)?;
+    let base = prefix(a.sem, a.scope);
+    let mut olds = Vec::new();
+    for r in 0..lanes.registers.unwrap_or(1) {
+        let ptr = e.reg(a.ptr, r, op)?;
+        let val = e.reg(a.val, r, op)?;
+        let mask = a.mask.map(|m| e.reg(m, r, op)).transpose()?;
+        let guard = and(e, mask, lanes.owner);
+        let bits = to_int(e, val, d);
+        let operands = [bits];
+        let (_, b, _) = bits_class(d);
+        let one = |opcode: String| vec![(opcode, None)];
+        let instructions = match (a.kind, d) {
+            (AtomicKind::Add, DType::I32) => one(format!("{base}.add.s32")),
+            (AtomicKind::Add, DType::I64) => one(format!("{base}.add.u64")),
+            (AtomicKind::Add, DType::F32) => one(format!("{base}.add.f32")),
+            (AtomicKind::Add, DType::F64) => one(format!("{base}.add.f64")),
+            (AtomicKind::Add, DType::F16) => one(format!("{base}.add.noftz.f16")),
+            (AtomicKind::Add, DType::BF16) => one(format!("{base}.add.noftz.bf16")),
+            (AtomicKind::Max | AtomicKind::Min, DType::I32 | DType::I64) => {
+                one(format!("{base}.{}.s{}", a.kind.name(), d.bits()))
+            }
+            (AtomicKind::Max | AtomicKind::Min, DType::F32 | DType::F64) => {
+                // Sign bit clear: signed order; set: reversed unsigned order.
+                let zero = e.int(bits.ty(), 0);
+                let clear = e.ir.cmpi(CmpiPredicate::Sge, bits, zero);
+                let i1 = e.ir.int_type(1);
+                let t = e.int(i1, 1);
+                let set = e.ir.binary(arith::xori, clear, t);
+                let (pos, neg) = if a.kind == AtomicKind::Max {
+                    ("max.s", "min.u")
+                } else {
+                    ("min.s", "max.u")
+                };
+                let n = d.bits();
+                vec![
+                    (format!("{base}.{pos}{n}"), Some(clear)),
+                    (format!("{base}.{neg}{n}"), Some(set)),
+                ]
+            }
+            (AtomicKind::And | AtomicKind::Or | AtomicKind::Xor, DType::I32 | DType::I64) => {
+                one(format!("{base}.{}.{b}", a.kind.name()))
+            }
+            (AtomicKind::Xchg, DType::I32 | DType::I64 | DType::F32 | DType::F64) => {
+                one(format!("{base}.exch.{b}"))
+            }
+            (kind, d) => {
+                return Err(PassError::at(
+                    op,
+                    format!("cannot lower an atomic {kind} on {d}"),
+                ));
+            }
+        };
+        let atom = Atom {
+            instructions,
+            operands: &operands,
+        };
+        olds.push(emit_atom(e, d, ptr, atom, guard));
+    }
+    finish(e, op, a.ptr, d, &lanes, olds)
+}
+
+/// Lowers `tile.atomic_cas`.
+pub fn cas<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AtomicCas<'c, '_>,
+) -> PassResult {
+    let d = pointee(e, a.ptr, op)?;
+    if !matches!(d.bits(), 32 | 64) {
+        return Err(PassError::at(
+            op,
+            format!("cannot lower a compare-and-swap on {d}"),
+        ));
+    }
+    let lanes = lanes(e, a.ptr, op)?;
+    let (_, b, _) = bits_class(d);
+    let opcode = format!("{}.cas.{b}", prefix(a.sem, a.scope));
+    let mut olds = Vec::new();
+    for r in 0..lanes.registers.unwrap_or(1) {
+        let ptr = e.reg(a.ptr, r, op)?;
+        let cmp = e.reg(a.cmp, r, op)?;
+        let val = e.reg(a.val, r, op)?;
+        let operands = [to_int(e, cmp, d), to_int(e, val, d)];
+        let atom = Atom {
+            instructions: vec![(opcode.clone(), None)],
+            operands: &operands,
+        };
+        olds.push(emit_atom(e, d, ptr, atom, lanes.owner));
+    }
+    finish(e, op, a.ptr, d, &lanes, olds)
+}

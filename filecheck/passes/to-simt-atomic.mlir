@@ -1,0 +1,71 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
+
+// Atomics become one PTX atom per element with the op's ordering and
+// scope, guarded by the lane's mask (masked-off lanes read 0: the output
+// register starts at 0). Float max uses integer atomics on the bits: max.s
+// where the sign bit is clear, min.u where it is set.
+
+// CHECK-LABEL: gpu.func @add_masked
+// CHECK: llvm.inline_asm has_side_effects "@$4 atom.relaxed.gpu.global.add.f32 $0, [ $2 ], $3;", "=r,0,l,r,b" %c0_i32
+// CHECK-NOT: gpu.barrier
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry add_masked
+// PTX-SAME: atom.relaxed.gpu.global.add.f32
+func.func @add_masked(%x: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<128xi32>
+  %m = arith.cmpi slt, %c, %ns : tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %one = arith.constant dense<1.0> : tensor<128xf32>
+  %old = "tile.atomic_rmw"(%p, %one, %m) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @max_f32
+// CHECK: arith.cmpi sge
+// CHECK: llvm.inline_asm has_side_effects "@$4 atom.acq_rel.cta.global.max.s32 $0, [ $2 ], $3;\0A\09@$5 atom.acq_rel.cta.global.min.u32 $0, [ $2 ], $3;"
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry max_f32
+// PTX-SAME: atom.acq_rel.cta.global.max.s32
+// PTX-SAME: atom.acq_rel.cta.global.min.u32
+func.func @max_f32(%x: !tile.ptr<f32>, %v: f32) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %vs = "tile.splat"(%v) : (f32) -> tensor<128xf32>
+  %old = "tile.atomic_rmw"(%p, %vs) {kind = "max", sem = "acq_rel", scope = "cta", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> tensor<128xf32>
+  return
+}
+
+// -----
+
+// A compare-and-swap through a scalar pointer: thread 0 swaps, and its old
+// value reaches every thread through shared memory (two barriers).
+// CHECK-LABEL: gpu.func @cas_scalar
+// CHECK: "@$5 atom.acquire.sys.global.cas.b32 $0, [ $2 ], $3, $4;"
+// CHECK: gpu.barrier
+// CHECK: llvm.store
+// CHECK: gpu.barrier
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry cas_scalar
+// PTX-SAME: atom.acquire.sys.global.cas.b32
+// PTX-SAME: bar.sync
+// PTX-SAME: st.shared.b32
+// PTX-SAME: bar.sync
+// PTX-SAME: ld.shared.b32
+func.func @cas_scalar(%lock: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes {tile.kernel} {
+  %z = arith.constant 0 : i32
+  %o = arith.constant 1 : i32
+  %old = "tile.atomic_cas"(%lock, %z, %o) {sem = "acquire", scope = "sys"} : (!tile.ptr<i32>, i32, i32) -> i32
+  %t = "tile.splat"(%old) : (i32) -> tensor<128xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%out) : (!tile.ptr<i32>) -> tensor<128x!tile.ptr<i32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i32>>
+  "tile.store"(%p, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> ()
+  return
+}
