@@ -3,16 +3,19 @@
 
 The same kernels as ours (examples/src/{vector_add,row_sum,weighted_sum,
 softmax}.rs), written line for line as the seeds write them, the LayerNorm
-forward (examples/src/layer_norm.rs) as Triton's tutorial 05 writes it, and
-their PyTorch equivalents. `tile-tools bench` defines the cases and the timing
+forward (examples/src/layer_norm.rs) as Triton's tutorial 05 writes it, the
+cross-entropy forward (examples/src/cross_entropy.rs) with the same
+algorithm as ours, and their PyTorch equivalents (for the cross-entropy:
+F.cross_entropy without reduction, and argmax; the predictions must agree
+exactly). `tile-tools bench` defines the cases and the timing
 and passes them on the command line:
 
     python3 bench/triton_kernels.py [--warmup W] [--reps R] [--flush-bytes B]
         [--seed S] --case KERNEL SIZE BLOCK WARPS [--case ...]
 
-KERNEL is vector_add, row_sum, weighted_sum_fwd, weighted_sum_bwd, softmax
-or layer_norm; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK
-(vector_add, softmax), BLOCK_N (row_sum), ROWS_TILExD_TILE (weighted sums)
+KERNEL is vector_add, row_sum, weighted_sum_fwd, weighted_sum_bwd, softmax,
+layer_norm or cross_entropy; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK
+(vector_add, softmax, cross_entropy), BLOCK_N (row_sum), ROWS_TILExD_TILE (weighted sums)
 or BLOCK_SIZE (layer_norm, which must be the tutorial's heuristic for COLS,
 as WARPS must); WARPS is num_warps. Inputs are random normal fp32,
 contiguous, from a fixed seed.
@@ -270,6 +273,34 @@ def layer_norm_config(n, element_size):
     return block, min(max(block // 256, 1), 8)
 
 
+# Cross-entropy forward (examples/src/cross_entropy.rs): one program per
+# row, BLOCK logits per iteration; the online log-sum-exp (the running sum
+# rescaled by exp(old max - new max)), and the first index of the maximum:
+# the first block whose max beats every earlier one, argmax's first index
+# within it.
+@triton.jit
+def cross_entropy_fwd(X, T, Loss, Pred, stride, V, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    x_row = X + row * stride
+    m = -float("inf")
+    s = 0.0
+    best = -float("inf")
+    best_i = 0
+    for off in range(0, V, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(x_row + cols, mask=cols < V, other=-float("inf"))
+        bm = tl.max(x, 0)
+        new_m = tl.maximum(m, bm)
+        s = s * tl.exp(m - new_m) + tl.sum(tl.exp(x - new_m), 0)
+        m = new_m
+        bi = tl.argmax(x, 0)
+        best_i = tl.where(bm > best, off + bi, best_i)
+        best = tl.maximum(best, bm)
+    t = tl.load(T + row)
+    tl.store(Loss + row, tl.log(s) + m - tl.load(x_row + t))
+    tl.store(Pred + row, best_i)
+
+
 # ---- the cases: a Triton launch, its PyTorch equivalent, the check ----
 
 
@@ -418,6 +449,30 @@ def layer_norm_case(dims, block, warps):
     return run_triton, run_torch, error
 
 
+def cross_entropy_case(dims, block, warps):
+    (rows, cols), (BLOCK, ) = dims, block
+    x = rand(rows, cols)
+    t = torch.randint(0, cols, (rows, ), device=DEVICE, dtype=torch.int32)
+    loss = poisoned(rows)
+    pred = torch.full((rows, ), -1, device=DEVICE, dtype=torch.int32)
+    ref = []
+
+    def run_triton():
+        cross_entropy_fwd[(rows, )](x, t, loss, pred, x.stride(0), cols, BLOCK=BLOCK,
+                                    num_warps=warps)
+
+    def run_torch():
+        ref[:] = [torch.nn.functional.cross_entropy(x, t.long(), reduction="none"),
+                  x.argmax(dim=1)]
+
+    def error():
+        if not bool((pred.long() == ref[1]).all()):
+            return math.inf
+        return rel_err(loss, ref[0])
+
+    return run_triton, run_torch, error
+
+
 CASES = {
     "vector_add": vector_add_case,
     "row_sum": row_sum_case,
@@ -425,6 +480,7 @@ CASES = {
     "weighted_sum_bwd": weighted_sum_bwd_case,
     "softmax": softmax_case,
     "layer_norm": layer_norm_case,
+    "cross_entropy": cross_entropy_case,
 }
 
 

@@ -15,6 +15,9 @@
 //! | [`layer_norm`] | [`layer_norm_fwd`](layer_norm::layer_norm_fwd) | Triton's tutorial 05: three loops, `where`, `sqrt` |
 //! | [`matmul`] | [`matmul`](matmul::matmul) | Triton's tutorial 03: `dot` on tensor cores, K loop, grouped programs |
 //! | [`gelu`] | [`gelu`](gelu::gelu) (`gelu_erf`, `gelu_tanh`) | PyTorch's GELU, exact and tanh forms: `erf` and `tanh` without libdevice |
+//! | [`cross_entropy`] | [`cross_entropy_fwd`](cross_entropy::cross_entropy_fwd) | row log-sum-exp (online) and `argmax` over a vocabulary |
+//! | [`histogram`] | [`histogram`](histogram::histogram) | `atomic_add` into shared bins |
+//! | [`cumsum`] | [`block_scan`](cumsum::block_scan), [`scan_sums`](cumsum::scan_sums), [`add_offsets`](cumsum::add_offsets) | a prefix sum across programs: `cumsum` per block, then the blocks' totals |
 //! | [`flash_attention`] | [`attention_fwd`](flash_attention::attention_fwd) | 001's q and transposed k tiles, multiplied: online softmax, causal, variable length |
 //!
 //! [`cudarc_interop`] runs the vector add inside a cudarc program: on
@@ -37,9 +40,12 @@
 //! ```
 
 pub mod attention_tiles;
+pub mod cross_entropy;
 pub mod cudarc_interop;
+pub mod cumsum;
 pub mod flash_attention;
 pub mod gelu;
+pub mod histogram;
 pub mod layer_norm;
 pub mod masked_tile_2d;
 pub mod matmul;
@@ -122,6 +128,26 @@ pub const ALL: &[Example] = &[
         build: |c| gelu::gelu(c, gelu::Gelu::Tanh, gelu::BLOCK, DType::F32),
     },
     Example {
+        name: "cross_entropy_fwd",
+        build: |c| cross_entropy::cross_entropy_fwd(c, cross_entropy::BLOCK),
+    },
+    Example {
+        name: "histogram",
+        build: |c| histogram::histogram(c, histogram::BLOCK),
+    },
+    Example {
+        name: "block_scan",
+        build: |c| cumsum::block_scan(c, cumsum::BLOCK, DType::I32),
+    },
+    Example {
+        name: "scan_sums",
+        build: |c| cumsum::scan_sums(c, cumsum::BLOCK, DType::I32),
+    },
+    Example {
+        name: "add_offsets",
+        build: |c| cumsum::add_offsets(c, cumsum::BLOCK, DType::I32),
+    },
+    Example {
         name: "matmul",
         build: |c| {
             matmul::matmul(
@@ -172,7 +198,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 12);
+        assert_eq!(names.len(), 17);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 

@@ -12,6 +12,7 @@ pub mod math_accuracy;
 pub mod matmul;
 pub mod memory_order;
 pub mod offsets;
+pub mod op_kernels;
 pub mod ops;
 pub mod padding;
 pub mod program;

@@ -10,7 +10,7 @@ use crate::gpu_check::reductions::compare_close;
 use crate::gpu_check::{compare, inputs, poisoned};
 use tile::{Arg, Buffer, Device, LoadedKernel, Options};
 use tile_dialect::{DType, Kernel};
-use tile_examples::{layer_norm, row_sum, softmax, vector_add, weighted_sum};
+use tile_examples::{cross_entropy, layer_norm, row_sum, softmax, vector_add, weighted_sum};
 use tile_runtime::Specialization;
 
 /// The relative tolerance of sums against their f64 reference (see
@@ -24,6 +24,8 @@ pub struct Prepared {
     grid: u32,
     args: Vec<Arg>,
     buffers: Vec<Buffer<f32>>,
+    /// Integer buffers the arguments point into, kept alive.
+    ints: Vec<Buffer<i32>>,
 }
 
 impl Prepared {
@@ -68,6 +70,7 @@ fn load_and_run(
         grid,
         args,
         buffers,
+        ints: Vec::new(),
     })
 }
 
@@ -82,6 +85,7 @@ pub fn prepare(device: &Device, case: &Case) -> Result<Prepared, String> {
         KernelKind::WeightedSumBwd => prepare_weighted_sum_bwd(device, case),
         KernelKind::Softmax => prepare_softmax(device, case),
         KernelKind::LayerNorm => prepare_layer_norm(device, case),
+        KernelKind::CrossEntropy => prepare_cross_entropy(device, case),
     }
 }
 
@@ -265,6 +269,41 @@ fn prepare_layer_norm(device: &Device, case: &Case) -> Result<Prepared, String> 
     let kernel = layer_norm::layer_norm_fwd(&context, case.block[0] as i32).map_err(err)?;
     let run = load_and_run(device, &kernel, case, rows, args, buffers)?;
     input.check_buffers(device, &run.buffers, TOLERANCE)?;
+    Ok(run)
+}
+
+fn prepare_cross_entropy(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (rows, v) = case.rows_cols();
+    let x = inputs(rows * v, 13);
+    let targets: Vec<i32> = (0..rows).map(|r| ((r * 7919) % v) as i32).collect();
+    let dx = device.upload(&x).map_err(err)?;
+    let dt = device.upload(&targets).map_err(err)?;
+    let dl = device.upload(&poisoned(rows)).map_err(err)?;
+    let dp = device.upload(&vec![-1i32; rows]).map_err(err)?;
+    // X, T, Loss, Pred, stride, V.
+    let args = vec![
+        Arg::from(&dx),
+        Arg::from(&dt),
+        Arg::from(&dl),
+        Arg::from(&dp),
+        Arg::from(v as i32),
+        Arg::from(v as i32),
+    ];
+    let context = tile::context().map_err(err)?;
+    let kernel = cross_entropy::cross_entropy_fwd(&context, case.block[0] as i32).map_err(err)?;
+    let mut run = load_and_run(device, &kernel, case, rows, args, vec![dx, dl])?;
+    let (want_loss, want_pred) = cross_entropy::reference(&x, &targets, v);
+    let loss = device.download(run.buffer(1)).map_err(err)?;
+    let magnitude: Vec<f64> = want_loss.iter().map(|w| w.abs().max(1.0)).collect();
+    compare_close(&loss, &want_loss, &magnitude, TOLERANCE)?;
+    let pred = device.download(&dp).map_err(err)?;
+    if let Some(r) = (0..rows).find(|&r| pred[r] != want_pred[r]) {
+        return Err(format!(
+            "row {r}: argmax {}, want {}",
+            pred[r], want_pred[r]
+        ));
+    }
+    run.ints = vec![dt, dp];
     Ok(run)
 }
 

@@ -345,8 +345,15 @@ pub enum Check {
     /// against the correctly rounded values, and the GELU kernels.
     MathAccuracy,
     /// Only the per-op sweeps (every op in every type; reductions, argmax,
-    /// scans).
+    /// scans, atomics).
     Ops,
+    /// The cross-entropy forward, histogram and cross-program prefix sum
+    /// kernels against plain-Rust references.
+    OpKernels {
+        /// The smaller sizes only.
+        #[arg(long)]
+        quick: bool,
+    },
 }
 
 impl Check {
@@ -362,6 +369,7 @@ impl Check {
             Check::Interop => "interop",
             Check::MathAccuracy => "math-accuracy",
             Check::Ops => "ops",
+            Check::OpKernels { .. } => "op-kernels",
         }
     }
 }
@@ -404,6 +412,11 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
             "ops",
             super::ops::every_op(device, super::ops::Accuracy::Approximate),
             |(group, case, outcome)| (format!("{group} {case}"), outcome.clone()),
+        ),
+        Check::OpKernels { quick } => family(
+            "op_kernels",
+            super::op_kernels::cases(device, !quick),
+            |(case, outcome)| (case.clone(), outcome.clone()),
         ),
         Check::Interop => {
             let mut cases = super::interop::cases(device);
@@ -537,6 +550,9 @@ pub fn main(cli: &Cli) -> i32 {
     }
     for (group, case, outcome) in super::ops::every_op(&device, super::ops::Accuracy::Approximate) {
         report.record(&format!("op_{group}"), case, outcome);
+    }
+    for (case, outcome) in super::op_kernels::cases(&device, !quick) {
+        report.record("op_kernels", case, outcome);
     }
     paddings(&device, &mut report);
     for (case, outcome) in super::math_accuracy::cases(&device) {
