@@ -29,6 +29,16 @@ for mode in "$@"; do
     ops)
       run ops 300 /tmp/tile-tools gpu-check ops
       ;;
+    kernels)
+      run op-kernels 300 /tmp/tile-tools gpu-check op-kernels
+      run memcheck 300 compute-sanitizer --tool memcheck --leak-check full \
+        /tmp/tile-tools gpu-check op-kernels --quick
+      run racecheck 300 compute-sanitizer --tool racecheck \
+        /tmp/tile-tools gpu-check op-kernels --quick
+      ;;
+    bench)
+      run bench 300 /tmp/tile-tools bench --out "$OUT/bench.md"
+      ;;
     *)
       echo "unknown mode $mode" >&2
       exit 2
@@ -40,5 +50,14 @@ cat "$OUT/summary.txt"
 for mode in "$@"; do
   case $mode in
     ops) summary ops ;;
+    kernels)
+      summary op-kernels
+      echo "--- memcheck"; grep -E 'ERROR SUMMARY|LEAK SUMMARY|^(PASS|FAIL) op-kernels' "$OUT/memcheck.log" | head -5
+      echo "--- racecheck"; grep -E 'RACECHECK SUMMARY|ERROR SUMMARY|^(PASS|FAIL) op-kernels' "$OUT/racecheck.log" | head -5
+      ;;
+    bench)
+      echo "--- bench"; grep -E '^(wrote|WARNING|FAIL)' "$OUT/bench.log"; tail -14 "$OUT/bench.log"
+      ;;
   esac
 done
+exit 0
