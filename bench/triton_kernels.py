@@ -14,8 +14,8 @@ and passes them on the command line:
         [--seed S] --case KERNEL SIZE BLOCK WARPS [--case ...]
 
 KERNEL is vector_add, row_sum, weighted_sum_fwd, weighted_sum_bwd, softmax,
-layer_norm or cross_entropy; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK
-(vector_add, softmax, cross_entropy), BLOCK_N (row_sum), ROWS_TILExD_TILE (weighted sums)
+layer_norm, cross_entropy or layer_norm_bwd; SIZE is N (vector_add) or ROWSxCOLS; BLOCK is BLOCK
+(vector_add, softmax, cross_entropy), BLOCK_N (row_sum, layer_norm_bwd), ROWS_TILExD_TILE (weighted sums)
 or BLOCK_SIZE (layer_norm, which must be the tutorial's heuristic for COLS,
 as WARPS must); WARPS is num_warps. Inputs are random normal fp32,
 contiguous, from a fixed seed.
@@ -301,6 +301,34 @@ def cross_entropy_fwd(X, T, Loss, Pred, stride, V, BLOCK: tl.constexpr):
     tl.store(Pred + row, best_i)
 
 
+# LayerNorm backward (examples/src/layer_norm_bwd.rs): a fixed number of
+# programs, each over every programs-th row; DX per row; the partial DW and
+# DB summed in registers, then one atomic add per column.
+@triton.jit
+def layer_norm_bwd(X, DY, DX, W, Mean, Rstd, DW, DB, stride, M, N, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    programs = tl.num_programs(0)
+    cols = tl.arange(0, BLOCK_N)
+    mask = cols < N
+    w = tl.load(W + cols, mask=mask, other=0.0)
+    dw = tl.zeros((BLOCK_N, ), dtype=tl.float32)
+    db = tl.zeros((BLOCK_N, ), dtype=tl.float32)
+    for row in range(pid, M, programs):
+        x = tl.load(X + row * stride + cols, mask=mask, other=0.0)
+        dy = tl.load(DY + row * stride + cols, mask=mask, other=0.0)
+        mean = tl.load(Mean + row)
+        rstd = tl.load(Rstd + row)
+        xhat = tl.where(mask, (x - mean) * rstd, 0.0)
+        wdy = w * dy
+        c1 = tl.sum(xhat * wdy, axis=0) / N
+        c2 = tl.sum(wdy, axis=0) / N
+        tl.store(DX + row * stride + cols, (wdy - (xhat * c1 + c2)) * rstd, mask=mask)
+        dw += dy * xhat
+        db += dy
+    tl.atomic_add(DW + cols, dw, mask=mask, sem="relaxed")
+    tl.atomic_add(DB + cols, db, mask=mask, sem="relaxed")
+
+
 # ---- the cases: a Triton launch, its PyTorch equivalent, the check ----
 
 
@@ -473,6 +501,37 @@ def cross_entropy_case(dims, block, warps):
     return run_triton, run_torch, error
 
 
+# Programs of the LayerNorm backward (layer_norm_bwd::PROGRAMS).
+LN_BWD_PROGRAMS = 264
+
+
+def layer_norm_bwd_case(dims, block, warps):
+    (rows, cols), (BLOCK_N, ) = dims, block
+    x, dy, w, b = rand(rows, cols), rand(rows, cols), rand(cols), rand(cols)
+    mean = x.mean(dim=1)
+    rstd = 1 / torch.sqrt(x.var(dim=1, unbiased=False) + EPS)
+    dx = poisoned(rows, cols)
+    dw = torch.zeros(cols, device=DEVICE, dtype=torch.float32)
+    db = torch.zeros(cols, device=DEVICE, dtype=torch.float32)
+    xr, wr, br = x.clone().requires_grad_(), w.clone().requires_grad_(), b.clone().requires_grad_()
+    ref = []
+    # Triton's first call (the one checked) finds DW and DB zero; later
+    # calls accumulate into them, as ours do, which only the timing sees.
+
+    def run_triton():
+        layer_norm_bwd[(LN_BWD_PROGRAMS, )](x, dy, dx, w, mean, rstd, dw, db, x.stride(0),
+                                            rows, cols, BLOCK_N=BLOCK_N, num_warps=warps)
+
+    def run_torch():
+        y = torch.nn.functional.layer_norm(xr, (cols, ), wr, br, EPS)
+        ref[:] = torch.autograd.grad(y, (xr, wr, br), dy)
+
+    def error():
+        return max(rel_err(dx, ref[0]), rel_err(dw, ref[1]), rel_err(db, ref[2]))
+
+    return run_triton, run_torch, error
+
+
 CASES = {
     "vector_add": vector_add_case,
     "row_sum": row_sum_case,
@@ -481,6 +540,7 @@ CASES = {
     "softmax": softmax_case,
     "layer_norm": layer_norm_case,
     "cross_entropy": cross_entropy_case,
+    "layer_norm_bwd": layer_norm_bwd_case,
 }
 
 

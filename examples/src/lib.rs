@@ -16,6 +16,7 @@
 //! | [`matmul`] | [`matmul`](matmul::matmul) | Triton's tutorial 03: `dot` on tensor cores, K loop, grouped programs |
 //! | [`gelu`] | [`gelu`](gelu::gelu) (`gelu_erf`, `gelu_tanh`) | PyTorch's GELU, exact and tanh forms: `erf` and `tanh` without libdevice |
 //! | [`cross_entropy`] | [`cross_entropy_fwd`](cross_entropy::cross_entropy_fwd) | row log-sum-exp (online) and `argmax` over a vocabulary |
+//! | [`layer_norm_bwd`] | [`layer_norm_bwd`](layer_norm_bwd::layer_norm_bwd) | LayerNorm backward: `DW` and `DB` summed per program, then `atomic_add` |
 //! | [`histogram`] | [`histogram`](histogram::histogram) | `atomic_add` into shared bins |
 //! | [`cumsum`] | [`block_scan`](cumsum::block_scan), [`scan_sums`](cumsum::scan_sums), [`add_offsets`](cumsum::add_offsets) | a prefix sum across programs: `cumsum` per block, then the blocks' totals |
 //! | [`flash_attention`] | [`attention_fwd`](flash_attention::attention_fwd) | 001's q and transposed k tiles, multiplied: online softmax, causal, variable length |
@@ -47,6 +48,7 @@ pub mod flash_attention;
 pub mod gelu;
 pub mod histogram;
 pub mod layer_norm;
+pub mod layer_norm_bwd;
 pub mod masked_tile_2d;
 pub mod matmul;
 pub mod row_sum;
@@ -132,6 +134,10 @@ pub const ALL: &[Example] = &[
         build: |c| cross_entropy::cross_entropy_fwd(c, cross_entropy::BLOCK),
     },
     Example {
+        name: "layer_norm_bwd",
+        build: |c| layer_norm_bwd::layer_norm_bwd(c, layer_norm_bwd::BLOCK_N),
+    },
+    Example {
         name: "histogram",
         build: |c| histogram::histogram(c, histogram::BLOCK),
     },
@@ -198,7 +204,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 17);
+        assert_eq!(names.len(), 18);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 

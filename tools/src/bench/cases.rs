@@ -3,7 +3,7 @@
 //! reach against Triton. The Python baselines get the same cases on their
 //! command line ([`super::triton::script_args`]).
 
-use tile_examples::{cross_entropy, layer_norm, weighted_sum};
+use tile_examples::{cross_entropy, layer_norm, layer_norm_bwd, weighted_sum};
 
 /// Bytes of one `f32`.
 const F32: u64 = 4;
@@ -28,6 +28,9 @@ pub enum KernelKind {
     /// The cross-entropy forward, one row of logits per program: the loss
     /// (online log-sum-exp) and the prediction (`argmax`).
     CrossEntropy,
+    /// The LayerNorm backward: `DX` per row, `DW` and `DB` summed per
+    /// program and added with atomics.
+    LayerNormBwd,
 }
 
 impl KernelKind {
@@ -41,6 +44,7 @@ impl KernelKind {
             KernelKind::Softmax => "softmax",
             KernelKind::LayerNorm => "layer_norm",
             KernelKind::CrossEntropy => "cross_entropy",
+            KernelKind::LayerNormBwd => "layer_norm_bwd",
         }
     }
 
@@ -50,7 +54,7 @@ impl KernelKind {
     pub fn target(self) -> f64 {
         match self {
             KernelKind::LayerNorm => 1.00,
-            KernelKind::CrossEntropy => 1.10,
+            KernelKind::CrossEntropy | KernelKind::LayerNormBwd => 1.10,
             _ => 1.02,
         }
     }
@@ -107,6 +111,7 @@ impl Case {
             | KernelKind::Softmax
             | KernelKind::LayerNorm
             | KernelKind::CrossEntropy => rows,
+            KernelKind::LayerNormBwd => layer_norm_bwd::PROGRAMS.min(rows),
             KernelKind::WeightedSumFwd | KernelKind::WeightedSumBwd => {
                 rows.div_ceil(self.block[0] as usize)
             }
@@ -132,6 +137,12 @@ impl Case {
             KernelKind::LayerNorm => (2 * m * n + 2 * n + 2 * m) * F32,
             // The logits and the targets in; the losses and predictions out.
             KernelKind::CrossEntropy => (m * n + 3 * m) * F32,
+            // X, DY, W, Mean and Rstd in; DX out; DW and DB added once per
+            // program (read and written).
+            KernelKind::LayerNormBwd => {
+                let programs = self.programs() as u64;
+                (3 * m * n + n + 2 * m + 4 * programs * n) * F32
+            }
         }
     }
 }
@@ -181,6 +192,12 @@ pub fn cases(quick: bool) -> Vec<Case> {
             vec![softmax_rows, 32768],
             vec![i64::from(cross_entropy::BLOCK)],
             cross_entropy::NUM_WARPS,
+        ),
+        case(
+            KernelKind::LayerNormBwd,
+            vec![softmax_rows, norm_cols],
+            vec![i64::from(layer_norm_bwd::BLOCK_N)],
+            layer_norm_bwd::NUM_WARPS,
         ),
     ]
 }

@@ -10,7 +10,9 @@ use crate::gpu_check::reductions::compare_close;
 use crate::gpu_check::{compare, inputs, poisoned};
 use tile::{Arg, Buffer, Device, LoadedKernel, Options};
 use tile_dialect::{DType, Kernel};
-use tile_examples::{cross_entropy, layer_norm, row_sum, softmax, vector_add, weighted_sum};
+use tile_examples::{
+    cross_entropy, layer_norm, layer_norm_bwd, row_sum, softmax, vector_add, weighted_sum,
+};
 use tile_runtime::Specialization;
 
 /// The relative tolerance of sums against their f64 reference (see
@@ -86,6 +88,7 @@ pub fn prepare(device: &Device, case: &Case) -> Result<Prepared, String> {
         KernelKind::Softmax => prepare_softmax(device, case),
         KernelKind::LayerNorm => prepare_layer_norm(device, case),
         KernelKind::CrossEntropy => prepare_cross_entropy(device, case),
+        KernelKind::LayerNormBwd => prepare_layer_norm_bwd(device, case),
     }
 }
 
@@ -305,6 +308,37 @@ fn prepare_cross_entropy(device: &Device, case: &Case) -> Result<Prepared, Strin
     }
     run.ints = vec![dt, dp];
     Ok(run)
+}
+
+fn prepare_layer_norm_bwd(device: &Device, case: &Case) -> Result<Prepared, String> {
+    let (rows, n) = case.rows_cols();
+    // The check is gpu-check's; here it runs on the case's size first.
+    crate::gpu_check::op_kernels::layer_norm_bwd_case(device, rows, n)?;
+    let x = inputs(rows * n, 41);
+    let dy = inputs(rows * n, 43);
+    let w = inputs(n, 47);
+    let mean = vec![0.25f32; rows];
+    let rstd = vec![0.5f32; rows];
+    let up = |v: &[f32]| device.upload(v).map_err(err);
+    let buffers = vec![
+        up(&x)?,
+        up(&dy)?,
+        up(&poisoned(rows * n))?,
+        up(&w)?,
+        up(&mean)?,
+        up(&rstd)?,
+        up(&vec![0.0; n])?,
+        up(&vec![0.0; n])?,
+    ];
+    let mut args: Vec<Arg> = buffers.iter().map(Arg::from).collect();
+    args.extend([
+        Arg::from(n as i32),
+        Arg::from(rows as i32),
+        Arg::from(n as i32),
+    ]);
+    let context = tile::context().map_err(err)?;
+    let kernel = layer_norm_bwd::layer_norm_bwd(&context, case.block[0] as i32).map_err(err)?;
+    load_and_run(device, &kernel, case, case.programs(), args, buffers)
 }
 
 /// The softmax of each row of `cols` values, in f64.
