@@ -247,20 +247,7 @@ pub fn store(
     cache: CacheModifier,
 ) -> R<()> {
     let d = pointee("store pointer", ptr)?;
-    if value.shape() != ptr.shape() {
-        return Err(Rule::StoreShapeMismatch {
-            value: value.shape().to_vec(),
-            ptr: ptr.shape().to_vec(),
-        });
-    }
-    if value.elem() != Some(Elem::Num(d)) {
-        return Err(Rule::DTypeMismatch {
-            expected: d.to_string(),
-            found: value
-                .elem()
-                .map_or_else(|| value.to_string(), |e| e.to_string()),
-        });
-    }
+    value_operand(ptr, value, d)?;
     check_mask(ptr, mask)?;
     if !cache.valid_for_store() {
         return Err(Rule::BadAttribute {
@@ -281,7 +268,7 @@ pub fn atomic_rmw(
     kind: AtomicKind,
 ) -> R<TileType> {
     let d = pointee("atomic pointer", ptr)?;
-    atomic_operand(ptr, val, d)?;
+    value_operand(ptr, val, d)?;
     check_mask(ptr, mask)?;
     if !kind.supports(d) {
         return Err(Rule::UnsupportedDType {
@@ -304,8 +291,8 @@ pub fn atomic_rmw(
 /// type, a 32- or 64-bit one; the result is the old values.
 pub fn atomic_cas(ptr: &TileType, cmp: &TileType, val: &TileType) -> R<TileType> {
     let d = pointee("atomic pointer", ptr)?;
-    atomic_operand(ptr, cmp, d)?;
-    atomic_operand(ptr, val, d)?;
+    value_operand(ptr, cmp, d)?;
+    value_operand(ptr, val, d)?;
     if !matches!(d, DType::I32 | DType::I64 | DType::F32 | DType::F64) {
         return Err(Rule::UnsupportedDType {
             what: "atomic cas",
@@ -315,8 +302,9 @@ pub fn atomic_cas(ptr: &TileType, cmp: &TileType, val: &TileType) -> R<TileType>
     Ok(val.clone())
 }
 
-/// An atomic's operand: the pointers' shape, their pointee type.
-fn atomic_operand(ptr: &TileType, value: &TileType, d: DType) -> R<()> {
+/// A value stored or combined through `ptr`: the pointers' shape, their
+/// pointee type.
+fn value_operand(ptr: &TileType, value: &TileType, d: DType) -> R<()> {
     if value.shape() != ptr.shape() {
         return Err(Rule::StoreShapeMismatch {
             value: value.shape().to_vec(),
