@@ -12,7 +12,7 @@
 
 use crate::exec::Launch;
 use crate::float;
-use crate::memory::checked;
+use crate::memory::{checked, mask_operand};
 use crate::program::Inst;
 use crate::value::{Elems, Tensor, at, wrap};
 use tile_dialect::{AtomicKind, DType};
@@ -131,15 +131,7 @@ pub fn rmw(l: &mut Launch, inst: &Inst, kind: AtomicKind, has_mask: bool) -> Res
         return Err(l.malformed(inst, "an atomic through a non-pointer"));
     };
     let value = l.tensor(inst, 1)?.clone();
-    let mask = match has_mask {
-        true => Some(
-            l.tensor(inst, 2)?
-                .as_ints()
-                .ok_or_else(|| l.malformed(inst, "mask"))?
-                .to_vec(),
-        ),
-        false => None,
-    };
+    let mask = mask_operand(l, inst, 2, has_mask)?;
     let d = ptrs.dtype;
     let size = float::size_of(d);
     let mut found = Vec::with_capacity(p.len());

@@ -173,6 +173,22 @@ pub fn load(l: &Launch, inst: &Inst, has_mask: bool, has_other: bool) -> Result<
     Ok(tensor(shape, d, out))
 }
 
+/// Operand `index` as a mask (its lanes' bits), when the op has one.
+pub(crate) fn mask_operand(
+    l: &Launch,
+    inst: &Inst,
+    index: usize,
+    has_mask: bool,
+) -> Result<Option<Vec<i64>>> {
+    if !has_mask {
+        return Ok(None);
+    }
+    l.tensor(inst, index)?
+        .as_ints()
+        .map(|m| Some(m.to_vec()))
+        .ok_or_else(|| l.malformed(inst, "mask"))
+}
+
 /// `tile.store`: masked-off lanes write nothing.
 pub fn store(l: &mut Launch, inst: &Inst, has_mask: bool) -> Result<()> {
     let ptrs = l.tensor(inst, 0)?.clone();
@@ -180,15 +196,7 @@ pub fn store(l: &mut Launch, inst: &Inst, has_mask: bool) -> Result<()> {
         return Err(l.malformed(inst, "stores through a non-pointer"));
     };
     let value = l.tensor(inst, 1)?.clone();
-    let mask = match has_mask {
-        true => Some(
-            l.tensor(inst, 2)?
-                .as_ints()
-                .ok_or_else(|| l.malformed(inst, "mask"))?
-                .to_vec(),
-        ),
-        false => None,
-    };
+    let mask = mask_operand(l, inst, 2, has_mask)?;
     let d = ptrs.dtype;
     let size = float::size_of(d);
     let n = p.len().max(value.len());

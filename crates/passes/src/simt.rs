@@ -63,6 +63,7 @@ mod pipelined;
 mod ptx;
 mod reduce;
 mod scan;
+mod share;
 mod words;
 
 use crate::assign_layouts::num_warps;

@@ -5,7 +5,7 @@ use super::tile::{IntoOperand, Operand, Tile};
 use crate::error::{Rule, SourceLoc};
 use crate::ops::{self, AtomicKind, MemScope, MemSem};
 use crate::rules;
-use crate::types::{Elem, TileType};
+use crate::types::Elem;
 use melior::ir::attribute::StringAttribute;
 
 /// An atomic being configured:
@@ -107,34 +107,6 @@ impl<'k> KernelBuilder<'k> {
             at: SourceLoc::caller(),
         }
     }
-
-    /// `value` as an operand of the pointer tile's shape and element type:
-    /// literals made constants, scalars splat.
-    fn atomic_operand(
-        &'k self,
-        op: &'static str,
-        value: Operand<'k>,
-        pt: &TileType,
-        d: crate::DType,
-        at: &SourceLoc,
-    ) -> Option<(u32, TileType)> {
-        let want = TileType::tensor(pt.shape(), Elem::Num(d));
-        match value {
-            Operand::Tile(t) => {
-                let vt = self.type_of(op, t, at)?;
-                if vt.is_scalar() && !pt.is_scalar() {
-                    self.broadcast_value(op, t.id, vt, pt.shape(), at)
-                } else {
-                    Some((t.id, vt))
-                }
-            }
-            lit => {
-                let c = self.constant_of(op, lit, &want, at);
-                let ct = c.ty()?;
-                Some((c.id, ct))
-            }
-        }
-    }
 }
 
 impl<'k> Atomic<'k> {
@@ -185,7 +157,7 @@ impl<'k> Atomic<'k> {
                 )
                 .unwrap_or_else(|| k.poison());
         };
-        let Some((vid, vt)) = k.atomic_operand(op, self.val, &pt, d, at) else {
+        let Some((vid, vt)) = k.value_operand(op, self.val, &pt, d, at) else {
             return k.poison();
         };
         let mut attrs = vec![
@@ -232,7 +204,7 @@ impl<'k> Atomic<'k> {
                         .unwrap_or_else(|| k.poison());
                 }
                 let cmp = self.cmp.expect("a compare-and-swap has cmp");
-                let Some((cid, ct)) = k.atomic_operand(op, cmp, &pt, d, at) else {
+                let Some((cid, ct)) = k.value_operand(op, cmp, &pt, d, at) else {
                     return k.poison();
                 };
                 let Some(result) = k.check(op, at, rules::atomic_cas(&pt, &ct, &vt)) else {

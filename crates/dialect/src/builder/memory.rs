@@ -140,6 +140,36 @@ impl<'k> KernelBuilder<'k> {
         Some(self.broadcast_value(op, mask.id, mt, ptr.shape(), at)?.0)
     }
 
+    /// A value stored (or combined, by an atomic) through pointers of type
+    /// `pt` and pointee `d`: literals become constants of the pointers'
+    /// shape, scalars are splat to it, tiles are taken as they are (the
+    /// op's rule checks their shape and type).
+    pub(super) fn value_operand(
+        &'k self,
+        op: &'static str,
+        value: Operand<'k>,
+        pt: &TileType,
+        d: crate::DType,
+        at: &SourceLoc,
+    ) -> Option<(u32, TileType)> {
+        match value {
+            Operand::Tile(t) => {
+                let vt = self.type_of(op, t, at)?;
+                if vt.is_scalar() && !pt.is_scalar() {
+                    self.broadcast_value(op, t.id, vt, pt.shape(), at)
+                } else {
+                    Some((t.id, vt))
+                }
+            }
+            lit => {
+                let want = TileType::tensor(pt.shape(), Elem::Num(d));
+                let c = self.constant_of(op, lit, &want, at);
+                let ct = c.ty()?;
+                Some((c.id, ct))
+            }
+        }
+    }
+
     fn padding_attr(&self, padding: Padding, elem: crate::DType) -> Attribute<'k> {
         match padding.name() {
             Some(name) => StringAttribute::new(self.context, name).into(),
@@ -379,26 +409,8 @@ impl<'k> Store<'k> {
             );
             return;
         };
-        let value_t = TileType::tensor(pt.shape(), Elem::Num(dtype));
-        let (vid, vt) = match self.value {
-            Operand::Tile(t) => {
-                let Some(vt) = k.type_of(op, t, at) else {
-                    return;
-                };
-                if vt.is_scalar() && !pt.is_scalar() {
-                    let Some(v) = k.broadcast_value(op, t.id, vt, pt.shape(), at) else {
-                        return;
-                    };
-                    v
-                } else {
-                    (t.id, vt)
-                }
-            }
-            lit => {
-                let c = k.constant_of(op, lit, &value_t, at);
-                let Some(ct) = c.ty() else { return };
-                (c.id, ct)
-            }
+        let Some((vid, vt)) = k.value_operand(op, self.value, &pt, dtype, at) else {
+            return;
         };
         let mut attrs = k.access_attrs(self.cache, self.eviction);
         if pt.is_block_ptr() {

@@ -13,7 +13,7 @@
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
-use super::memory::{and, pointee};
+use super::memory::{and, pointee, writer};
 use super::ptx::{Arg, PtxAsm, RegClass};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
@@ -106,17 +106,7 @@ fn lanes<'c>(
     op: &OperationRef<'c, '_>,
 ) -> Result<Lanes, PassError> {
     let registers = e.registers(ptr, op)?;
-    let owner = match registers {
-        Some(_) => {
-            let dist = e.dist(ptr, op)?;
-            e.owner(&dist.0, &dist.1)
-        }
-        None => {
-            let (tid, _, _) = e.thread();
-            let z = e.i32(0);
-            Some(e.ir.cmpi(CmpiPredicate::Eq, tid, z))
-        }
-    };
+    let owner = writer(e, ptr, op)?;
     Ok(Lanes { registers, owner })
 }
 
@@ -145,13 +135,13 @@ fn finish<'c>(
     match lanes.registers {
         None => {
             // Thread 0's value, for every thread.
-            let shared = e.thread0_value(olds[0], d);
+            let shared = super::share::thread0_value(e, olds[0], d);
             e.set(result, Lowered::Scalar(shared));
         }
         Some(_) => {
             let values = if lanes.owner.is_some() {
                 let dist = e.dist(ptr, op)?;
-                e.owners_values(&dist.0, &dist.1, &olds, d)
+                super::share::owners_values(e, &dist.0, &dist.1, &olds, d)
             } else {
                 olds
             };

@@ -517,65 +517,6 @@ impl<'t, 'c> Emitter<'t, 'c> {
         acc
     }
 
-    /// Where threads hold copies of elements, the values the owner of each
-    /// element (see [`Emitter::owner`]) holds in `values`, read by every
-    /// copy through shared memory (`values` in `d`'s register order, of
-    /// element type `ty`).
-    pub fn owners_values(
-        &mut self,
-        d: &Distribution,
-        layout: &Layout,
-        values: &[Val],
-        ty: DType,
-    ) -> Vec<Val> {
-        let elements: i64 = d.shape.iter().product();
-        let bytes = u64::from(ty.bits().div_ceil(8));
-        let elem = self.types.dtype(ty);
-        self.reserve_shared(elements as usize * bytes as usize);
-        let base = self.shared_base();
-        let owner = self.owner(d, layout);
-        let at: Vec<Val> = (0..values.len()).map(|r| self.linear(d, r)).collect();
-        // Earlier users of the buffer must be done before it is rewritten.
-        self.ir.barrier();
-        if owner.is_some() {
-            self.ir.open_block(&[]);
-        }
-        for (r, &v) in values.iter().enumerate() {
-            let p = self.ir.gep(base, at[r], elem);
-            self.ir.store(v, p, bytes);
-        }
-        if let Some(o) = owner {
-            let then = self.ir.close_block(&[]);
-            self.ir.if_then(o, then);
-        }
-        self.ir.barrier();
-        at.iter()
-            .map(|&i| {
-                let p = self.ir.gep(base, i, elem);
-                self.ir.load(p, elem, bytes)
-            })
-            .collect()
-    }
-
-    /// Thread 0's scalar `v` (of type `ty`), read by every thread through
-    /// shared memory.
-    pub fn thread0_value(&mut self, v: Val, ty: DType) -> Val {
-        let bytes = u64::from(ty.bits().div_ceil(8));
-        let elem = self.types.dtype(ty);
-        self.reserve_shared(bytes as usize);
-        let base = self.shared_base();
-        let (tid, _, _) = self.thread();
-        let z = self.i32(0);
-        let first = self.ir.cmpi(CmpiPredicate::Eq, tid, z);
-        self.ir.barrier();
-        self.ir.open_block(&[]);
-        self.ir.store(v, base, bytes);
-        let then = self.ir.close_block(&[]);
-        self.ir.if_then(first, then);
-        self.ir.barrier();
-        self.ir.load(base, elem, bytes)
-    }
-
     // ---- values ----
 
     /// The lowered form of a tile value.

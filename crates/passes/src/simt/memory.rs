@@ -227,6 +227,27 @@ pub(super) fn and(e: &mut Emitter, a: Option<Val>, b: Option<Val>) -> Option<Val
     }
 }
 
+/// The predicate of the one thread that writes each element through `ptr`
+/// (a tensor of pointers: the owner of each element, `None` when no element
+/// is held twice; a scalar pointer: thread 0).
+pub(super) fn writer<'c>(
+    e: &mut Emitter<'_, 'c>,
+    ptr: Value<'c, '_>,
+    op: &OperationRef<'c, '_>,
+) -> Result<Option<Val>, PassError> {
+    Ok(match e.registers(ptr, op)? {
+        Some(_) => {
+            let dist = e.dist(ptr, op)?;
+            e.owner(&dist.0, &dist.1)
+        }
+        None => {
+            let (tid, _, _) = e.thread();
+            let z = e.i32(0);
+            Some(e.ir.cmpi(arith::CmpiPredicate::Eq, tid, z))
+        }
+    })
+}
+
 /// Lowers `tile.load`.
 pub fn load<'c>(
     e: &mut Emitter<'_, 'c>,
@@ -271,17 +292,7 @@ pub fn store<'c>(
     let d = pointee(e, s.ptr, op)?;
     let n = e.registers(s.ptr, op)?;
     // Exactly one thread writes each element.
-    let owner = match n {
-        Some(_) => {
-            let dist = e.dist(s.ptr, op)?;
-            e.owner(&dist.0, &dist.1)
-        }
-        None => {
-            let (tid, _, _) = e.thread();
-            let z = e.i32(0);
-            Some(e.ir.cmpi(arith::CmpiPredicate::Eq, tid, z))
-        }
-    };
+    let owner = writer(e, s.ptr, op)?;
     let width = match n {
         Some(_) => vector_width(e, op, s.vector_width, s.value, d)?,
         None => 1,

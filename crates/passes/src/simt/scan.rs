@@ -255,7 +255,7 @@ pub fn scan<'c>(
         }
     }
     if wraps {
-        values = e.owners_values(&dist.0, &dist.1, &values, ty);
+        values = super::share::owners_values(e, &dist.0, &dist.1, &values, ty);
     }
     e.set(result, Lowered::Regs(values));
     Ok(())
