@@ -1,36 +1,46 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, clippy, the docs' links, the cargo tests,
-# the library crates packaged and built as published,
-# the FileCheck tests through lit with our tile-opt, and two bounded fuzz
+# the FileCheck tests through lit with our tile-opt, two bounded fuzz
 # campaigns (tile-tools fuzz: 3000 mutated IR inputs, 2000 builder
-# programs on the interpreter). Installs what is missing first.
+# programs on the interpreter), and the library crates packaged and built
+# as published. Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
+# Every binary links LLVM and MLIR, and each distinct build of mlir-sys and
+# tblgen is a 400 MB archive: CI's disk is small. So every step builds with
+# one profile (test) and one feature resolution (the whole workspace, all
+# targets), which lets them share one copy; incremental state is not kept;
+# and the packaged crates build in a directory of their own, removed after.
+export CARGO_INCREMENTAL=0
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
-cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --profile test --workspace --all-targets -- -D warnings
 echo "== cargo doc (broken intra-doc links fail)"
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace
+RUSTDOCFLAGS="-D warnings" cargo doc --profile test --no-deps --workspace
 echo "== cargo test"
 cargo test --workspace
+echo "== lit (FileCheck tests)"
+# tile-opt and tile-tools, built as `cargo test` built everything else.
+cargo build --profile test --workspace --all-targets
+TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
+echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a worker process)"
+"$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"
+echo "== fuzz --programs (a bounded campaign: random builder programs, on the interpreter without a GPU)"
+"$target_dir/debug/tile-tools" fuzz --programs --inputs 2000 --seed 1 --out "$target_dir/fuzz-programs-out"
 echo "== cargo package (the library crates as crates.io would get them, each built from its package)"
 # Cargo verifies each crate against its siblings as packaged, unpacked into
 # $CARGO_HOME/registry/src/-<hash>/<crate>-<version>, and reuses such a
 # directory when it exists: after a change to a sibling at the same
 # version it would verify against the stale copy. Remove ours first.
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tile-{dialect,passes,coalesce,codegen,runtime,interpreter}-*
-cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
+package_dir=$(mktemp -d)
+trap 'rm -rf "$package_dir"' EXIT
+CARGO_TARGET_DIR="$package_dir" cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
   -p tile-codegen -p tile-runtime -p tile-interpreter
-echo "== lit (FileCheck tests)"
-cargo build -p tile-passes --bin tile-opt
-target_dir=${CARGO_TARGET_DIR:-target}
-case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
-TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
-echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a worker process)"
-cargo build -p tile-tools --bin tile-tools
-"$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"
-echo "== fuzz --programs (a bounded campaign: random builder programs, on the interpreter without a GPU)"
-"$target_dir/debug/tile-tools" fuzz --programs --inputs 2000 --seed 1 --out "$target_dir/fuzz-programs-out"
+rm -rf "$package_dir"
