@@ -49,6 +49,7 @@ pub mod gelu;
 pub mod histogram;
 pub mod layer_norm;
 pub mod layer_norm_bwd;
+pub mod layer_norm_bwd_grouped;
 pub mod masked_tile_2d;
 pub mod matmul;
 pub mod row_sum;
@@ -138,6 +139,20 @@ pub const ALL: &[Example] = &[
         build: |c| layer_norm_bwd::layer_norm_bwd(c, layer_norm_bwd::BLOCK_N),
     },
     Example {
+        name: "layer_norm_bwd_dx_fused",
+        build: |c| {
+            layer_norm_bwd_grouped::dx_fused(
+                c,
+                layer_norm_bwd::BLOCK_N,
+                layer_norm_bwd_grouped::GROUP,
+            )
+        },
+    },
+    Example {
+        name: "layer_norm_bwd_dwdb",
+        build: |c| layer_norm_bwd_grouped::dwdb(c, layer_norm_bwd_grouped::SUM_BLOCK),
+    },
+    Example {
         name: "histogram",
         build: |c| histogram::histogram(c, histogram::BLOCK),
     },
@@ -204,7 +219,7 @@ mod tests {
             assert!(!names.contains(&example.name), "duplicate {}", example.name);
             names.push(example.name);
         }
-        assert_eq!(names.len(), 18);
+        assert_eq!(names.len(), 20);
         assert!(find("softmax").is_some() && find("nope").is_none());
     }
 

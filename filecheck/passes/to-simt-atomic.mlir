@@ -44,8 +44,10 @@ func.func @max_f32(%x: !tile.ptr<f32>, %v: f32) attributes {tile.kernel} {
 // -----
 
 // A compare-and-swap through a scalar pointer: thread 0 swaps, and its old
-// value reaches every thread through shared memory (two barriers).
+// value reaches every thread through shared memory (two barriers). An
+// acquire needs no barrier before it.
 // CHECK-LABEL: gpu.func @cas_scalar
+// CHECK-NOT: gpu.barrier
 // CHECK: "@$5 atom.acquire.sys.global.cas.b32 $0, [ $2 ], $3, $4;"
 // CHECK: gpu.barrier
 // CHECK: llvm.store
@@ -67,5 +69,35 @@ func.func @cas_scalar(%lock: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes {t
   %ps = "tile.splat"(%out) : (!tile.ptr<i32>) -> tensor<128x!tile.ptr<i32>>
   %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i32>>
   "tile.store"(%p, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> ()
+  return
+}
+
+// -----
+
+// A lock's release through a scalar pointer: a barrier first, so that
+// every thread's stores before it are ordered before thread 0's release;
+// nothing reads the old value, so no barrier after. A relaxed scalar
+// atomic takes no barrier.
+// CHECK-LABEL: gpu.func @release
+// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: gpu.barrier
+// CHECK-NEXT: llvm.inline_asm has_side_effects "@$4 atom.release.gpu.global.exch.b32 $0, [ $2 ], $3;"
+// CHECK-NOT: gpu.barrier
+// CHECK: atom.relaxed.gpu.global.add.s32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// PTX-LABEL: .entry release
+// PTX-SAME: st.global
+// PTX-SAME: bar.sync
+// PTX-SAME: atom.release.gpu.global.exch.b32
+func.func @release(%lock: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%out) : (!tile.ptr<i32>) -> tensor<128x!tile.ptr<i32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i32>>
+  "tile.store"(%p, %c) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> ()
+  %z = arith.constant 0 : i32
+  %old = "tile.atomic_rmw"(%lock, %z) {kind = "xchg", sem = "release", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<i32>, i32) -> i32
+  %one = arith.constant 1 : i32
+  %old2 = "tile.atomic_rmw"(%lock, %one) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<i32>, i32) -> i32
   return
 }

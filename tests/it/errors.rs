@@ -313,6 +313,54 @@ fn loop_body_yielding_another_type() {
 }
 
 #[test]
+fn branches_yielding_other_types() {
+    let mut line = 0;
+    let e = build_error(|k| {
+        let c = k.program_id(0).eq(0);
+        line = line!(); let _ = k.if_else(c, || [k.zeros(&[16], DType::F32)], || [k.zeros(&[16], DType::F16)]);
+    });
+    assert_at(&e, "scf.if", line);
+    assert!(matches!(e.rule, Rule::BranchMismatch { index: 0, .. }), "{e}");
+    assert!(e.to_string().contains("tensor<16xf32>") && e.to_string().contains("tensor<16xf16>"), "{e}");
+}
+
+#[test]
+fn conditions_must_be_scalar_i1() {
+    // A tensor of i1 (a per-element choice is `where_`), and an i32.
+    for (which, mut line) in [("tensor", 0), ("i32", 0)] {
+        let e = build_error(|k| {
+            let c = if which == "tensor" { k.arange(0, 16).lt(4) } else { k.program_id(0) };
+            line = line!(); k.if_then(c, || {});
+        });
+        assert_at(&e, "scf.if", line);
+        assert!(e.to_string().contains("a scalar i1"), "{e}");
+    }
+    let mut line = 0;
+    let e = build_error(|k| {
+        line = line!(); let _ = k.while_loop([k.i32(0)], |[i]| i + 1, |[i]| [i + 1]);
+    });
+    assert_at(&e, "scf.while", line);
+    assert!(matches!(e.rule, Rule::WrongOperand { what: "condition", .. }), "{e}");
+}
+
+#[test]
+fn while_body_yielding_another_type_and_values_escaping_a_branch() {
+    let mut line = 0;
+    let e = build_error(|k| {
+        line = line!(); let _ = k.while_loop([k.i32(0)], |[i]| i.lt(4), |[i]| [i.to(DType::I64)]);
+    });
+    assert_at(&e, "scf.while", line);
+    assert!(matches!(e.rule, Rule::LoopCarriedMismatch { index: 0, .. }), "{e}");
+    let e = build_error(|k| {
+        let mut escaped = None;
+        k.if_then(k.program_id(0).eq(0), || escaped = Some(k.arange(0, 16)));
+        line = line!(); let _ = escaped.unwrap() + 1;
+    });
+    assert_at(&e, "arith.addi", line);
+    assert_eq!(e.rule, Rule::ValueOutOfScope);
+}
+
+#[test]
 fn the_first_error_wins_and_later_calls_do_nothing() {
     let mut line = 0;
     let e = build_error(|k| {

@@ -8,6 +8,7 @@ pub mod attention;
 pub mod cross_check;
 pub mod interop;
 pub mod layer_norm;
+pub mod layer_norm_bwd;
 pub mod math_accuracy;
 pub mod matmul;
 pub mod memory_order;

@@ -10,8 +10,9 @@
 //! or a narrower integer type) through the ops
 //! that carry pointers unchanged (`tile.splat`, `tile.broadcast`,
 //! `tile.expand_dims`, `tile.convert_layout`, `arith.select`), earlier
-//! narrow `tile.addptr`s and `scf.for` (the init operand and the yielded
-//! value of a loop-carried pointer) to the kernel's arguments. An
+//! narrow `tile.addptr`s, `scf.for` and `scf.while` (the init operand and
+//! the yielded or forwarded value of a loop-carried pointer) and `scf.if`
+//! (what either branch yields) to the kernel's arguments. An
 //! `addptr` with i64 offsets on the way ends the trace: the pointer was
 //! rebased with 64-bit arithmetic (`x_ptr + pid.to(DType::I64) * stride`),
 //! and the i32 offsets after it are relative to that base. Block pointers
@@ -90,14 +91,19 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
                 unsafe { BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(v.to_raw())) };
             if block == entry {
                 roots.push(n);
-            } else if let Some(op) = block.parent_operation()
-                && name(&op) == "scf.for"
-                && n >= 1
-            {
-                // Region arguments: the induction variable, then one per
-                // carried value; operands: bounds and step, then the inits.
-                todo.extend(op.operand(2 + n).ok());
-                todo.extend(block.terminator().and_then(|t| t.operand(n - 1).ok()));
+            } else if let Some(op) = block.parent_operation() {
+                match name(&op) {
+                    "scf.for" if n >= 1 => {
+                        // Region arguments: the induction variable, then one
+                        // per carried value; operands: bounds and step, then
+                        // the inits.
+                        todo.extend(op.operand(2 + n).ok());
+                        todo.extend(block.terminator().and_then(|t| t.operand(n - 1).ok()));
+                    }
+                    // Either block's argument n is slot n of the loop.
+                    "scf.while" => todo.extend(while_slot(&op, n)),
+                    _ => {}
+                }
             }
         } else if v.is_operation_result()
             && let Ok(result) = OperationResult::try_from(v)
@@ -120,11 +126,38 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
                             .and_then(|t| t.operand(r).ok()),
                     );
                 }
+                "scf.if" => {
+                    let r = result.result_number();
+                    for region in op.regions() {
+                        todo.extend(
+                            region
+                                .first_block()
+                                .and_then(|b| b.terminator())
+                                .and_then(|t| t.operand(r).ok()),
+                        );
+                    }
+                }
+                "scf.while" => todo.extend(while_slot(&op, result.result_number())),
                 _ => {}
             }
         }
     }
     roots
+}
+
+/// What slot `n` of an `scf.while` may hold: its initial value, the value
+/// the condition forwards and the value the body yields.
+fn while_slot<'c, 'a>(op: &melior::ir::OperationRef<'c, 'a>, n: usize) -> Vec<Value<'c, 'a>> {
+    let mut found: Vec<Value> = op.operand(n).ok().into_iter().collect();
+    for (region, skip) in [(0, 1), (1, 0)] {
+        let end = op
+            .region(region)
+            .ok()
+            .and_then(|r| r.first_block())
+            .and_then(|b| b.terminator());
+        found.extend(end.and_then(|t| t.operand(n + skip).ok()));
+    }
+    found
 }
 
 /// The op's name (`tile.addptr`).

@@ -27,6 +27,7 @@
 mod arith;
 mod atomic;
 mod block_ptr;
+mod branch;
 mod control;
 mod dot;
 mod fused;

@@ -261,6 +261,15 @@ pub enum Rule {
         /// Type yielded.
         found: String,
     },
+    /// The two branches of an `if` that yield values of different types.
+    BranchMismatch {
+        /// Index of the result.
+        index: usize,
+        /// Type the `then` branch yields.
+        then: String,
+        /// Type the `else` branch yields.
+        otherwise: String,
+    },
     /// MLIR refused to create an op the rules accepted (a bug: please report).
     MlirRejected {
         /// What melior reported.
@@ -446,6 +455,14 @@ impl fmt::Display for Rule {
             } => write!(
                 f,
                 "loop-carried value {index} enters as {expected} but the body yields {found}"
+            ),
+            Rule::BranchMismatch {
+                index,
+                then,
+                otherwise,
+            } => write!(
+                f,
+                "result {index} of the if is {then} in the then branch but {otherwise} in the else branch"
             ),
             Rule::MlirRejected { message } => {
                 write!(f, "MLIR could not create the op ({message}); please report this")

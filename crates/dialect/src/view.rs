@@ -31,7 +31,7 @@ pub use tile_ops::{
     ExpandDims, GridIndex, Load, MakeBlockPtr, Reduce, Scan, Store, TileOp, Unary,
 };
 pub use types::{TypeTable, decode_type, dtype_of, element_type, tensor_shape};
-pub use upstream::{Constant, ConstantValue, ForLoop, KernelArg, KernelFunc};
+pub use upstream::{Constant, ConstantValue, ForLoop, IfOp, KernelArg, KernelFunc, WhileLoop};
 
 use melior::ir::operation::OperationLike;
 

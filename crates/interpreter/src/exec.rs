@@ -2,6 +2,7 @@
 //! each a walk over its instructions with whole tensors as values.
 
 mod arith;
+mod control;
 
 pub use arith::{maximum, maxnum};
 
@@ -30,6 +31,9 @@ pub struct Launch<'a> {
 enum Flow {
     /// The values of its `scf.yield`.
     Yield(Vec<Value>),
+    /// An `scf.condition`: whether the loop goes on, and the values it
+    /// forwards.
+    Condition(bool, Vec<Value>),
     /// A `func.return`, or the end of the block.
     Return,
 }
@@ -230,8 +234,17 @@ impl Launch<'_> {
                         .collect::<Result<_>>()?;
                     return Ok(Flow::Yield(values));
                 }
+                Kind::Condition => {
+                    let go_on = self.scalar_int(inst, 0)? != 0;
+                    let values = (1..inst.operands.len())
+                        .map(|i| self.value(inst, i).cloned())
+                        .collect::<Result<_>>()?;
+                    return Ok(Flow::Condition(go_on, values));
+                }
                 Kind::Return => return Ok(Flow::Return),
                 Kind::For(b) => self.for_loop(inst, b)?,
+                Kind::If { then, otherwise } => self.branch(inst, then, otherwise.as_ref())?,
+                Kind::While { before, after } => self.while_loop(inst, before, after)?,
                 _ => {
                     let v = self.step(inst)?;
                     if let Some(v) = v {
@@ -241,44 +254,6 @@ impl Launch<'_> {
             }
         }
         Ok(Flow::Return)
-    }
-
-    fn for_loop(&mut self, inst: &Inst, body: &Body) -> Result<()> {
-        let lb = self.scalar_int(inst, 0)?;
-        let ub = self.scalar_int(inst, 1)?;
-        let step = self.scalar_int(inst, 2)?;
-        let iv_type = self.tensor(inst, 0)?.dtype;
-        if step <= 0 {
-            return Err(self.fault(
-                inst,
-                InterpretFault::Unsupported(format!(
-                    "the loop's step is {step}; scf.for needs a positive step"
-                )),
-            ));
-        }
-        let mut carried: Vec<Value> = (3..inst.operands.len())
-            .map(|i| self.value(inst, i).cloned())
-            .collect::<Result<_>>()?;
-        let mut iv = lb;
-        while iv < ub {
-            self.slots[body.args[0]] = Some(Value::Tensor(Tensor::ints(vec![], iv_type, vec![iv])));
-            for (&slot, v) in body.args[1..].iter().zip(carried.drain(..)) {
-                self.slots[slot] = Some(v);
-            }
-            carried = match self.block(body)? {
-                Flow::Yield(v) => v,
-                Flow::Return => return Err(self.malformed(inst, "a loop body without scf.yield")),
-            };
-            iv = match iv.checked_add(step) {
-                Some(next) if wrap(next, iv_type) == next => next,
-                // The induction variable would wrap: the loop ends.
-                _ => break,
-            };
-        }
-        for (&slot, v) in inst.results.iter().zip(carried) {
-            self.slots[slot] = Some(v);
-        }
-        Ok(())
     }
 
     /// Runs one instruction other than control flow; its result, if any.
@@ -387,9 +362,12 @@ impl Launch<'_> {
             Kind::CmpF(p) => self.cmpf(inst, *p).map(|x| Some(Value::Tensor(x))),
             Kind::Select => self.select(inst).map(|x| Some(Value::Tensor(x))),
             Kind::Fma => self.fma(inst).map(|x| Some(Value::Tensor(x))),
-            Kind::For(_) | Kind::Yield | Kind::Return => {
-                Err(self.malformed(inst, "control flow out of place"))
-            }
+            Kind::For(_)
+            | Kind::If { .. }
+            | Kind::While { .. }
+            | Kind::Yield
+            | Kind::Condition
+            | Kind::Return => Err(self.malformed(inst, "control flow out of place")),
         }
     }
 

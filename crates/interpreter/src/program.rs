@@ -257,10 +257,39 @@ pub enum Kind {
     Fma,
     /// `scf.for`, with its body.
     For(Body),
+    /// `scf.if`, with its branches.
+    If {
+        /// The block run when the condition holds.
+        then: Body,
+        /// The block run otherwise (none: nothing runs).
+        otherwise: Option<Body>,
+    },
+    /// `scf.while`, with its condition block and body.
+    While {
+        /// The block computing the condition (ends in `scf.condition`).
+        before: Body,
+        /// The body (ends in `scf.yield`).
+        after: Body,
+    },
     /// `scf.yield`.
     Yield,
+    /// `scf.condition`.
+    Condition,
     /// `func.return`.
     Return,
+}
+
+impl Kind {
+    /// The blocks nested in this instruction (a loop's body, branches).
+    pub fn bodies(&self) -> impl Iterator<Item = &Body> {
+        let (a, b) = match self {
+            Kind::For(b) => (Some(b), None),
+            Kind::If { then, otherwise } => (Some(then), otherwise.as_ref()),
+            Kind::While { before, after } => (Some(before), Some(after)),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
 }
 
 /// A block: its arguments' slots and its instructions.
@@ -378,8 +407,7 @@ impl Program {
                                 .and_then(TileType::num)
                                 .is_some_and(DType::is_float)
                     }
-                    Kind::For(b) => walk(b, seen),
-                    _ => {}
+                    _ => i.kind.bodies().for_each(|b| walk(b, seen)),
                 }
             }
         }
@@ -402,8 +430,7 @@ impl Program {
                     {
                         *k
                     }
-                    Kind::For(b) => walk(b),
-                    _ => 0,
+                    kind => kind.bodies().map(walk).max().unwrap_or(0),
                 })
                 .max()
                 .unwrap_or(0)

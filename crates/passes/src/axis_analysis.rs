@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use tile_coalesce::axis_info::pow2_divisor;
 use tile_coalesce::{Access, AxisInfo};
 use tile_dialect::view::{
-    Constant, ConstantValue, ForLoop, KernelFunc, TileOp, TypeTable, op_name,
+    Constant, ConstantValue, ForLoop, IfOp, KernelFunc, TileOp, TypeTable, op_name,
 };
 use tile_dialect::{DType, Elem, TileType};
 
@@ -237,6 +237,12 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
             self.for_loop(&l);
             return;
         }
+        if let Ok(Some(b)) = IfOp::read(op) {
+            self.branch(&b);
+            return;
+        }
+        // Anything else with regions (`scf.while`) is walked with its block
+        // arguments unknown, so its results are unknown too.
         if let Some(fact) = self.transfer(op)
             && let Some(r) = crate::edit::result_of(op, 0)
         {
@@ -248,6 +254,27 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
                 self.block(&b);
                 next = b.next_in_region();
             }
+        }
+    }
+
+    /// An `scf.if`: what both branches yield is known of its results.
+    fn branch(&mut self, b: &IfOp<'c, '_>) {
+        self.block(&b.then_block);
+        if let Some(e) = &b.else_block {
+            self.block(e);
+        }
+        for (i, r) in b.results.iter().enumerate() {
+            let joined = match (
+                self.facts.get(&key(b.then_yielded[i])),
+                self.facts.get(&key(b.else_yielded[i])),
+            ) {
+                (Some(t), Some(e)) => t.join(e),
+                _ => None,
+            };
+            match joined {
+                Some(f) => self.facts.insert(key(*r), f),
+                None => self.facts.remove(&key(*r)),
+            };
         }
     }
 

@@ -20,7 +20,7 @@ use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{OperationRef, RegionLike, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
 use tile_coalesce::Layout;
-use tile_dialect::view::{ForLoop, TileOp, TypeTable, op_name, tensor_shape};
+use tile_dialect::view::{ForLoop, IfOp, TileOp, TypeTable, WhileLoop, op_name, tensor_shape};
 
 /// The tensor values of a kernel (block arguments and results, in
 /// program order) and their indices.
@@ -287,6 +287,40 @@ impl Classes {
             }
             return Ok(());
         }
+        // A branch's results and what each branch yields share a layout,
+        // as do all the values a while loop carries in one slot.
+        if let Ok(Some(b)) = IfOp::read(op) {
+            for (i, &r) in b.results.iter().enumerate() {
+                let tied: Vec<usize> = [
+                    Some(r),
+                    b.then_yielded.get(i).copied(),
+                    b.else_yielded.get(i).copied(),
+                ]
+                .into_iter()
+                .flatten()
+                .filter_map(id)
+                .collect();
+                self.union_all(&tied);
+            }
+            return Ok(());
+        }
+        if let Ok(Some(w)) = WhileLoop::read(op) {
+            for i in 0..w.inits.len() {
+                let tied: Vec<usize> = [
+                    w.inits[i],
+                    w.before_args[i],
+                    w.forwarded[i],
+                    w.after_args[i],
+                    w.yielded[i],
+                    w.results[i],
+                ]
+                .into_iter()
+                .filter_map(id)
+                .collect();
+                self.union_all(&tied);
+            }
+            return Ok(());
+        }
         let name = op_name(op);
         let operands: Vec<usize> = op.operands().filter_map(id).collect();
         let results: Vec<usize> = op.results().filter_map(|r| id(r.into())).collect();
@@ -303,7 +337,7 @@ impl Classes {
                     ));
                 }
             }
-            "func.return" | "scf.yield" => {}
+            "func.return" | "scf.yield" | "scf.condition" => {}
             _ if name.starts_with("tile.")
                 || name.starts_with("arith.")
                 || name.starts_with("math.") =>

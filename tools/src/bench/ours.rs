@@ -313,7 +313,7 @@ fn prepare_cross_entropy(device: &Device, case: &Case) -> Result<Prepared, Strin
 fn prepare_layer_norm_bwd(device: &Device, case: &Case) -> Result<Prepared, String> {
     let (rows, n) = case.rows_cols();
     // The check is gpu-check's; here it runs on the case's size first.
-    crate::gpu_check::op_kernels::layer_norm_bwd_case(device, rows, n)?;
+    crate::gpu_check::layer_norm_bwd::atomic_add_case(device, rows, n)?;
     let x = inputs(rows * n, 41);
     let dy = inputs(rows * n, 43);
     let w = inputs(n, 47);

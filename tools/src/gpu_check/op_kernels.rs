@@ -6,7 +6,7 @@
 
 use super::{Outcome, inputs};
 use tile::{Arg, DType, Device, Options};
-use tile_examples::{cross_entropy, cumsum, histogram, layer_norm_bwd};
+use tile_examples::{cross_entropy, cumsum, histogram};
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
@@ -60,86 +60,6 @@ fn cross_entropy_case(device: &Device, rows: usize, v: usize) -> Outcome {
         let diff = (f64::from(loss[r]) - want_loss[r]).abs();
         if diff.is_nan() || diff > 1e-5 * want_loss[r].abs().max(1.0) {
             return Err(format!("row {r}: loss {}, want {}", loss[r], want_loss[r]));
-        }
-    }
-    Ok(())
-}
-
-/// LayerNorm backward on `rows x n`: `DX` within 1e-5 (relative to
-/// max(1, |dx|)), `DW` and `DB` within 2e-5 of each column's sum of term
-/// magnitudes (a sum missing one row's term, about 1/rows of it, fails).
-pub fn layer_norm_bwd_case(device: &Device, rows: usize, n: usize) -> Outcome {
-    let x = inputs(rows * n, 41);
-    let dy = inputs(rows * n, 43);
-    let w = inputs(n, 47);
-    let mut mean = Vec::with_capacity(rows);
-    let mut rstd = Vec::with_capacity(rows);
-    for r in 0..rows {
-        let row = &x[r * n..(r + 1) * n];
-        let mu = row.iter().map(|&v| f64::from(v)).sum::<f64>() / n as f64;
-        let var = row
-            .iter()
-            .map(|&v| (f64::from(v) - mu).powi(2))
-            .sum::<f64>()
-            / n as f64;
-        mean.push(mu as f32);
-        rstd.push((1.0 / (var + 1e-5).sqrt()) as f32);
-    }
-    let context = tile::context().map_err(err)?;
-    let block = (n.next_power_of_two() as i32).max(128);
-    let kernel = layer_norm_bwd::layer_norm_bwd(&context, block).map_err(err)?;
-    let jit = tile::jit(&kernel, Options::with_warps(layer_norm_bwd::NUM_WARPS)).map_err(err)?;
-    let up = |v: &[f32]| device.upload(v).map_err(err);
-    let (dx_, dy_, w_, m_, r_) = (up(&x)?, up(&dy)?, up(&w)?, up(&mean)?, up(&rstd)?);
-    let ddx = up(&vec![f32::NAN; rows * n])?;
-    let ddw = up(&vec![0.0; n])?;
-    let ddb = up(&vec![0.0; n])?;
-    let args = [
-        Arg::from(&dx_),
-        Arg::from(&dy_),
-        Arg::from(&ddx),
-        Arg::from(&w_),
-        Arg::from(&m_),
-        Arg::from(&r_),
-        Arg::from(&ddw),
-        Arg::from(&ddb),
-        Arg::from(n as i32),
-        Arg::from(rows as i32),
-        Arg::from(n as i32),
-    ];
-    let programs = layer_norm_bwd::PROGRAMS.min(rows) as u32;
-    jit.launch(device, programs, &args).map_err(err)?;
-    let (want_dx, want_dw, want_db) =
-        layer_norm_bwd::reference(&x, &dy, &w, &mean, &rstd, (rows, n));
-    let got_dx = device.download(&ddx).map_err(err)?;
-    for (i, (&g, &want)) in got_dx.iter().zip(&want_dx).enumerate() {
-        let diff = (f64::from(g) - want).abs();
-        if diff.is_nan() || diff > 1e-5 * want.abs().max(1.0) {
-            return Err(format!("DX[{i}] = {g}, want {want}"));
-        }
-    }
-    // Per column, the sums of |dy * x_hat| and of |dy|.
-    let mut mag_dw = vec![0.0f64; n];
-    let mut mag_db = vec![0.0f64; n];
-    for r in 0..rows {
-        for c in 0..n {
-            let d = f64::from(dy[r * n + c]);
-            let xhat = (f64::from(x[r * n + c]) - f64::from(mean[r])) * f64::from(rstd[r]);
-            mag_dw[c] += (d * xhat).abs();
-            mag_db[c] += d.abs();
-        }
-    }
-    for (name, buf, want, mag) in [
-        ("DW", &ddw, &want_dw, &mag_dw),
-        ("DB", &ddb, &want_db, &mag_db),
-    ] {
-        let got = device.download(buf).map_err(err)?;
-        for (c, (&g, &want)) in got.iter().zip(want).enumerate() {
-            let bound = 2e-5 * mag[c] + 1e-6;
-            let diff = (f64::from(g) - want).abs();
-            if diff.is_nan() || diff > bound {
-                return Err(format!("{name}[{c}] = {g}, want {want}"));
-            }
         }
     }
     Ok(())
@@ -269,7 +189,11 @@ pub fn cases(device: &Device, full: bool) -> Vec<(String, Outcome)> {
     for &(rows, n) in ln {
         out.push((
             format!("layer_norm_bwd {rows}x{n} (DW, DB by atomic_add)"),
-            layer_norm_bwd_case(device, rows, n),
+            super::layer_norm_bwd::atomic_add_case(device, rows, n),
+        ));
+        out.push((
+            format!("layer_norm_bwd {rows}x{n} (tutorial 05: locks, partial sums)"),
+            super::layer_norm_bwd::grouped_case(device, rows, n),
         ));
     }
     for (n, bins) in [(1000, 7), (1_000_003, 256), (1 << 22, 4096)] {

@@ -15,6 +15,7 @@
 mod argmax;
 mod arith;
 mod atomic;
+mod control;
 mod convert;
 mod scan;
 
@@ -30,35 +31,61 @@ pub const N: usize = 100;
 /// Element types in the order the sweep takes them.
 const DTYPES: [DType; 9] = DType::ALL;
 
+/// A sweep: its cases on a device, with transcendentals to `Accuracy`.
+type Sweep = fn(&melior::Context, &Device, Accuracy) -> Vec<(String, Outcome)>;
+
+/// The sweeps, by group name.
+const SWEEPS: [(&str, Sweep); 13] = [
+    ("float_unary", arith::float_unary_ops),
+    ("binary", |c, d, _| arith::binary_ops(c, d)),
+    ("nan", |c, d, _| arith::nan_handling(c, d)),
+    ("div_approx", arith::approximate_division),
+    ("compare", |c, d, _| arith::comparisons(c, d)),
+    ("fma", |c, d, _| arith::fused_multiply_add(c, d)),
+    ("integer_neg_abs", |c, d, _| arith::integer_neg_abs(c, d)),
+    ("cast", |c, d, _| convert::casts(c, d)),
+    ("reduce", |c, d, _| convert::reductions(c, d)),
+    ("argmax", |c, d, _| argmax::arg_reductions(c, d)),
+    ("scan", |c, d, _| scan::scans(c, d)),
+    ("atomic", |c, d, _| atomic::atomics(c, d)),
+    ("control", |c, d, _| control::control_flow(c, d)),
+];
+
+/// The names of the sweeps, as [`ops_of`] takes them.
+pub fn groups() -> impl Iterator<Item = &'static str> {
+    SWEEPS.iter().map(|(name, _)| *name)
+}
+
 /// Every case of every sweep on `device`: `(group, case, outcome)`.
 pub fn every_op(device: &Device, accuracy: Accuracy) -> Vec<(&'static str, String, Outcome)> {
+    ops_of(device, accuracy, None)
+}
+
+/// The cases of the sweep named `group` (all of them for `None`).
+pub fn ops_of(
+    device: &Device,
+    accuracy: Accuracy,
+    group: Option<&str>,
+) -> Vec<(&'static str, String, Outcome)> {
+    if let Some(g) = group
+        && !groups().any(|name| name == g)
+    {
+        let known: Vec<&str> = groups().collect();
+        let e = format!("no sweep is named {g}; the sweeps: {}", known.join(", "));
+        return vec![("ops", "group".into(), Err(e))];
+    }
     let context = match tile::context() {
         Ok(c) => c,
         Err(e) => return vec![("ops", "context".into(), Err(e.to_string()))],
     };
-    let sweeps: [(&'static str, Vec<(String, Outcome)>); 12] = [
-        (
-            "float_unary",
-            arith::float_unary_ops(&context, device, accuracy),
-        ),
-        ("binary", arith::binary_ops(&context, device)),
-        ("nan", arith::nan_handling(&context, device)),
-        (
-            "div_approx",
-            arith::approximate_division(&context, device, accuracy),
-        ),
-        ("compare", arith::comparisons(&context, device)),
-        ("fma", arith::fused_multiply_add(&context, device)),
-        ("integer_neg_abs", arith::integer_neg_abs(&context, device)),
-        ("cast", convert::casts(&context, device)),
-        ("reduce", convert::reductions(&context, device)),
-        ("argmax", argmax::arg_reductions(&context, device)),
-        ("scan", scan::scans(&context, device)),
-        ("atomic", atomic::atomics(&context, device)),
-    ];
-    sweeps
-        .into_iter()
-        .flat_map(|(group, cases)| cases.into_iter().map(move |(c, o)| (group, c, o)))
+    SWEEPS
+        .iter()
+        .filter(|(name, _)| group.is_none_or(|g| g == *name))
+        .flat_map(|(name, sweep)| {
+            sweep(&context, device, accuracy)
+                .into_iter()
+                .map(move |(c, o)| (*name, c, o))
+        })
         .collect()
 }
 

@@ -345,8 +345,14 @@ pub enum Check {
     /// against the correctly rounded values, and the GELU kernels.
     MathAccuracy,
     /// Only the per-op sweeps (every op in every type; reductions, argmax,
-    /// scans, atomics).
-    Ops,
+    /// scans, atomics, control flow).
+    Ops {
+        /// Only this sweep (float_unary, binary, nan, div_approx, compare,
+        /// fma, integer_neg_abs, cast, reduce, argmax, scan, atomic,
+        /// control).
+        #[arg(long)]
+        group: Option<String>,
+    },
     /// The cross-entropy forward, histogram and cross-program prefix sum
     /// kernels against plain-Rust references.
     OpKernels {
@@ -368,7 +374,7 @@ impl Check {
             Check::Attention { .. } => "attention",
             Check::Interop => "interop",
             Check::MathAccuracy => "math-accuracy",
-            Check::Ops => "ops",
+            Check::Ops { .. } => "ops",
             Check::OpKernels { .. } => "op-kernels",
         }
     }
@@ -408,9 +414,9 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
         Check::MathAccuracy => family("math", super::math_accuracy::cases(device), |(c, o)| {
             (c.clone(), o.clone())
         }),
-        Check::Ops => family(
+        Check::Ops { group } => family(
             "ops",
-            super::ops::every_op(device, super::ops::Accuracy::Approximate),
+            super::ops::ops_of(device, super::ops::Accuracy::Approximate, group.as_deref()),
             |(group, case, outcome)| (format!("{group} {case}"), outcome.clone()),
         ),
         Check::OpKernels { quick } => family(

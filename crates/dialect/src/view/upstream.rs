@@ -1,5 +1,5 @@
 //! The upstream ops tile IR is made of, read: the kernel's `func.func`,
-//! `scf.for`, `arith.constant`.
+//! `scf.for`, `scf.if`, `scf.while`, `arith.constant`.
 
 use super::attr;
 use crate::error::Rule;
@@ -85,6 +85,147 @@ impl<'c: 'a, 'a> ForLoop<'c, 'a> {
             yielded,
             results,
         }))
+    }
+}
+
+/// The values a block ends with: its terminator's operands (an
+/// `scf.yield`'s, or an `scf.condition`'s after the condition).
+fn block_values<'c: 'a, 'a>(block: &BlockRef<'c, 'a>, skip: usize) -> Vec<Value<'c, 'a>> {
+    block
+        .terminator()
+        .map(|t| t.operands().skip(skip).collect())
+        .unwrap_or_default()
+}
+
+/// The arguments of `block`.
+fn block_arguments<'c: 'a, 'a>(block: &BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    (0..block.argument_count())
+        .filter_map(|i| block.argument(i).ok().map(Value::from))
+        .collect()
+}
+
+/// The first block of region `index` of `op`, if it has one.
+fn region_block<'c: 'a, 'a>(
+    op: &impl OperationLike<'c, 'a>,
+    index: usize,
+) -> Option<BlockRef<'c, 'a>> {
+    op.region(index).ok().and_then(|r| r.first_block())
+}
+
+/// A branch `scf.if %condition { then } else { otherwise }`.
+#[derive(Clone, Debug)]
+pub struct IfOp<'c, 'a> {
+    /// The condition (a scalar `i1`).
+    pub condition: Value<'c, 'a>,
+    /// The `then` block.
+    pub then_block: BlockRef<'c, 'a>,
+    /// The `else` block (`None` when the `if` has no `else`).
+    pub else_block: Option<BlockRef<'c, 'a>>,
+    /// The values the `then` block yields.
+    pub then_yielded: Vec<Value<'c, 'a>>,
+    /// The values the `else` block yields.
+    pub else_yielded: Vec<Value<'c, 'a>>,
+    /// The results.
+    pub results: Vec<Value<'c, 'a>>,
+}
+
+impl<'c: 'a, 'a> IfOp<'c, 'a> {
+    /// Reads an `scf.if` (`None` for any other op).
+    pub fn read(op: &impl OperationLike<'c, 'a>) -> Result<Option<Self>, Rule> {
+        if super::op_name(op) != "scf.if" {
+            return Ok(None);
+        }
+        let condition = op.operand(0).map_err(|_| malformed("a condition"))?;
+        let then_block = region_block(op, 0).ok_or(malformed("a then block"))?;
+        let else_block = region_block(op, 1);
+        let results: Vec<Value<'c, 'a>> = op.results().map(Value::from).collect();
+        let then_yielded = block_values(&then_block, 0);
+        let else_yielded = else_block.map(|b| block_values(&b, 0)).unwrap_or_default();
+        if then_yielded.len() != results.len()
+            || (else_block.is_some() && else_yielded.len() != results.len())
+            || (else_block.is_none() && !results.is_empty())
+        {
+            return Err(malformed("both branches yielding one value per result"));
+        }
+        Ok(Some(IfOp {
+            condition,
+            then_block,
+            else_block,
+            then_yielded,
+            else_yielded,
+            results,
+        }))
+    }
+}
+
+/// A loop `scf.while (inits) { before } do { after }`: `before` computes
+/// the condition and forwards values to `after` (or out of the loop), and
+/// `after` yields the next values for `before`.
+#[derive(Clone, Debug)]
+pub struct WhileLoop<'c, 'a> {
+    /// The initial values.
+    pub inits: Vec<Value<'c, 'a>>,
+    /// The block computing the condition.
+    pub before: BlockRef<'c, 'a>,
+    /// Its arguments (the carried values).
+    pub before_args: Vec<Value<'c, 'a>>,
+    /// The condition (`scf.condition`'s first operand).
+    pub condition: Value<'c, 'a>,
+    /// The values `scf.condition` forwards to the body and the results.
+    pub forwarded: Vec<Value<'c, 'a>>,
+    /// The body.
+    pub after: BlockRef<'c, 'a>,
+    /// Its arguments (the forwarded values).
+    pub after_args: Vec<Value<'c, 'a>>,
+    /// The values the body yields for the next iteration.
+    pub yielded: Vec<Value<'c, 'a>>,
+    /// The loop's results (the values forwarded when the condition fails).
+    pub results: Vec<Value<'c, 'a>>,
+}
+
+impl<'c: 'a, 'a> WhileLoop<'c, 'a> {
+    /// Reads an `scf.while` (`None` for any other op).
+    pub fn read(op: &impl OperationLike<'c, 'a>) -> Result<Option<Self>, Rule> {
+        if super::op_name(op) != "scf.while" {
+            return Ok(None);
+        }
+        let before = region_block(op, 0).ok_or(malformed("a condition block"))?;
+        let after = region_block(op, 1).ok_or(malformed("a loop body"))?;
+        let condition = before
+            .terminator()
+            .filter(|t| super::op_name(t) == "scf.condition")
+            .and_then(|t| t.operand(0).ok())
+            .ok_or(malformed("a condition block ending in scf.condition"))?;
+        let inits: Vec<Value<'c, 'a>> = op.operands().collect();
+        let results: Vec<Value<'c, 'a>> = op.results().map(Value::from).collect();
+        let w = WhileLoop {
+            before_args: block_arguments(&before),
+            forwarded: block_values(&before, 1),
+            after_args: block_arguments(&after),
+            yielded: block_values(&after, 0),
+            inits,
+            before,
+            condition,
+            after,
+            results,
+        };
+        let n = w.inits.len();
+        // Tile IR's loops forward their state unchanged: one type per slot.
+        if [
+            &w.before_args,
+            &w.forwarded,
+            &w.after_args,
+            &w.yielded,
+            &w.results,
+        ]
+        .iter()
+        .any(|v| v.len() != n)
+        {
+            return Err(malformed(
+                "the same number of carried, forwarded, yielded values and results",
+            ));
+        }
+        Ok(Some(w))
     }
 }
 

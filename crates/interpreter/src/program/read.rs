@@ -12,7 +12,7 @@ use melior::ir::{BlockRef, Module, OperationRef, Value, ValueLike};
 use std::collections::HashMap;
 use tile_dialect::diagnostics::location_string;
 use tile_dialect::types::TileType;
-use tile_dialect::view::{ForLoop, KernelFunc, TileOp, TypeTable, op_name};
+use tile_dialect::view::{ForLoop, IfOp, KernelFunc, TileOp, TypeTable, WhileLoop, op_name};
 use tile_dialect::{DType, Padding, Rule, ops};
 
 /// Where `op` was written: `file:line:column` for file locations (also
@@ -105,6 +105,18 @@ impl<'c> Reader<'c> {
         self.types.tile_type(v.r#type())
     }
 
+    /// `block` (the only block of a region of `op`) with its arguments
+    /// defined.
+    fn body<'a>(&mut self, op: &OperationRef<'c, 'a>, block: Option<BlockRef<'c, 'a>>) -> R<Body> {
+        let block = only_block(op, block)?;
+        let args = (0..block.argument_count())
+            .filter_map(|i| block.argument(i).ok())
+            .map(|a| self.define(a.into()))
+            .collect();
+        let insts = self.block(block)?;
+        Ok(Body { args, insts })
+    }
+
     /// The instructions of `block`, in order.
     fn block<'a>(&mut self, block: BlockRef<'c, 'a>) -> R<Vec<Inst>> {
         let mut insts = Vec::new();
@@ -167,8 +179,22 @@ impl<'c> Reader<'c> {
             let insts = self.block(body)?;
             return Ok(Kind::For(Body { args, insts }));
         }
+        if let Some(b) = IfOp::read(op).map_err(|rule| broken(op, rule))? {
+            let then = self.body(op, Some(b.then_block))?;
+            let otherwise = match b.else_block {
+                Some(block) => Some(self.body(op, Some(block))?),
+                None => None,
+            };
+            return Ok(Kind::If { then, otherwise });
+        }
+        if let Some(w) = WhileLoop::read(op).map_err(|rule| broken(op, rule))? {
+            let before = self.body(op, Some(w.before))?;
+            let after = self.body(op, Some(w.after))?;
+            return Ok(Kind::While { before, after });
+        }
         Ok(match name {
             "scf.yield" => Kind::Yield,
+            "scf.condition" => Kind::Condition,
             "func.return" => Kind::Return,
             _ => elementwise::kind(op, name, ty)?,
         })

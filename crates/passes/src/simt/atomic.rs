@@ -10,6 +10,16 @@
 //! integer atomics on the bits: `max.s` where the operand's sign bit is
 //! clear and `min.u` where it is set (mirrored for min), which orders
 //! floats as `f64::total_cmp` does.
+//!
+//! A release (or acq_rel) atomic on a scalar pointer is the program's:
+//! thread 0 performs it for all, after a barrier, so that every thread's
+//! earlier writes are ordered before it (the barrier orders them within
+//! the block, and the release is cumulative). That is what a lock's
+//! release needs (`atomic_xchg(lock, 0)` after the writes it guards). The
+//! acquire side needs nothing more: thread 0's old value reaches the other
+//! threads through shared memory after a barrier, which orders their later
+//! reads after the acquire. On a tensor of pointers each element's atomic
+//! orders its own thread's accesses, as in Triton.
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
@@ -110,6 +120,13 @@ fn lanes<'c>(
     Ok(Lanes { registers, owner })
 }
 
+/// The barrier before a scalar release: see the module's documentation.
+fn publish_writes(e: &mut Emitter, lanes: &Lanes, sem: MemSem) {
+    if lanes.registers.is_none() && matches!(sem, MemSem::Release | MemSem::AcqRel) {
+        e.ir.barrier();
+    }
+}
+
 /// Sets the op's result from the owners' old bits.
 fn finish<'c>(
     e: &mut Emitter<'_, 'c>,
@@ -159,6 +176,7 @@ pub fn rmw<'c>(
 ) -> PassResult {
     let d = pointee(e, a.ptr, op)?;
     let lanes = lanes(e, a.ptr, op)?;
+    publish_writes(e, &lanes, a.sem);
     let base = prefix(a.sem, a.scope);
     let mut olds = Vec::new();
     for r in 0..lanes.registers.unwrap_or(1) {
@@ -234,6 +252,7 @@ pub fn cas<'c>(
         ));
     }
     let lanes = lanes(e, a.ptr, op)?;
+    publish_writes(e, &lanes, a.sem);
     let (_, b, _) = bits_class(d);
     let opcode = format!("{}.cas.{b}", prefix(a.sem, a.scope));
     let mut olds = Vec::new();

@@ -603,6 +603,44 @@ impl<'c> Ir<'c> {
         region
     }
 
+    /// Ends the block [`Ir::open_block`] started as a while loop's
+    /// condition block: `scf.condition(condition) forwarded...`.
+    pub fn close_condition_block(&mut self, condition: Val, forwarded: &[Val]) -> Region<'c> {
+        let values: Vec<Value> = forwarded.iter().map(|v| v.value()).collect();
+        self.push(melior::dialect::scf::condition(
+            condition.value(),
+            &values,
+            self.location,
+        ));
+        self.blocks.pop();
+        let block = self.open.pop().expect("a block opened by open_block");
+        let region = Region::new();
+        region.append_block(block);
+        region
+    }
+
+    /// `scf.while (inits) { before } do { after }` giving results of
+    /// `types` (the values `before` forwards when its condition fails).
+    pub fn while_loop(
+        &self,
+        inits: &[Val],
+        types: &[Type<'c>],
+        before: Region<'c>,
+        after: Region<'c>,
+    ) -> Vec<Val> {
+        let operands: Vec<Value> = inits.iter().map(|v| v.value()).collect();
+        self.push(melior::dialect::scf::r#while(
+            &operands,
+            types,
+            before,
+            after,
+            self.location,
+        ))
+        .results()
+        .map(Val::of)
+        .collect()
+    }
+
     /// `scf.for lower to upper step step iter_args(inits)` with `body`
     /// (whose block takes the induction variable and the carried values);
     /// returns the carried values after the loop.

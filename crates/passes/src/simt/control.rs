@@ -1,5 +1,12 @@
-//! `scf.for` in per-thread code: the loop-carried values flattened into
-//! their scalars (a tensor's registers, a block pointer's parts).
+//! `scf.for`, `scf.if` and `scf.while` in per-thread code: the values
+//! they carry or give flattened into their scalars (a tensor's registers,
+//! a block pointer's parts).
+//!
+//! An `if`'s or a `while`'s condition is a scalar, the same in every
+//! thread (tile IR's scalars are uniform across a program), so every
+//! thread of a program takes the same branch and runs the same iterations,
+//! and the barriers of reductions and shared-memory handoffs inside stay
+//! safe.
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
@@ -7,7 +14,7 @@ use crate::pass::{PassError, PassResult};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Type, Value};
 use tile_dialect::TileType;
-use tile_dialect::view::ForLoop;
+use tile_dialect::view::{ForLoop, IfOp, WhileLoop};
 
 /// The types of the scalars [`Lowered::parts`] gives for value `v`.
 fn part_types<'c>(
@@ -163,4 +170,126 @@ pub fn for_loop_with<'c>(
         k += n;
     }
     Ok(())
+}
+
+/// The scalar types of `values`, flattened, and how many each has.
+fn flat_types<'c>(
+    e: &mut Emitter<'_, 'c>,
+    values: &[Value<'c, '_>],
+    op: &OperationRef,
+) -> Result<(Vec<Type<'c>>, Vec<usize>), PassError> {
+    let mut types = Vec::new();
+    let mut counts = Vec::with_capacity(values.len());
+    for &v in values {
+        let t = part_types(e, v, op)?;
+        counts.push(t.len());
+        types.extend(t);
+    }
+    Ok((types, counts))
+}
+
+/// Gives each of `values` its share of the scalars `flat` (as counted by
+/// [`flat_types`]).
+fn set_flat<'c>(
+    e: &mut Emitter<'_, 'c>,
+    values: &[Value<'c, '_>],
+    counts: &[usize],
+    flat: &[Val],
+    op: &OperationRef,
+) -> PassResult {
+    let mut k = 0;
+    for (&v, &n) in values.iter().zip(counts) {
+        let rebuilt = rebuild(e, v, flat[k..k + n].to_vec(), op)?;
+        e.set(v, rebuilt);
+        k += n;
+    }
+    Ok(())
+}
+
+/// The scalars of `values`, flattened, after `block`'s ops; values an
+/// in-flight `wgmma` group still writes are waited for first.
+fn block_end<'c>(
+    e: &mut Emitter<'_, 'c>,
+    block: &melior::ir::BlockRef<'c, '_>,
+    values: &[Value<'c, '_>],
+    op: &OperationRef<'c, '_>,
+) -> Result<Vec<Val>, PassError> {
+    let scope = e.pin_scope();
+    let ops: Vec<OperationRef> = crate::edit::ops_of(block);
+    let Some((last, rest)) = ops.split_last() else {
+        return Err(PassError::at(op, "has a block without a terminator"));
+    };
+    for inner in rest {
+        e.lower_op(inner)?;
+    }
+    e.end_pin_scope(scope);
+    e.ir.set_location(last.location());
+    if values
+        .iter()
+        .any(|&v| e.pending.contains(&crate::edit::key(v)))
+    {
+        super::dot::in_flight::settle(e, Vec::new(), last)?;
+    }
+    e.pending.clear();
+    let mut flat = Vec::new();
+    for &v in values {
+        flat.extend(e.get(v, last)?.parts());
+    }
+    e.ir.set_location(op.location());
+    Ok(flat)
+}
+
+/// Lowers an `scf.if`: the condition is one scalar, each branch yields
+/// its values' scalars.
+pub fn branch<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    b: &IfOp<'c, '_>,
+) -> PassResult {
+    let condition = e.reg(b.condition, 0, op)?;
+    let (types, counts) = flat_types(e, &b.results, op)?;
+    e.ir.open_block(&[]);
+    let then_values = block_end(e, &b.then_block, &b.then_yielded, op)?;
+    let then = e.ir.close_block(&then_values);
+    let Some(else_block) = &b.else_block else {
+        e.ir.if_then(condition, then);
+        return Ok(());
+    };
+    e.ir.open_block(&[]);
+    let else_values = block_end(e, else_block, &b.else_yielded, op)?;
+    let otherwise = e.ir.close_block(&else_values);
+    let results = e.ir.if_else(condition, then, otherwise, &types);
+    set_flat(e, &b.results, &counts, &results, op)
+}
+
+/// Lowers an `scf.while`: the condition block forwards its values'
+/// scalars, the body yields its values' scalars.
+pub fn while_loop<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    w: &WhileLoop<'c, '_>,
+) -> PassResult {
+    let mut inits = Vec::new();
+    for &v in &w.inits {
+        inits.extend(e.get(v, op)?.parts());
+    }
+    let (before_types, before_counts) = flat_types(e, &w.before_args, op)?;
+    let (after_types, after_counts) = flat_types(e, &w.after_args, op)?;
+    if inits.len() != before_types.len() {
+        return Err(PassError::at(
+            op,
+            "carries a value whose parts do not match its type",
+        ));
+    }
+    let args = e.ir.open_block(&before_types);
+    set_flat(e, &w.before_args, &before_counts, &args, op)?;
+    let forwarded = block_end(e, &w.before, &w.forwarded, op)?;
+    let condition = e.reg(w.condition, 0, op)?;
+    let before = e.ir.close_condition_block(condition, &forwarded);
+    let args = e.ir.open_block(&after_types);
+    set_flat(e, &w.after_args, &after_counts, &args, op)?;
+    let yielded = block_end(e, &w.after, &w.yielded, op)?;
+    let after = e.ir.close_block(&yielded);
+    let results = e.ir.while_loop(&inits, &after_types, before, after);
+    set_flat(e, &w.results, &after_counts, &results, op)
 }

@@ -13,7 +13,9 @@ use melior::ir::{BlockRef, OperationRef, Type, Value, ValueLike};
 use std::collections::HashMap;
 use std::rc::Rc;
 use tile_coalesce::{Distribution, Layout, Root};
-use tile_dialect::view::{ForLoop, KernelFunc, TileOp, TypeTable, op_name, tensor_shape};
+use tile_dialect::view::{
+    ForLoop, IfOp, KernelFunc, TileOp, TypeTable, WhileLoop, op_name, tensor_shape,
+};
 use tile_dialect::{DType, Elem, TileType};
 
 /// The name of the shared-memory buffer conversions and reductions use.
@@ -666,6 +668,12 @@ impl<'t, 'c> Emitter<'t, 'c> {
         }
         if let Some(l) = ForLoop::read(op).map_err(|r| PassError::at(op, r.to_string()))? {
             return control::for_loop(self, op, &l);
+        }
+        if let Some(b) = IfOp::read(op).map_err(|r| PassError::at(op, r.to_string()))? {
+            return control::branch(self, op, &b);
+        }
+        if let Some(w) = WhileLoop::read(op).map_err(|r| PassError::at(op, r.to_string()))? {
+            return control::while_loop(self, op, &w);
         }
         let name = op_name(op);
         match name {
