@@ -100,8 +100,14 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
                         todo.extend(op.operand(2 + n).ok());
                         todo.extend(block.terminator().and_then(|t| t.operand(n - 1).ok()));
                     }
-                    // Either block's argument n is slot n of the loop.
-                    "scf.while" => todo.extend(while_slot(&op, n)),
+                    "scf.while" => {
+                        let before = op.region(0).ok().and_then(|r| r.first_block());
+                        todo.extend(if before == Some(block) {
+                            carried(&op, n)
+                        } else {
+                            forwarded(&op, n)
+                        });
+                    }
                     _ => {}
                 }
             }
@@ -137,7 +143,7 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
                         );
                     }
                 }
-                "scf.while" => todo.extend(while_slot(&op, result.result_number())),
+                "scf.while" => todo.extend(forwarded(&op, result.result_number())),
                 _ => {}
             }
         }
@@ -145,178 +151,29 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
     roots
 }
 
-/// What slot `n` of an `scf.while` may hold: its initial value, the value
-/// the condition forwards and the value the body yields.
-fn while_slot<'c, 'a>(op: &melior::ir::OperationRef<'c, 'a>, n: usize) -> Vec<Value<'c, 'a>> {
+/// What carried slot `n` of an `scf.while` (its condition block's
+/// argument) may hold: its initial value and the value the body yields.
+fn carried<'c, 'a>(op: &melior::ir::OperationRef<'c, 'a>, n: usize) -> Vec<Value<'c, 'a>> {
     let mut found: Vec<Value> = op.operand(n).ok().into_iter().collect();
-    for (region, skip) in [(0, 1), (1, 0)] {
-        let end = op
-            .region(region)
-            .ok()
-            .and_then(|r| r.first_block())
-            .and_then(|b| b.terminator());
-        found.extend(end.and_then(|t| t.operand(n + skip).ok()));
-    }
+    found.extend(terminator_operand(op, 1, n));
     found
 }
 
-/// The op's name (`tile.addptr`).
-fn name<'c>(op: &impl OperationLike<'c, 'c>) -> &'c str {
-    op_name(op)
+/// What forwarded slot `n` of an `scf.while` (its body's argument, its
+/// result) may hold: the value `scf.condition` forwards.
+fn forwarded<'c, 'a>(op: &melior::ir::OperationRef<'c, 'a>, n: usize) -> Vec<Value<'c, 'a>> {
+    terminator_operand(op, 0, n + 1).into_iter().collect()
 }
 
-/// True when the offsets of the `tile.addptr` `op` are integers of at most
-/// 32 bits.
-fn narrow_offsets<'c>(op: &impl OperationLike<'c, 'c>) -> bool {
-    op.operand(1)
+/// Operand `n` of the terminator of region `region` of `op`.
+fn terminator_operand<'c, 'a>(
+    op: &melior::ir::OperationRef<'c, 'a>,
+    region: usize,
+    n: usize,
+) -> Option<Value<'c, 'a>> {
+    op.region(region)
         .ok()
-        .and_then(|offsets| dtype_of(element_type(offsets.r#type())))
-        .is_some_and(|d| d.is_integer() && d.bits() <= 32)
-}
-
-/// The size in bytes of what the pointer (or tensor of pointers) `value`
-/// points at.
-fn pointee_bytes(value: Value) -> Option<u32> {
-    let dtype = decode_type(value.r#type())?.elem()?.pointee()?;
-    Some(dtype.bits().div_ceil(8))
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::kernel_spec;
-    use tile_dialect::{DType, Kernel, KernelBuilder, new_context};
-
-    const BLOCK: i32 = 128;
-
-    /// The spec's `i32_offset_elem_bytes` of a kernel built by `body`.
-    fn offsets(body: impl for<'k> FnOnce(&'k KernelBuilder<'k>)) -> Vec<Option<u32>> {
-        let context = new_context().unwrap();
-        let kernel = Kernel::build(&context, "k", body).unwrap_or_else(|e| panic!("{e}"));
-        kernel_spec(kernel.module(), 4)
-            .unwrap()
-            .i32_offset_elem_bytes
-    }
-
-    #[test]
-    fn i32_offsets_flag_their_pointers_with_the_element_size() {
-        let found = offsets(|k| {
-            let x = k.arg_ptr("x", DType::F32);
-            let h = k.arg_ptr("h", DType::F16);
-            let out = k.arg_ptr("out", DType::I8);
-            let n = k.arg("n", DType::I32);
-            let offs = k.program_id(0) * BLOCK + k.arange(0, BLOCK);
-            let m = offs.lt(n);
-            let a = k.load(x + offs).mask(m).build();
-            let b = k.load(h + offs).mask(m).build().to(DType::F32);
-            k.store(out + offs, (a + b).to(DType::I8)).mask(m).build();
-        });
-        assert_eq!(found, vec![Some(4), Some(2), Some(1), None]);
-    }
-
-    #[test]
-    fn i64_offsets_do_not_flag() {
-        let found = offsets(|k| {
-            let x = k.arg_ptr("x", DType::F32);
-            let out = k.arg_ptr("out", DType::F32);
-            let n = k.arg("n", DType::I64);
-            let offs =
-                k.program_id(0).to(DType::I64) * (BLOCK as i64) + k.arange(0, BLOCK).to(DType::I64);
-            let m = offs.lt(n);
-            let v = k.load(x + offs).mask(m).build();
-            k.store(out + offs, v).mask(m).build();
-        });
-        assert_eq!(found, vec![None, None, None]);
-    }
-
-    #[test]
-    fn i32_offsets_after_a_64_bit_rebase_do_not_flag() {
-        // Triton's idiom for large tensors: the program's base in i64, the
-        // offsets within the block in i32.
-        let found = offsets(|k| {
-            let x = k.arg_ptr("x", DType::F32);
-            let row = k.arg_ptr("row", DType::F32);
-            let stride = k.arg("stride", DType::I64);
-            let base = x + k.program_id(0).to(DType::I64) * stride;
-            let v = k.load(base + k.arange(0, BLOCK)).build();
-            // An i32 offset before the i64 one still flags.
-            let start = row + k.program_id(0) * BLOCK;
-            k.store(start + stride + k.arange(0, BLOCK), v).build();
-        });
-        assert_eq!(found, vec![None, Some(4), None]);
-    }
-
-    #[test]
-    fn block_pointers_do_not_flag() {
-        let found = offsets(|k| {
-            let a = k.arg_ptr("a", DType::F32);
-            let m = k.arg("m", DType::I32);
-            let n = k.arg("n", DType::I32);
-            let block = k
-                .make_block_ptr(a)
-                .shape([m, n])
-                .strides([n, k.i32(1)])
-                .offsets([k.program_id(0), k.i32(0)])
-                .block_shape([1, BLOCK as i64])
-                .order([1, 0])
-                .build();
-            let v = k.load(block).boundary_check(&[0, 1]).build();
-            k.store(block.advance([0, BLOCK]), v)
-                .boundary_check(&[0, 1])
-                .build();
-        });
-        assert_eq!(found, vec![None, None, None]);
-    }
-
-    #[test]
-    fn pointers_carried_through_loops_are_traced_to_their_arguments() {
-        let found = offsets(|k| {
-            let x = k.arg_ptr("x", DType::F32);
-            let y = k.arg_ptr("y", DType::F64);
-            let out = k.arg_ptr("out", DType::F32);
-            let n = k.arg("n", DType::I32);
-            let acc = k.zeros(&[BLOCK as i64], DType::F32);
-            // `x` enters the loop bare and is moved by i32 offsets inside.
-            // `y` is moved by i64 steps only, inside and after the loop.
-            // `out` comes out of the loop and is moved by i32 offsets after.
-            let [acc, _, _, out] = k.for_range(0, n, 1, [acc, x, y, out], |_, [acc, p, q, o]| {
-                let v = k.load(p + k.arange(0, BLOCK)).build();
-                let w = k.load(q + k.arange(0, BLOCK).to(DType::I64)).build();
-                [
-                    acc + v + w.to(DType::F32),
-                    p + BLOCK,
-                    q + k.i64(BLOCK as i64),
-                    o,
-                ]
-            });
-            k.store(out + k.arange(0, BLOCK), acc).build();
-        });
-        assert_eq!(found, vec![Some(4), None, Some(4), None]);
-    }
-
-    #[test]
-    fn parsed_ir_is_read_the_same_way() {
-        // Either of two pointers chosen lane by lane, then moved by i32
-        // offsets: both are flagged. A pointer only loaded is not.
-        let text = r#"
-          func.func @k(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %z: !tile.ptr<f32>)
-              attributes {tile.kernel} {
-            %offs = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
-            %c8 = arith.constant dense<8> : tensor<16xi32>
-            %m = arith.cmpi slt, %offs, %c8 : tensor<16xi32>
-            %px = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
-            %py = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
-            %p = arith.select %m, %px, %py : tensor<16xi1>, tensor<16x!tile.ptr<f32>>
-            %q = "tile.addptr"(%p, %offs) : (tensor<16x!tile.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<f32>>
-            %v = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf32>
-            %s = "tile.load"(%z) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (!tile.ptr<f32>) -> f32
-            return
-          }
-        "#;
-        let context = new_context().unwrap();
-        tile_passes::register_all(&context).unwrap();
-        let module = tile_passes::parse_module(&context, text, "select.mlir")
-            .unwrap_or_else(|e| panic!("{e}"));
-        let spec = kernel_spec(&module, 4).unwrap();
-        assert_eq!(spec.i32_offset_elem_bytes, vec![Some(4), Some(4), None]);
-    }
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.terminator())
+        .and_then(|t| t.operand(n).ok())
 }

@@ -288,7 +288,10 @@ impl Classes {
             return Ok(());
         }
         // A branch's results and what each branch yields share a layout,
-        // as do all the values a while loop carries in one slot.
+        // as do the values of each slot of a while loop (carried: the
+        // initial value, the condition block's argument, the body's yield;
+        // forwarded: the condition's operand, the body's argument, the
+        // result).
         if let Ok(Some(b)) = IfOp::read(op) {
             for (i, &r) in b.results.iter().enumerate() {
                 let tied: Vec<usize> = [
@@ -306,17 +309,17 @@ impl Classes {
         }
         if let Ok(Some(w)) = WhileLoop::read(op) {
             for i in 0..w.inits.len() {
-                let tied: Vec<usize> = [
-                    w.inits[i],
-                    w.before_args[i],
-                    w.forwarded[i],
-                    w.after_args[i],
-                    w.yielded[i],
-                    w.results[i],
-                ]
-                .into_iter()
-                .filter_map(id)
-                .collect();
+                let tied: Vec<usize> = [w.inits[i], w.before_args[i], w.yielded[i]]
+                    .into_iter()
+                    .filter_map(id)
+                    .collect();
+                self.union_all(&tied);
+            }
+            for i in 0..w.forwarded.len() {
+                let tied: Vec<usize> = [w.forwarded[i], w.after_args[i], w.results[i]]
+                    .into_iter()
+                    .filter_map(id)
+                    .collect();
                 self.union_all(&tied);
             }
             return Ok(());

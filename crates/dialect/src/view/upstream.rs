@@ -160,7 +160,9 @@ impl<'c: 'a, 'a> IfOp<'c, 'a> {
 
 /// A loop `scf.while (inits) { before } do { after }`: `before` computes
 /// the condition and forwards values to `after` (or out of the loop), and
-/// `after` yields the next values for `before`.
+/// `after` yields the next values for `before`. The carried values (slots
+/// of `inits`, `before_args`, `yielded`) and the forwarded ones (slots of
+/// `forwarded`, `after_args`, `results`) are two lists.
 #[derive(Clone, Debug)]
 pub struct WhileLoop<'c, 'a> {
     /// The initial values.
@@ -209,20 +211,18 @@ impl<'c: 'a, 'a> WhileLoop<'c, 'a> {
             after,
             results,
         };
-        let n = w.inits.len();
-        // Tile IR's loops forward their state unchanged: one type per slot.
-        if [
-            &w.before_args,
-            &w.forwarded,
-            &w.after_args,
-            &w.yielded,
-            &w.results,
-        ]
-        .iter()
-        .any(|v| v.len() != n)
+        // The carried values (inits, the condition block's arguments, the
+        // body's yields) and the forwarded ones (the body's arguments, the
+        // results) may differ in number: canonicalization drops forwarded
+        // values nothing uses.
+        let (n, m) = (w.inits.len(), w.forwarded.len());
+        if w.before_args.len() != n
+            || w.yielded.len() != n
+            || w.after_args.len() != m
+            || w.results.len() != m
         {
             return Err(malformed(
-                "the same number of carried, forwarded, yielded values and results",
+                "an argument of the condition block and a yielded value per initial value, and an argument of the body and a result per forwarded value",
             ));
         }
         Ok(Some(w))

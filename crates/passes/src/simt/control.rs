@@ -263,7 +263,8 @@ pub fn branch<'c>(
 }
 
 /// Lowers an `scf.while`: the condition block forwards its values'
-/// scalars, the body yields its values' scalars.
+/// scalars, the body yields its values' scalars (the carried and the
+/// forwarded values may differ in number and type).
 pub fn while_loop<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
