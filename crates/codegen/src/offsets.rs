@@ -177,3 +177,205 @@ fn terminator_operand<'c, 'a>(
         .and_then(|b| b.terminator())
         .and_then(|t| t.operand(n).ok())
 }
+
+/// The op's name (`tile.addptr`).
+fn name<'c>(op: &impl OperationLike<'c, 'c>) -> &'c str {
+    op_name(op)
+}
+
+/// True when the offsets of the `tile.addptr` `op` are integers of at most
+/// 32 bits.
+fn narrow_offsets<'c>(op: &impl OperationLike<'c, 'c>) -> bool {
+    op.operand(1)
+        .ok()
+        .and_then(|offsets| dtype_of(element_type(offsets.r#type())))
+        .is_some_and(|d| d.is_integer() && d.bits() <= 32)
+}
+
+/// The size in bytes of what the pointer (or tensor of pointers) `value`
+/// points at.
+fn pointee_bytes(value: Value) -> Option<u32> {
+    let dtype = decode_type(value.r#type())?.elem()?.pointee()?;
+    Some(dtype.bits().div_ceil(8))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::kernel_spec;
+    use tile_dialect::{DType, Kernel, KernelBuilder, new_context};
+
+    const BLOCK: i32 = 128;
+
+    /// The spec's `i32_offset_elem_bytes` of a kernel built by `body`.
+    fn offsets(body: impl for<'k> FnOnce(&'k KernelBuilder<'k>)) -> Vec<Option<u32>> {
+        let context = new_context().unwrap();
+        let kernel = Kernel::build(&context, "k", body).unwrap_or_else(|e| panic!("{e}"));
+        kernel_spec(kernel.module(), 4)
+            .unwrap()
+            .i32_offset_elem_bytes
+    }
+
+    #[test]
+    fn i32_offsets_flag_their_pointers_with_the_element_size() {
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let h = k.arg_ptr("h", DType::F16);
+            let out = k.arg_ptr("out", DType::I8);
+            let n = k.arg("n", DType::I32);
+            let offs = k.program_id(0) * BLOCK + k.arange(0, BLOCK);
+            let m = offs.lt(n);
+            let a = k.load(x + offs).mask(m).build();
+            let b = k.load(h + offs).mask(m).build().to(DType::F32);
+            k.store(out + offs, (a + b).to(DType::I8)).mask(m).build();
+        });
+        assert_eq!(found, vec![Some(4), Some(2), Some(1), None]);
+    }
+
+    #[test]
+    fn i64_offsets_do_not_flag() {
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let out = k.arg_ptr("out", DType::F32);
+            let n = k.arg("n", DType::I64);
+            let offs =
+                k.program_id(0).to(DType::I64) * (BLOCK as i64) + k.arange(0, BLOCK).to(DType::I64);
+            let m = offs.lt(n);
+            let v = k.load(x + offs).mask(m).build();
+            k.store(out + offs, v).mask(m).build();
+        });
+        assert_eq!(found, vec![None, None, None]);
+    }
+
+    #[test]
+    fn i32_offsets_after_a_64_bit_rebase_do_not_flag() {
+        // Triton's idiom for large tensors: the program's base in i64, the
+        // offsets within the block in i32.
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let row = k.arg_ptr("row", DType::F32);
+            let stride = k.arg("stride", DType::I64);
+            let base = x + k.program_id(0).to(DType::I64) * stride;
+            let v = k.load(base + k.arange(0, BLOCK)).build();
+            // An i32 offset before the i64 one still flags.
+            let start = row + k.program_id(0) * BLOCK;
+            k.store(start + stride + k.arange(0, BLOCK), v).build();
+        });
+        assert_eq!(found, vec![None, Some(4), None]);
+    }
+
+    #[test]
+    fn block_pointers_do_not_flag() {
+        let found = offsets(|k| {
+            let a = k.arg_ptr("a", DType::F32);
+            let m = k.arg("m", DType::I32);
+            let n = k.arg("n", DType::I32);
+            let block = k
+                .make_block_ptr(a)
+                .shape([m, n])
+                .strides([n, k.i32(1)])
+                .offsets([k.program_id(0), k.i32(0)])
+                .block_shape([1, BLOCK as i64])
+                .order([1, 0])
+                .build();
+            let v = k.load(block).boundary_check(&[0, 1]).build();
+            k.store(block.advance([0, BLOCK]), v)
+                .boundary_check(&[0, 1])
+                .build();
+        });
+        assert_eq!(found, vec![None, None, None]);
+    }
+
+    #[test]
+    fn pointers_carried_through_loops_are_traced_to_their_arguments() {
+        let found = offsets(|k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let y = k.arg_ptr("y", DType::F64);
+            let out = k.arg_ptr("out", DType::F32);
+            let n = k.arg("n", DType::I32);
+            let acc = k.zeros(&[BLOCK as i64], DType::F32);
+            // `x` enters the loop bare and is moved by i32 offsets inside.
+            // `y` is moved by i64 steps only, inside and after the loop.
+            // `out` comes out of the loop and is moved by i32 offsets after.
+            let [acc, _, _, out] = k.for_range(0, n, 1, [acc, x, y, out], |_, [acc, p, q, o]| {
+                let v = k.load(p + k.arange(0, BLOCK)).build();
+                let w = k.load(q + k.arange(0, BLOCK).to(DType::I64)).build();
+                [
+                    acc + v + w.to(DType::F32),
+                    p + BLOCK,
+                    q + k.i64(BLOCK as i64),
+                    o,
+                ]
+            });
+            k.store(out + k.arange(0, BLOCK), acc).build();
+        });
+        assert_eq!(found, vec![Some(4), None, Some(4), None]);
+    }
+
+    #[test]
+    fn parsed_ir_is_read_the_same_way() {
+        // Either of two pointers chosen lane by lane, then moved by i32
+        // offsets: both are flagged. A pointer only loaded is not.
+        let text = r#"
+          func.func @k(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %z: !tile.ptr<f32>)
+              attributes {tile.kernel} {
+            %offs = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+            %c8 = arith.constant dense<8> : tensor<16xi32>
+            %m = arith.cmpi slt, %offs, %c8 : tensor<16xi32>
+            %px = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
+            %py = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
+            %p = arith.select %m, %px, %py : tensor<16xi1>, tensor<16x!tile.ptr<f32>>
+            %q = "tile.addptr"(%p, %offs) : (tensor<16x!tile.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<f32>>
+            %v = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf32>
+            %s = "tile.load"(%z) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (!tile.ptr<f32>) -> f32
+            return
+          }
+        "#;
+        let context = new_context().unwrap();
+        tile_passes::register_all(&context).unwrap();
+        let module = tile_passes::parse_module(&context, text, "select.mlir")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let spec = kernel_spec(&module, 4).unwrap();
+        assert_eq!(spec.i32_offset_elem_bytes, vec![Some(4), Some(4), None]);
+    }
+
+    #[test]
+    fn pointers_through_branches_and_while_loops_are_traced() {
+        // %a through an if's result, %b through a while loop's carried
+        // value, %c through its forwarded value, each then moved by i32
+        // offsets: all flagged. %d, only loaded, is not.
+        let text = r#"
+          func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f16>, %c: !tile.ptr<f64>,
+                       %d: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
+            %c0 = arith.constant 0 : i32
+            %cond = arith.cmpi sgt, %n, %c0 : i32
+            %p = scf.if %cond -> (!tile.ptr<f32>) {
+              scf.yield %a : !tile.ptr<f32>
+            } else {
+              scf.yield %d : !tile.ptr<f32>
+            }
+            %q = "tile.addptr"(%p, %n) : (!tile.ptr<f32>, i32) -> !tile.ptr<f32>
+            %r = scf.while (%x = %b, %i = %c0) : (!tile.ptr<f16>, i32) -> (!tile.ptr<f64>) {
+              %mx = "tile.addptr"(%x, %n) : (!tile.ptr<f16>, i32) -> !tile.ptr<f16>
+              %go = arith.cmpi slt, %i, %n : i32
+              scf.condition(%go) %c : !tile.ptr<f64>
+            } do {
+            ^bb0(%y: !tile.ptr<f64>):
+              %moved = "tile.addptr"(%y, %n) : (!tile.ptr<f64>, i32) -> !tile.ptr<f64>
+              scf.yield %b, %n : !tile.ptr<f16>, i32
+            }
+            %v = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (!tile.ptr<f32>) -> f32
+            return
+          }
+        "#;
+        let context = new_context().unwrap();
+        tile_passes::register_all(&context).unwrap();
+        let module = tile_passes::parse_module(&context, text, "control.mlir")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let spec = kernel_spec(&module, 4).unwrap();
+        // %d is moved too: it is the if's other branch.
+        assert_eq!(
+            spec.i32_offset_elem_bytes,
+            vec![Some(4), Some(2), Some(8), Some(4), None]
+        );
+    }
+}
