@@ -219,9 +219,10 @@ impl<'k> KernelBuilder<'k> {
     }
 
     /// Ends the current block with `scf.yield` of `values`, checked
-    /// against `expected` (a branch) or giving their types (the first
-    /// branch). `None` after an error.
-    fn yield_all(
+    /// against `expected` (the carried types of a loop, the first branch's
+    /// types) or giving their types (the first branch). `None` after an
+    /// error.
+    pub(super) fn yield_all(
         &'k self,
         op: &'static str,
         values: &[Tile<'k>],

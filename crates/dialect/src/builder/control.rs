@@ -82,12 +82,11 @@ impl<'k> KernelBuilder<'k> {
             self.tile(self.register_argument(arg.into(), init_types[i].clone()))
         });
         let yielded = body(self.tile(iv_id), carried);
-        let yielded_ids = self.check_yields(op, &yielded, &init_types, &at);
-        if let Some(ids) = &yielded_ids {
-            self.emit("scf.yield", &at, ids, &[], &[], vec![]);
-        }
+        let ok = self
+            .yield_all(op, &yielded, Some(&init_types), &at)
+            .is_some();
         self.close_block();
-        if yielded_ids.is_none() || self.failed() {
+        if !ok || self.failed() {
             return poison;
         }
         let region = Region::new();
@@ -152,32 +151,6 @@ impl<'k> KernelBuilder<'k> {
                     );
                 }
             };
-        }
-        Some(ids)
-    }
-
-    fn check_yields<const N: usize>(
-        &'k self,
-        op: &'static str,
-        yielded: &[Tile<'k>; N],
-        init_types: &[TileType],
-        at: &SourceLoc,
-    ) -> Option<Vec<u32>> {
-        let mut ids = Vec::with_capacity(N);
-        for (index, (t, expected)) in yielded.iter().zip(init_types).enumerate() {
-            let ty = self.type_of(op, *t, at)?;
-            if &ty != expected {
-                return self.fail(
-                    op,
-                    Rule::LoopCarriedMismatch {
-                        index,
-                        expected: expected.to_string(),
-                        found: ty.to_string(),
-                    },
-                    at,
-                );
-            }
-            ids.push(t.id);
         }
         Some(ids)
     }
