@@ -64,6 +64,20 @@ impl Case {
         })
     }
 
+    /// The arguments both first kernels begin with: `X`, `DY`, `DX`, `W`,
+    /// `Mean`, `Rstd`.
+    fn row_args(&self) -> Vec<Arg> {
+        let [x, dy, w, mean, rstd] = &self.inputs;
+        vec![
+            Arg::from(x),
+            Arg::from(dy),
+            Arg::from(&self.dx),
+            Arg::from(w),
+            Arg::from(mean),
+            Arg::from(rstd),
+        ]
+    }
+
     /// The block covering a row (a power of two, at least 128).
     fn block(&self) -> i32 {
         (self.n.next_power_of_two() as i32).max(128)
@@ -120,20 +134,14 @@ pub fn atomic_add_case(device: &Device, rows: usize, n: usize) -> Outcome {
     let jit = tile::jit(&kernel, Options::with_warps(layer_norm_bwd::NUM_WARPS)).map_err(err)?;
     let dw = device.upload(&vec![0.0f32; n]).map_err(err)?;
     let db = device.upload(&vec![0.0f32; n]).map_err(err)?;
-    let [x, dy, w, mean, rstd] = &case.inputs;
-    let args = [
-        Arg::from(x),
-        Arg::from(dy),
-        Arg::from(&case.dx),
-        Arg::from(w),
-        Arg::from(mean),
-        Arg::from(rstd),
+    let mut args = case.row_args();
+    args.extend([
         Arg::from(&dw),
         Arg::from(&db),
         Arg::from(n as i32),
         Arg::from(rows as i32),
         Arg::from(n as i32),
-    ];
+    ]);
     let programs = layer_norm_bwd::PROGRAMS.min(rows) as u32;
     jit.launch(device, programs, &args).map_err(err)?;
     case.check(device, &dw, &db)
@@ -156,20 +164,14 @@ pub fn grouped_case(device: &Device, rows: usize, n: usize) -> Outcome {
     let lock = device.upload(&vec![0i32; 2 * group]).map_err(err)?;
     let dw = device.upload(&vec![f32::NAN; n]).map_err(err)?;
     let db = device.upload(&vec![f32::NAN; n]).map_err(err)?;
-    let [x, dy, w, mean, rstd] = &case.inputs;
-    let args = [
-        Arg::from(x),
-        Arg::from(dy),
-        Arg::from(&case.dx),
-        Arg::from(w),
-        Arg::from(mean),
-        Arg::from(rstd),
+    let mut args = case.row_args();
+    args.extend([
         Arg::from(&partial_dw),
         Arg::from(&partial_db),
         Arg::from(&lock),
         Arg::from(n as i32),
         Arg::from(n as i32),
-    ];
+    ]);
     first.launch(device, rows as u32, &args).map_err(err)?;
     // Every lock released, and every partial sum some row wrote marked.
     let locks: Vec<i32> = device.download(&lock).map_err(err)?;

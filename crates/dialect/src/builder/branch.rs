@@ -44,35 +44,9 @@ impl<'k> KernelBuilder<'k> {
         otherwise: impl FnOnce() -> [Tile<'k>; N],
     ) -> [Tile<'k>; N] {
         let at = SourceLoc::caller();
-        let op = "scf.if";
-        let poison = [self.poison(); N];
-        let Some(condition) = self.condition(op, condition, &at) else {
-            return poison;
-        };
-        if let Err(rule) = crate::limits::check_depth(self.depth() + 1) {
-            self.fail::<()>(op, rule, &at);
-            return poison;
-        }
-        let then_block = Block::new(&[]);
-        self.open_block(&then_block);
-        let yielded = then();
-        let types = self.yield_all(op, &yielded, None, &at);
-        self.close_block();
-        let Some(types) = types else {
-            return poison;
-        };
-        let else_block = Block::new(&[]);
-        self.open_block(&else_block);
-        let yielded = otherwise();
-        let ok = self.yield_all(op, &yielded, Some(&types), &at).is_some();
-        self.close_block();
-        if !ok || self.failed() {
-            return poison;
-        }
-        let regions = vec![region_of(then_block), region_of(else_block)];
-        match self.emit(op, &at, &[condition], &[], &types, regions) {
+        match self.branch(condition, then, Some(otherwise), &at) {
             Some(ids) => std::array::from_fn(|i| self.tile(ids[i])),
-            None => poison,
+            None => [self.poison(); N],
         }
     }
 
@@ -92,24 +66,58 @@ impl<'k> KernelBuilder<'k> {
     #[track_caller]
     pub fn if_then(&'k self, condition: Tile<'k>, then: impl FnOnce()) {
         let at = SourceLoc::caller();
+        let no_else: Option<fn() -> [Tile<'k>; 0]> = None;
+        self.branch(
+            condition,
+            || {
+                then();
+                []
+            },
+            no_else,
+            &at,
+        );
+    }
+
+    /// `scf.if` with a `then` block and, if given, an `else` block (which
+    /// must yield the same types); the results' ids, `None` after an
+    /// error.
+    fn branch<const N: usize>(
+        &'k self,
+        condition: Tile<'k>,
+        then: impl FnOnce() -> [Tile<'k>; N],
+        otherwise: Option<impl FnOnce() -> [Tile<'k>; N]>,
+        at: &SourceLoc,
+    ) -> Option<Vec<u32>> {
         let op = "scf.if";
-        let Some(condition) = self.condition(op, condition, &at) else {
-            return;
-        };
+        let condition = self.condition(op, condition, at)?;
         if let Err(rule) = crate::limits::check_depth(self.depth() + 1) {
-            self.fail::<()>(op, rule, &at);
-            return;
+            return self.fail(op, rule, at);
         }
         let then_block = Block::new(&[]);
         self.open_block(&then_block);
-        then();
-        let ok = self.yield_all(op, &[], None, &at).is_some();
+        let yielded = then();
+        let types = self.yield_all(op, &yielded, None, at);
         self.close_block();
-        if !ok || self.failed() {
-            return;
+        let types = types?;
+        let else_region = match otherwise {
+            Some(otherwise) => {
+                let else_block = Block::new(&[]);
+                self.open_block(&else_block);
+                let yielded = otherwise();
+                let ok = self.yield_all(op, &yielded, Some(&types), at).is_some();
+                self.close_block();
+                if !ok {
+                    return None;
+                }
+                region_of(else_block)
+            }
+            None => Region::new(),
+        };
+        if self.failed() {
+            return None;
         }
-        let regions = vec![region_of(then_block), Region::new()];
-        self.emit(op, &at, &[condition], &[], &[], regions);
+        let regions = vec![region_of(then_block), else_region];
+        self.emit(op, at, &[condition], &[], &types, regions)
     }
 
     /// `while condition(state) { state = body(state) }` over `N` carried
@@ -259,7 +267,7 @@ impl<'k> KernelBuilder<'k> {
 }
 
 /// A region holding `block`.
-fn region_of(block: Block<'_>) -> Region<'_> {
+pub(super) fn region_of(block: Block<'_>) -> Region<'_> {
     let region = Region::new();
     region.append_block(block);
     region

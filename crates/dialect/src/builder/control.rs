@@ -5,8 +5,8 @@ use super::tile::{IntoOperand, Operand, Tile};
 use crate::DType;
 use crate::error::{Rule, SourceLoc};
 use crate::types::TileType;
+use melior::ir::Block;
 use melior::ir::block::BlockLike;
-use melior::ir::{Block, Region, RegionLike};
 
 impl<'k> KernelBuilder<'k> {
     /// A counted loop `for i in (start..end).step_by(step)`, carrying `N`
@@ -89,8 +89,7 @@ impl<'k> KernelBuilder<'k> {
         if !ok || self.failed() {
             return poison;
         }
-        let region = Region::new();
-        region.append_block(block);
+        let region = super::branch::region_of(block);
         let mut operands = bounds.to_vec();
         operands.extend(init.iter().map(|t| t.id));
         match self.emit(op, &at, &operands, &[], &init_types, vec![region]) {
