@@ -6,6 +6,9 @@
 #   bash bench/run-issue20.sh kernels   # the done-when kernels against torch,
 #                                       # with memcheck and racecheck
 #   bash bench/run-issue20.sh bench     # speed beside Triton
+#   bash bench/run-issue20.sh debug     # device_print / device_assert, the
+#                                       # children's raw output, memcheck
+#   bash bench/run-issue20.sh gelu      # the GELU kernels against torch
 # Every log under $OUT; a summary last.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -39,6 +42,17 @@ for mode in "$@"; do
     bench)
       run bench 300 /tmp/tile-tools bench --out "$OUT/bench.md"
       ;;
+    debug)
+      run debug 300 /tmp/tile-tools gpu-check debug
+      run debug-print 60 /tmp/tile-tools gpu-check debug-child print
+      run debug-assert 60 /tmp/tile-tools gpu-check debug-child assert-fires
+      run debug-memcheck 120 compute-sanitizer --tool memcheck --leak-check full \
+        /tmp/tile-tools gpu-check debug-child print
+      ;;
+    gelu)
+      run gelu-dump 120 /tmp/tile-tools gpu-check gelu-dump /tmp/gelu
+      run gelu 120 python3 bench/gelu_vs_torch.py /tmp/gelu
+      ;;
     *)
       echo "unknown mode $mode" >&2
       exit 2
@@ -57,6 +71,15 @@ for mode in "$@"; do
       ;;
     bench)
       echo "--- bench"; grep -E '^(wrote|WARNING|FAIL)' "$OUT/bench.log"; tail -14 "$OUT/bench.log"
+      ;;
+    debug)
+      summary debug
+      echo "--- debug-print: $(grep -c '^pid (' "$OUT/debug-print.log") lines"; head -3 "$OUT/debug-print.log"
+      echo "--- debug-assert"; grep -v '^pid (' "$OUT/debug-assert.log" | cut -c1-300 | head -6
+      echo "--- debug-memcheck"; grep -E 'ERROR SUMMARY|LEAK SUMMARY|^RESULT' "$OUT/debug-memcheck.log" | head -4
+      ;;
+    gelu)
+      echo "--- gelu"; grep -E '^(INFO|RESULT)|Error' "$OUT/gelu.log" "$OUT/gelu-dump.log" | cut -c1-300
       ;;
   esac
 done

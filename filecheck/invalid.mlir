@@ -656,6 +656,23 @@ func.func @two_errors_one_with_location() {
 
 // -----
 
+// A pointer is not a value to print.
+func.func @print_pointers(%p: tensor<16x!tile.ptr<f32>>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:3: error: 'tile.print' op printed value must be a number or a tensor of numbers, found tensor<16x!tile.ptr<f32>>
+  "tile.print"(%p) {prefix = "p", hex = false} : (tensor<16x!tile.ptr<f32>>) -> ()
+  return
+}
+
+// -----
+
+func.func @assert_not_i1(%t: tensor<16xi32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:3: error: 'tile.assert' op assertion condition must be i1 (a comparison result), a scalar or a tensor, found tensor<16xi32>
+  "tile.assert"(%t) {message = "m"} : (tensor<16xi32>) -> ()
+  return
+}
+
+// -----
+
 func.func @valid_at_the_end() -> i32 {
   %0 = "tile.program_id"() {axis = 2 : i32} : () -> i32
   return %0 : i32

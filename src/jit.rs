@@ -112,7 +112,9 @@ impl TileCompiler {
         let interpreter = with_context(|context| {
             let module = tile_passes::parse_module(context, &self.ir, &self.name)
                 .map_err(|e| fail("tile", e.to_string()))?;
-            Interpreter::from_module(&module).map_err(|e| fail("interpreter", e.to_string()))
+            Interpreter::from_module(&module)
+                .map(|i| i.debug(self.options.debug))
+                .map_err(|e| fail("interpreter", e.to_string()))
         })?;
         Ok(self
             .interpreter
@@ -163,6 +165,7 @@ impl TileCompiler {
             .field("features", &o.features)
             .field("opt_level", o.opt_level.to_string())
             .field("num_stages", o.num_stages.to_string())
+            .field("debug", o.debug.to_string())
             .field("facts", facts)
             .finish()
     }

@@ -378,3 +378,19 @@ fn kernel_names_must_be_identifiers() {
     let Err(Error::Build(e)) = r else { panic!("expected a build error") };
     assert_at(&e, "func.func", line);
 }
+
+#[test]
+fn printing_a_pointer_and_asserting_a_number_are_refused() {
+    let mut line = 0;
+    let e = build_error(|k| {
+        let p = k.arg_ptr("p", DType::F32) + k.arange(0, 16);
+        line = line!(); k.device_print("p", &[k.arange(0, 16), p]);
+    });
+    assert_at(&e, "tile.print", line);
+    assert!(matches!(e.rule, Rule::WrongOperand { what: "printed value", .. }), "{e}");
+    let e = build_error(|k| {
+        line = line!(); k.device_assert(k.arange(0, 16), "not a condition");
+    });
+    assert_at(&e, "tile.assert", line);
+    assert!(e.to_string().contains("tensor<16xi32>"), "{e}");
+}

@@ -4,6 +4,7 @@
 mod attention;
 mod builder;
 mod codegen;
+mod debug;
 mod dot;
 mod examples;
 mod fuzz;

@@ -6,6 +6,7 @@
 
 pub mod attention;
 pub mod cross_check;
+pub mod debug;
 pub mod interop;
 pub mod layer_norm;
 pub mod layer_norm_bwd;

@@ -190,6 +190,9 @@ mod tests {
             "gpu-check attention",
             "gpu-check attention --quick",
             "gpu-check interop",
+            "gpu-check debug",
+            "gpu-check debug-child print",
+            "gpu-check debug-child assert-fires",
             "bench --out out/bench.md",
             "bench --quick",
             "bench --quick --no-specialize --warmup 3 --reps 4 \

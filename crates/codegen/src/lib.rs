@@ -50,7 +50,7 @@ mod specialize;
 pub mod target;
 
 pub use dump::Dump;
-pub use options::Options;
+pub use options::{DEBUG_VAR, Options, debug_from_env};
 pub use pipeline::{
     CompileError, Compiled, STAGES, TIMINGS_VAR, compile, compile_copy, compile_text, ptx_both_ways,
 };

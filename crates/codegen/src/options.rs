@@ -24,11 +24,24 @@ pub struct Options {
     /// unit-stride accesses and use 128-bit loads and stores. Launches are
     /// checked against it. Default: nothing assumed.
     pub specialization: Specialization,
+    /// A debug build: `device_assert`s are compiled in (elsewhere they
+    /// are dropped). Default: on when the environment variable
+    /// `TILE_DEBUG` ([`DEBUG_VAR`]) is `1`.
+    pub debug: bool,
+}
+
+/// The environment variable that turns on debug builds (`TILE_DEBUG=1`):
+/// see [`Options::debug`].
+pub const DEBUG_VAR: &str = "TILE_DEBUG";
+
+/// True when the environment asks for debug builds.
+pub fn debug_from_env() -> bool {
+    std::env::var(DEBUG_VAR).is_ok_and(|v| v == "1")
 }
 
 impl Default for Options {
-    /// 4 warps, sm_90 with PTX 8.0, -O3, 3 pipeline stages, dumps as the
-    /// environment says.
+    /// 4 warps, sm_90 with PTX 8.0, -O3, 3 pipeline stages, dumps and
+    /// debug as the environment says.
     fn default() -> Self {
         Options {
             num_warps: 4,
@@ -38,6 +51,7 @@ impl Default for Options {
             num_stages: 3,
             dump: Dump::from_env(),
             specialization: Specialization::none(),
+            debug: debug_from_env(),
         }
     }
 }

@@ -393,9 +393,10 @@ fn write(
         })
 }
 
-/// Puts the warps, the compute capability and the pipeline stages of
-/// `options` on the module, for the passes (`tile.num_warps`,
-/// `tile.compute_capability`, `tile.num_stages`).
+/// Puts the warps, the compute capability, the pipeline stages and the
+/// debug flag of `options` on the module, for the passes
+/// (`tile.num_warps`, `tile.compute_capability`, `tile.num_stages`,
+/// `tile.debug`).
 fn set_target_attributes(
     context: &Context,
     module: &mut Module,
@@ -419,6 +420,12 @@ fn set_target_attributes(
         tile_dialect::ops::NUM_STAGES_ATTR,
         IntegerAttribute::new(i32, i64::from(options.num_stages)).into(),
     );
+    if options.debug {
+        op.set_attribute(
+            tile_dialect::ops::DEBUG_ATTR,
+            melior::ir::Attribute::unit(context),
+        );
+    }
     Ok(())
 }
 

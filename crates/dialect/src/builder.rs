@@ -29,6 +29,7 @@ mod atomic;
 mod block_ptr;
 mod branch;
 mod control;
+mod debug;
 mod dot;
 mod fused;
 mod kernel;

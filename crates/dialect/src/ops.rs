@@ -40,6 +40,10 @@ pub const SCAN: &str = "tile.scan";
 pub const ATOMIC_RMW: &str = "tile.atomic_rmw";
 /// `tile.atomic_cas`
 pub const ATOMIC_CAS: &str = "tile.atomic_cas";
+/// `tile.print`
+pub const PRINT: &str = "tile.print";
+/// `tile.assert`
+pub const ASSERT: &str = "tile.assert";
 
 /// `tile.convert_layout`
 pub const CONVERT_LAYOUT: &str = "tile.convert_layout";
@@ -50,7 +54,7 @@ pub const BLOCKED_ATTR: &str = "tile.blocked";
 pub const SLICE_ATTR: &str = "tile.slice";
 
 /// Every op of the dialect.
-pub const ALL: [&str; 19] = [
+pub const ALL: [&str; 21] = [
     PROGRAM_ID,
     NUM_PROGRAMS,
     ARANGE,
@@ -69,6 +73,8 @@ pub const ALL: [&str; 19] = [
     SCAN,
     ATOMIC_RMW,
     ATOMIC_CAS,
+    PRINT,
+    ASSERT,
     CONVERT_LAYOUT,
 ];
 
@@ -101,6 +107,9 @@ pub const NUM_STAGES_ATTR: &str = "tile.num_stages";
 /// The unit attribute `tile-software-pipeline` puts on a block load that
 /// is copied ahead into shared memory.
 pub const ASYNC_COPY_ATTR: &str = "tile.async_copy";
+/// The unit module attribute of a debug build: `tile.assert` is compiled
+/// in (elsewhere it is dropped), as with Triton's `debug=True`.
+pub const DEBUG_ATTR: &str = "tile.debug";
 /// The module attribute holding the number of warps of each program.
 pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 /// The attribute `tile-vectorize` puts on a load or store: the elements it

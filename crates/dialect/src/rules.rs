@@ -13,6 +13,9 @@ use crate::types::{Elem, TileType};
 
 type R<T> = Result<T, Rule>;
 
+mod debug;
+pub use debug::{assert, print};
+
 /// True for a positive power of two.
 pub fn is_pow2(d: i64) -> bool {
     d > 0 && (d & (d - 1)) == 0

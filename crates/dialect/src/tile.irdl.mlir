@@ -319,6 +319,33 @@ irdl.dialect @tile {
     irdl.results(result: %result)
   }
 
+  // Prints every element of its operand (a number, scalar or tensor), one
+  // line per element: `pid (x, y, z) idx (i, j) prefix: value`; without an
+  // operand, `pid (x, y, z) prefix` once per program. Floats print as C's
+  // `%f`, integers in decimal, or as `0x..` with `hex`.
+  irdl.operation @print {
+    %value = irdl.any
+    irdl.operands(value: optional %value)
+    %prefix = irdl.base "#builtin.string"
+    %true = irdl.is true
+    %false = irdl.is false
+    %hex = irdl.any_of(%true, %false)
+    irdl.attributes { "prefix" = %prefix, "hex" = %hex }
+  }
+
+  // Stops the kernel with `message` and the op's file:line where any
+  // element of `condition` (i1, a scalar or a tensor) is false. Compiled
+  // only into modules with the `tile.debug` attribute; elsewhere it is
+  // dropped.
+  irdl.operation @assert {
+    %i1 = irdl.is i1
+    %tensor = irdl.base "!builtin.tensor"
+    %condition = irdl.any_of(%i1, %tensor)
+    irdl.operands(condition: %condition)
+    %message = irdl.base "#builtin.string"
+    irdl.attributes { "message" = %message }
+  }
+
   // The matrix product a (M x K) times b (K x N) plus acc (M x N), on
   // tensor cores where the types allow. Inputs f16, bf16 or f32 accumulate
   // in f32; i8 accumulates in i32. `input_precision` says how f32 inputs

@@ -241,6 +241,14 @@ fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rul
             Some(&operand(d.acc)?),
             d.precision,
         )?),
+        TileOp::Print(p) => {
+            rules::print(p.value.map(operand).transpose()?.as_ref())?;
+            None
+        }
+        TileOp::Assert(a) => {
+            rules::assert(&operand(a.condition)?)?;
+            None
+        }
         // A layout conversion keeps the shape and element; only the
         // encoding (not part of `TileType`) changes.
         TileOp::ConvertLayout(u) => Some(operand(u.src)?),

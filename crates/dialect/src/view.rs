@@ -27,8 +27,8 @@ mod types;
 mod upstream;
 
 pub use tile_ops::{
-    AccessAttrs, AddPtr, Advance, Arange, AtomicCas, AtomicRmw, BlockLoad, BlockStore, Dot,
-    ExpandDims, GridIndex, Load, MakeBlockPtr, Reduce, Scan, Store, TileOp, Unary,
+    AccessAttrs, AddPtr, Advance, Arange, Assert, AtomicCas, AtomicRmw, BlockLoad, BlockStore, Dot,
+    ExpandDims, GridIndex, Load, MakeBlockPtr, Print, Reduce, Scan, Store, TileOp, Unary,
 };
 pub use types::{TypeTable, decode_type, dtype_of, element_type, tensor_shape};
 pub use upstream::{Constant, ConstantValue, ForLoop, IfOp, KernelArg, KernelFunc, WhileLoop};

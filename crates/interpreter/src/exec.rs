@@ -9,6 +9,7 @@ pub use arith::{maximum, maxnum};
 use crate::program::{Body, Inst, Kind, Program};
 use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, wrap};
 use crate::{atomic, dot, float, memory, reduce, scan};
+use std::io::Write;
 use tile_dialect::DType;
 use tile_dialect::types::{Elem, TileType};
 use tile_runtime::{
@@ -325,6 +326,37 @@ impl Launch<'_> {
                     return Err(self.malformed(inst, "axis out of range"));
                 }
                 t(reduce::reduce(src, *kind, *axis, shape, d))
+            }
+            Kind::Print { prefix, hex } => {
+                let value = match inst.operands.len() {
+                    0 => None,
+                    _ => Some(self.tensor(inst, 0)?),
+                };
+                let lines = crate::print::lines(self.pid, prefix, *hex, value);
+                let mut out = std::io::stdout().lock();
+                for line in lines {
+                    // Printing is best effort, as on the GPU.
+                    let _ = writeln!(out, "{line}");
+                }
+                Ok(None)
+            }
+            Kind::Assert { message } => {
+                if self.program.debug {
+                    let c = self.tensor(inst, 0)?;
+                    let Elems::Int(v) = &c.elems else {
+                        return Err(self.malformed(inst, "asserts a condition that is not i1"));
+                    };
+                    if let Some(i) = v.iter().position(|&b| b == 0) {
+                        return Err(self.fault(
+                            inst,
+                            InterpretFault::AssertionFailed {
+                                message: message.clone(),
+                                index: unflatten(i, &c.shape),
+                            },
+                        ));
+                    }
+                }
+                Ok(None)
             }
             Kind::Scan {
                 kind,

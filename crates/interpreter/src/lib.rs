@@ -40,6 +40,7 @@ pub mod dot;
 pub mod exec;
 pub mod float;
 pub mod memory;
+pub mod print;
 pub mod program;
 pub mod reduce;
 pub mod scan;
@@ -63,6 +64,13 @@ impl Interpreter {
         Ok(Interpreter {
             program: Program::read(module)?,
         })
+    }
+
+    /// The same interpreter with assertions checked (`true`, a debug
+    /// build) or skipped.
+    pub fn debug(mut self, on: bool) -> Self {
+        self.program.debug = on;
+        self
     }
 
     /// The program it runs.

@@ -235,6 +235,19 @@ pub enum Kind {
     },
     /// `tile.convert_layout`: the same value.
     Identity,
+    /// `tile.print` (see [`print`](crate::print)).
+    Print {
+        /// The text before each value.
+        prefix: String,
+        /// Integers in hexadecimal.
+        hex: bool,
+    },
+    /// `tile.assert`: checked in a debug build only
+    /// ([`Program::debug`]).
+    Assert {
+        /// What is reported where the condition fails.
+        message: String,
+    },
     /// `arith.constant`.
     Constant(Tensor),
     /// A binary integer op.
@@ -340,6 +353,11 @@ pub struct Program {
     pub body: Body,
     /// How many slots the values need.
     pub slots: usize,
+    /// A debug build: assertions are checked (the module's
+    /// `tile.debug` attribute, or [`Interpreter::debug`]).
+    ///
+    /// [`Interpreter::debug`]: crate::Interpreter::debug
+    pub debug: bool,
 }
 
 /// Why tile IR cannot be interpreted.

@@ -221,7 +221,11 @@ impl Classes {
                 }
                 return Ok(());
             }
-            Ok(Some(TileOp::ConvertLayout(_))) => return Ok(()),
+            // Each printed value keeps its own layout (they may differ in
+            // shape); an assertion reads its condition in any layout.
+            Ok(Some(TileOp::ConvertLayout(_) | TileOp::Print(_) | TileOp::Assert(_))) => {
+                return Ok(());
+            }
             Ok(Some(TileOp::Dot(d))) => {
                 let inputs = types
                     .tile_type(d.a.r#type())

@@ -54,6 +54,7 @@ mod block_ptr;
 mod builder;
 mod control;
 mod convert;
+mod debug;
 mod dot;
 mod elementwise;
 mod emit;
@@ -115,6 +116,7 @@ pub(crate) fn unsupported(op: &OperationRef) -> PassError {
 pub fn lower_module(module: &OperationRef) -> PassResult {
     let context = tile_dialect::context_of(module.context());
     let warps = num_warps(module)?;
+    let debug = module.has_attribute(tile_dialect::ops::DEBUG_ATTR);
     let body = module
         .region(0)
         .ok()
@@ -153,7 +155,7 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
     let mut shared_bytes = 0;
     let mut arch_specific = false;
     for (op, f) in &kernels {
-        let needs = lower_kernel(&types, op, f, gpu_block, warps)?;
+        let needs = lower_kernel(&types, op, f, gpu_block, warps, debug)?;
         shared_bytes = shared_bytes.max(needs.shared_bytes);
         arch_specific |= needs.arch_specific;
     }
@@ -204,6 +206,7 @@ fn lower_kernel<'c>(
     f: &KernelFunc<'c, '_>,
     gpu_block: BlockRef<'c, '_>,
     warps: u32,
+    debug: bool,
 ) -> Result<Needs, PassError> {
     let context = types.context();
     let mut arg_types = Vec::with_capacity(f.args.len());
@@ -230,6 +233,7 @@ fn lower_kernel<'c>(
     let body = Block::new(&[]);
     let ir = Ir::new(context, entry.to_raw(), op.location());
     let mut e = Emitter::new(ir, types);
+    e.debug = debug;
     for (i, arg) in f.args.iter().enumerate() {
         let value = Val::of_arg(&entry, i);
         // An argument specialized as 1 is 1 (the launch checks it), so

@@ -221,6 +221,13 @@ pub enum InterpretFault {
         /// The element of the tile that divided.
         index: Vec<i64>,
     },
+    /// A `tile.assert` of a debug build found its condition false.
+    AssertionFailed {
+        /// The assertion's message.
+        message: String,
+        /// The first element (row-major) where the condition is false.
+        index: Vec<i64>,
+    },
     /// An op the GPU path refuses too (and why).
     Unsupported(String),
 }
@@ -272,6 +279,9 @@ impl fmt::Display for InterpretFault {
             ),
             InterpretFault::DivisionByZero { index } => {
                 write!(f, "integer division by zero at element {index:?}")
+            }
+            InterpretFault::AssertionFailed { message, index } => {
+                write!(f, "assertion `{message}` failed at element {index:?}")
             }
             InterpretFault::Unsupported(why) => f.write_str(why),
         }

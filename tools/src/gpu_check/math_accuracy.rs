@@ -266,3 +266,40 @@ pub fn cases(device: &Device) -> Vec<(String, Outcome)> {
     }
     out
 }
+
+/// The GELU inputs written by [`gelu_dump`]: 1,000,003 points evenly over
+/// [-8, 8], then 2^16 points near 0 (|x| from 2^-20 up).
+fn gelu_inputs() -> Vec<f32> {
+    let n = 1_000_003usize;
+    let mut xs: Vec<f32> = (0..n)
+        .map(|i| -8.0 + 16.0 * i as f32 / (n - 1) as f32)
+        .collect();
+    xs.extend((0..1 << 16).map(|i: i32| {
+        let m = 2f32.powf(-20.0 + 20.0 * (i >> 1) as f32 / 32768.0);
+        if i & 1 == 1 { -m } else { m }
+    }));
+    xs
+}
+
+/// Runs both GELU kernels on [`gelu_inputs`] and writes the inputs and
+/// outputs as little-endian f32 files in `dir` (`x.f32`, `gelu_erf.f32`,
+/// `gelu_tanh.f32`), for `bench/gelu_vs_torch.py` to compare with
+/// PyTorch's `F.gelu` on the same GPU.
+pub fn gelu_dump(device: &Device, dir: &std::path::Path) -> Outcome {
+    let context = tile::context().map_err(|e| e.to_string())?;
+    let xs = gelu_inputs();
+    let write = |name: &str, v: &[f32]| {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        std::fs::write(dir.join(name), bytes).map_err(|e| format!("{name}: {e}"))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    write("x.f32", &xs)?;
+    for form in [Gelu::Erf, Gelu::Tanh] {
+        let kernel =
+            gelu::gelu(&context, form, gelu::BLOCK, DType::F32).map_err(|e| e.to_string())?;
+        let got = run(device, &kernel, &[&xs])?;
+        write(&format!("{}.f32", form.name()), &got)?;
+        println!("  wrote {} values of {}", got.len(), form.name());
+    }
+    Ok(())
+}

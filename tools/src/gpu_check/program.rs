@@ -344,6 +344,12 @@ pub enum Check {
     /// The largest error of tanh, erf and sigmoid over 2^22 f32 inputs
     /// against the correctly rounded values, and the GELU kernels.
     MathAccuracy,
+    /// Runs both GELU kernels and writes inputs and outputs to DIR, for
+    /// `bench/gelu_vs_torch.py` to compare with PyTorch.
+    GeluDump {
+        /// Where `x.f32`, `gelu_erf.f32` and `gelu_tanh.f32` go.
+        dir: std::path::PathBuf,
+    },
     /// Only the per-op sweeps (every op in every type; reductions, argmax,
     /// scans, atomics, control flow).
     Ops {
@@ -352,6 +358,15 @@ pub enum Check {
         /// control).
         #[arg(long)]
         group: Option<String>,
+    },
+    /// `device_print` and `device_assert`: each case runs in a child
+    /// process (an assertion loses the context), whose output is checked.
+    Debug,
+    /// One case of `debug`, run by the `debug` check in a child process.
+    #[command(hide = true)]
+    DebugChild {
+        /// print, assert-fires, assert-holds or assert-dropped.
+        case: String,
     },
     /// The cross-entropy forward, histogram and cross-program prefix sum
     /// kernels against plain-Rust references.
@@ -374,8 +389,11 @@ impl Check {
             Check::Attention { .. } => "attention",
             Check::Interop => "interop",
             Check::MathAccuracy => "math-accuracy",
+            Check::GeluDump { .. } => "gelu-dump",
             Check::Ops { .. } => "ops",
             Check::OpKernels { .. } => "op-kernels",
+            Check::Debug => "debug",
+            Check::DebugChild { .. } => "debug-child",
         }
     }
 }
@@ -424,6 +442,19 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
             super::op_kernels::cases(device, !quick),
             |(case, outcome)| (case.clone(), outcome.clone()),
         ),
+        Check::GeluDump { dir } => super::math_accuracy::gelu_dump(device, dir),
+        Check::Debug => {
+            let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+            let cases = super::debug::cases(|case| {
+                let mut c = std::process::Command::new(&exe);
+                c.args(["gpu-check", "debug-child", case]);
+                c
+            });
+            family("debug", cases, |(case, outcome)| {
+                (case.clone(), outcome.clone())
+            })
+        }
+        Check::DebugChild { case } => super::debug::child(device, case),
         Check::Interop => {
             let mut cases = super::interop::cases(device);
             let (name, outcome) = super::interop::every_device();

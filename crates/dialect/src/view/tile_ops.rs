@@ -228,6 +228,27 @@ pub struct Dot<'c, 'a> {
     pub precision: InputPrecision,
 }
 
+/// `tile.print`.
+#[derive(Clone, Debug)]
+pub struct Print<'c, 'a> {
+    /// The value printed, one line per element (none: the prefix alone,
+    /// once per program).
+    pub value: Option<Value<'c, 'a>>,
+    /// The text before each value.
+    pub prefix: String,
+    /// Integers in hexadecimal.
+    pub hex: bool,
+}
+
+/// `tile.assert`.
+#[derive(Clone, Debug)]
+pub struct Assert<'c, 'a> {
+    /// What must hold (i1, scalar or tensor).
+    pub condition: Value<'c, 'a>,
+    /// What is reported where it does not.
+    pub message: String,
+}
+
 /// A tile op, read.
 #[derive(Clone, Debug)]
 pub enum TileOp<'c, 'a> {
@@ -267,6 +288,10 @@ pub enum TileOp<'c, 'a> {
     AtomicRmw(AtomicRmw<'c, 'a>),
     /// `tile.atomic_cas`.
     AtomicCas(AtomicCas<'c, 'a>),
+    /// `tile.print`.
+    Print(Print<'c, 'a>),
+    /// `tile.assert`.
+    Assert(Assert<'c, 'a>),
     /// `tile.convert_layout`.
     ConvertLayout(Unary<'c, 'a>),
 }
@@ -474,6 +499,15 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
                     scope: attr::mem_scope(op)?,
                 })
             }
+            ops::PRINT => TileOp::Print(Print {
+                value: optional(&op.operands().collect::<Vec<_>>())?,
+                prefix: attr::string(op, "prefix")?,
+                hex: attr::boolean(op, "hex")?,
+            }),
+            ops::ASSERT => TileOp::Assert(Assert {
+                condition: one(op)?,
+                message: attr::string(op, "message")?,
+            }),
             ops::DOT => {
                 let v = operands(op, 3)?;
                 TileOp::Dot(Dot {

@@ -228,6 +228,11 @@ fn tile_kind<'c: 'a, 'a>(
             mask: a.mask.is_some(),
         },
         TileOp::AtomicCas(_) => Kind::AtomicCas,
+        TileOp::Print(p) => Kind::Print {
+            prefix: p.prefix,
+            hex: p.hex,
+        },
+        TileOp::Assert(a) => Kind::Assert { message: a.message },
         TileOp::MakeBlockPtr(m) => {
             let rank = m.shape.len();
             if m.strides.len() != rank || m.offsets.len() != rank {
@@ -348,6 +353,7 @@ impl Program {
                 insts,
             },
             slots: reader.slots.len(),
+            debug: module.as_operation().has_attribute(ops::DEBUG_ATTR),
         })
     }
 }

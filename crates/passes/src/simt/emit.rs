@@ -3,7 +3,9 @@
 //! each op to its lowering.
 
 use super::builder::{GLOBAL, Ir, SHARED, Val};
-use super::{atomic, block_ptr, control, convert, dot, elementwise, math, memory, reduce, scan};
+use super::{
+    atomic, block_ptr, control, convert, debug, dot, elementwise, math, memory, reduce, scan,
+};
 use crate::edit::{key, ops_of};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
@@ -108,6 +110,8 @@ pub struct Emitter<'t, 'c> {
     /// Set when the kernel uses instructions of the `a` variant of its
     /// chip (`wgmma`).
     pub arch_specific: bool,
+    /// A debug build: assertions are compiled in.
+    pub debug: bool,
     /// The products of the pipelined loop whose body is being lowered that
     /// leave their `wgmma` group in flight ([`super::dot::in_flight`]).
     pub in_flight_products: std::collections::HashSet<usize>,
@@ -158,6 +162,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             shared_bytes: 0,
             scratch: 0,
             arch_specific: false,
+            debug: false,
             in_flight_products: Default::default(),
             pending: Vec::new(),
             wgmma_pending: false,
@@ -731,6 +736,8 @@ impl<'t, 'c> Emitter<'t, 'c> {
             TileOp::Scan(s) => scan::scan(self, op, &s),
             TileOp::AtomicRmw(a) => atomic::rmw(self, op, &a),
             TileOp::AtomicCas(a) => atomic::cas(self, op, &a),
+            TileOp::Print(p) => debug::print(self, op, &p),
+            TileOp::Assert(a) => debug::assert(self, op, &a),
             TileOp::Dot(d) => dot::lower(self, op, &d),
         }
     }
