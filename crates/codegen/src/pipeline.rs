@@ -315,6 +315,9 @@ fn fill(pipeline: &str, options: &Options) -> String {
 /// The functions `ptx` declares `.extern` (each would fail to link when the
 /// module is loaded).
 fn external_functions(ptx: &str) -> Vec<String> {
+    // The driver's JIT provides CUDA's device-side printf and assertion
+    // failure (`device_print`, `device_assert`).
+    const PROVIDED: [&str; 2] = ["vprintf", "__assertfail"];
     ptx.lines()
         .filter_map(|l| l.trim().strip_prefix(".extern .func"))
         .filter_map(|rest| {
@@ -322,6 +325,7 @@ fn external_functions(ptx: &str) -> Vec<String> {
                 .rfind(|w| !w.is_empty() && !w.starts_with('.') && !w.contains("func_retval"))
                 .map(str::to_string)
         })
+        .filter(|f| !PROVIDED.contains(&f.as_str()))
         .collect()
 }
 
@@ -508,5 +512,7 @@ mod tests {
         let ptx = ".version 8.0\n.extern .func  (.param .b32 func_retval0) __nv_expf\n(\n\t.param .b32 __nv_expf_param_0\n)\n;\n.extern .func __trap\n;\n.visible .entry k()\n{\n}\n";
         assert_eq!(external_functions(ptx), vec!["__nv_expf", "__trap"]);
         assert!(external_functions(".visible .entry k()\n{\n}\n").is_empty());
+        let debug = ".extern .func __assertfail\n(\n\t.param .b64 p\n)\n.noreturn;\n.extern .func  (.param .b32 func_retval0) vprintf\n(\n)\n;\n";
+        assert!(external_functions(debug).is_empty());
     }
 }
