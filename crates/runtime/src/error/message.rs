@@ -155,13 +155,8 @@ impl fmt::Display for RuntimeError {
                 kernels,
                 code,
                 message,
-            } => write!(
-                f,
-                "a kernel faulted: {code} ({message}); launched since the last wait: {}; the \
-                 CUDA context is now unusable and every later call on this device will fail: \
-                 fix the kernel (run it under compute-sanitizer to find the faulting access) \
-                 and start a new process",
-                if kernels.is_empty() {
+            } => {
+                let kernels = if kernels.is_empty() {
                     "none recorded".to_string()
                 } else {
                     kernels
@@ -169,8 +164,22 @@ impl fmt::Display for RuntimeError {
                         .map(|k| format!("`{k}`"))
                         .collect::<Vec<_>>()
                         .join(", ")
-                }
-            ),
+                };
+                // An assertion's message, file and line are on the
+                // process's output (CUDA prints them); a fault has none.
+                let fix = if code == "CUDA_ERROR_ASSERT" {
+                    "a device_assert failed: its message, file and line are on the process's \
+                     output"
+                } else {
+                    "fix the kernel (run it under compute-sanitizer to find the faulting access)"
+                };
+                write!(
+                    f,
+                    "a kernel faulted: {code} ({message}); launched since the last wait: \
+                     {kernels}; the CUDA context is now unusable and every later call on this \
+                     device will fail: {fix} and start a new process"
+                )
+            }
             RuntimeError::Compile { kernel, message } => {
                 write!(f, "kernel `{kernel}`: compilation failed: {message}")
             }
@@ -267,6 +276,20 @@ mod tests {
         assert!(text.contains("context is now unusable"), "{text}");
         assert!(illegal_address().is_context_lost());
         assert_eq!(illegal_address().kernel(), Some("add_one"));
+    }
+
+    #[test]
+    fn a_failed_assertion_points_at_the_output_not_at_compute_sanitizer() {
+        let fault = |code: &str| RuntimeError::KernelFault {
+            kernels: vec!["k".into()],
+            code: code.into(),
+            message: "m".into(),
+        };
+        let assert = fault("CUDA_ERROR_ASSERT").to_string();
+        assert!(assert.contains("a device_assert failed"), "{assert}");
+        assert!(!assert.contains("compute-sanitizer"), "{assert}");
+        let illegal = fault("CUDA_ERROR_ILLEGAL_ADDRESS").to_string();
+        assert!(illegal.contains("compute-sanitizer"), "{illegal}");
     }
 
     #[test]
