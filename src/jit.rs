@@ -166,6 +166,7 @@ impl TileCompiler {
             .field("opt_level", o.opt_level.to_string())
             .field("num_stages", o.num_stages.to_string())
             .field("debug", o.debug.to_string())
+            .field("fp_fusion", o.fp_fusion.to_string())
             .field("facts", facts)
             .finish()
     }

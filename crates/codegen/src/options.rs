@@ -28,6 +28,12 @@ pub struct Options {
     /// are dropped). Default: on when the environment variable
     /// `TILE_DEBUG` ([`DEBUG_VAR`]) is `1`.
     pub debug: bool,
+    /// A float product feeding a sum or difference may become one fused
+    /// multiply-add, rounded once (as Triton's `enable_fp_fusion`, on by
+    /// default there too): fewer instructions, and a result as accurate
+    /// or more. Off: every product and sum rounds on its own, as the CPU
+    /// interpreter computes them. Default: on.
+    pub fp_fusion: bool,
 }
 
 /// The environment variable that turns on debug builds (`TILE_DEBUG=1`):
@@ -52,6 +58,7 @@ impl Default for Options {
             dump: Dump::from_env(),
             specialization: Specialization::none(),
             debug: debug_from_env(),
+            fp_fusion: true,
         }
     }
 }

@@ -398,9 +398,9 @@ fn write(
 }
 
 /// Puts the warps, the compute capability, the pipeline stages and the
-/// debug flag of `options` on the module, for the passes
+/// debug and fusion flags of `options` on the module, for the passes
 /// (`tile.num_warps`, `tile.compute_capability`, `tile.num_stages`,
-/// `tile.debug`).
+/// `tile.debug`, `tile.fp_fusion`).
 fn set_target_attributes(
     context: &Context,
     module: &mut Module,
@@ -424,11 +424,13 @@ fn set_target_attributes(
         tile_dialect::ops::NUM_STAGES_ATTR,
         IntegerAttribute::new(i32, i64::from(options.num_stages)).into(),
     );
-    if options.debug {
-        op.set_attribute(
-            tile_dialect::ops::DEBUG_ATTR,
-            melior::ir::Attribute::unit(context),
-        );
+    for (on, name) in [
+        (options.debug, tile_dialect::ops::DEBUG_ATTR),
+        (options.fp_fusion, tile_dialect::ops::FP_FUSION_ATTR),
+    ] {
+        if on {
+            op.set_attribute(name, melior::ir::Attribute::unit(context));
+        }
     }
     Ok(())
 }

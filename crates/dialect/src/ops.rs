@@ -110,6 +110,10 @@ pub const ASYNC_COPY_ATTR: &str = "tile.async_copy";
 /// The unit module attribute of a debug build: `tile.assert` is compiled
 /// in (elsewhere it is dropped), as with Triton's `debug=True`.
 pub const DEBUG_ATTR: &str = "tile.debug";
+/// The unit module attribute that lets `tile-to-simt` mark float products
+/// and sums `contract`, so LLVM may fuse them into one `fma`
+/// (`Options::fp_fusion`).
+pub const FP_FUSION_ATTR: &str = "tile.fp_fusion";
 /// The module attribute holding the number of warps of each program.
 pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 /// The attribute `tile-vectorize` puts on a load or store: the elements it

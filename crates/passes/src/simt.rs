@@ -116,7 +116,10 @@ pub(crate) fn unsupported(op: &OperationRef) -> PassError {
 pub fn lower_module(module: &OperationRef) -> PassResult {
     let context = tile_dialect::context_of(module.context());
     let warps = num_warps(module)?;
-    let debug = module.has_attribute(tile_dialect::ops::DEBUG_ATTR);
+    let flags = Flags {
+        debug: module.has_attribute(tile_dialect::ops::DEBUG_ATTR),
+        fp_fusion: module.has_attribute(tile_dialect::ops::FP_FUSION_ATTR),
+    };
     let body = module
         .region(0)
         .ok()
@@ -155,7 +158,7 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
     let mut shared_bytes = 0;
     let mut arch_specific = false;
     for (op, f) in &kernels {
-        let needs = lower_kernel(&types, op, f, gpu_block, warps, debug)?;
+        let needs = lower_kernel(&types, op, f, gpu_block, warps, flags)?;
         shared_bytes = shared_bytes.max(needs.shared_bytes);
         arch_specific |= needs.arch_specific;
     }
@@ -190,6 +193,15 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
     Ok(())
 }
 
+/// The module's flags that change the lowering.
+#[derive(Clone, Copy, Debug)]
+struct Flags {
+    /// `tile.debug`: assertions are compiled in.
+    debug: bool,
+    /// `tile.fp_fusion`: float products and sums may fuse.
+    fp_fusion: bool,
+}
+
 /// What a lowered kernel needs of its module.
 struct Needs {
     /// Bytes of shared memory.
@@ -206,7 +218,7 @@ fn lower_kernel<'c>(
     f: &KernelFunc<'c, '_>,
     gpu_block: BlockRef<'c, '_>,
     warps: u32,
-    debug: bool,
+    flags: Flags,
 ) -> Result<Needs, PassError> {
     let context = types.context();
     let mut arg_types = Vec::with_capacity(f.args.len());
@@ -233,7 +245,8 @@ fn lower_kernel<'c>(
     let body = Block::new(&[]);
     let ir = Ir::new(context, entry.to_raw(), op.location());
     let mut e = Emitter::new(ir, types);
-    e.debug = debug;
+    e.debug = flags.debug;
+    e.fp_fusion = flags.fp_fusion;
     for (i, arg) in f.args.iter().enumerate() {
         let value = Val::of_arg(&entry, i);
         // An argument specialized as 1 is 1 (the launch checks it), so

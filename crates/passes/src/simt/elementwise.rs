@@ -30,6 +30,25 @@ pub fn constant<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassR
     Ok(())
 }
 
+/// The float ops LLVM may fuse into a multiply-add when marked `contract`.
+const FUSABLE: [&str; 3] = ["arith.mulf", "arith.addf", "arith.subf"];
+
+/// Marks an op's fast-math flags `contract` (where it has none or only
+/// `none`), keeping any other flags it has.
+fn contract<'c>(e: &Emitter<'_, 'c>, attrs: &mut Vec<(Identifier<'c>, Attribute<'c>)>) {
+    let context = e.types.context();
+    let flag = Attribute::parse(context, "#arith.fastmath<contract>")
+        .expect("#arith.fastmath<contract> parses");
+    match attrs
+        .iter_mut()
+        .find(|(n, _)| n.as_string_ref().as_str() == Ok("fastmath"))
+    {
+        Some((_, a)) if a.to_string() == "#arith.fastmath<none>" => *a = flag,
+        Some(_) => {}
+        None => attrs.push((Identifier::new(context, "fastmath"), flag)),
+    }
+}
+
 /// Any other `arith`/`math` op: the same op once per register, on the
 /// registers' scalars, with the op's attributes.
 pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
@@ -63,8 +82,11 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
         .iter()
         .map(|&v| e.scalar_type(v, op))
         .collect::<Result<_, _>>()?;
-    let attrs: Vec<(Identifier, Attribute)> = op.attributes().collect();
     let name = op_name(op);
+    let mut attrs: Vec<(Identifier, Attribute)> = op.attributes().collect();
+    if e.fp_fusion && FUSABLE.contains(&name) {
+        contract(e, &mut attrs);
+    }
     let mut outs: Vec<Vec<_>> = vec![Vec::new(); results.len()];
     for r in 0..n.unwrap_or(1) {
         let args = operands

@@ -112,6 +112,9 @@ pub struct Emitter<'t, 'c> {
     pub arch_specific: bool,
     /// A debug build: assertions are compiled in.
     pub debug: bool,
+    /// Float products and sums are marked `contract` (LLVM may fuse them
+    /// into `fma`).
+    pub fp_fusion: bool,
     /// The products of the pipelined loop whose body is being lowered that
     /// leave their `wgmma` group in flight ([`super::dot::in_flight`]).
     pub in_flight_products: std::collections::HashSet<usize>,
@@ -163,6 +166,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             scratch: 0,
             arch_specific: false,
             debug: false,
+            fp_fusion: false,
             in_flight_products: Default::default(),
             pending: Vec::new(),
             wgmma_pending: false,

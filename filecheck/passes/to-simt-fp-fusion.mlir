@@ -1,0 +1,59 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
+
+// In a module marked tile.fp_fusion (Options::fp_fusion, on by default),
+// float products, sums and differences are marked contract, so LLVM fuses
+// a product feeding a sum into one fma (as Triton's enable_fp_fusion);
+// other ops and integer ops keep their flags. Without the mark each op
+// rounds on its own.
+
+// CHECK-LABEL: gpu.func @fused
+// CHECK: %[[M:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: arith.addf %[[M]], %{{.*}} fastmath<contract> : f32
+// CHECK: arith.subf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i32
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry fused
+// PTX-SAME: fma.rn.f32
+// PTX-NOT: mul.rn.f32
+module attributes {tile.fp_fusion} {
+func.func @fused(%x: !tile.ptr<f32>, %y: !tile.ptr<i32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %m = arith.mulf %v, %v : tensor<128xf32>
+  %s = arith.addf %m, %v : tensor<128xf32>
+  %d = arith.subf %s, %v : tensor<128xf32>
+  %q = arith.divf %d, %v : tensor<128xf32>
+  "tile.store"(%p, %q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %ys = "tile.splat"(%y) : (!tile.ptr<i32>) -> tensor<128x!tile.ptr<i32>>
+  %yp = "tile.addptr"(%ys, %c) : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i32>>
+  %sq = arith.muli %c, %c : tensor<128xi32>
+  "tile.store"(%yp, %sq) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<i32>>, tensor<128xi32>) -> ()
+  return
+}
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @separate
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: fastmath
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry separate
+// PTX-SAME: mul.rn.f32
+// PTX-SAME: add.rn.f32
+// PTX-NOT: fma.rn.f32
+func.func @separate(%x: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %m = arith.mulf %v, %v : tensor<128xf32>
+  %s = arith.addf %m, %v : tensor<128xf32>
+  "tile.store"(%p, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  return
+}
