@@ -61,13 +61,14 @@ config.substitutions.append(
 # compiler runs them, `tile_codegen::STAGES`): `tile-opt ... %to-ptx`.
 # `%to-ptx-O0` to `%to-ptx-O3` choose LLVM's optimisation level; `%to-ptx`
 # is -O3, the default. `%to-ptx-sm90a` targets sm_90a (what the compiler
-# chooses for kernels that use wgmma), `%to-ptx-sm80` sm_80 (mma.sync).
-def to_ptx(opt, chip="sm_90"):
+# chooses for kernels that use wgmma), `%to-ptx-sm80` sm_80 (mma.sync),
+# `%to-ptx-ptx81` sm_90 with PTX 8.1 (vector atomics).
+def to_ptx(opt, chip="sm_90", ptx=80):
     return (
         "'--pass-pipeline=builtin.module(nvvm-attach-target{chip=%s "
-        "features=+ptx80 O=%d},convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),"
+        "features=+ptx%d O=%d},convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),"
         "convert-index-to-llvm,reconcile-unrealized-casts,"
-        "gpu-module-to-binary{format=isa})'" % (chip, opt)
+        "gpu-module-to-binary{format=isa})'" % (chip, ptx, opt)
     )
 
 
@@ -75,6 +76,7 @@ for opt in range(4):
     config.substitutions.append(("%%to-ptx-O%d" % opt, to_ptx(opt)))
 config.substitutions.append(("%to-ptx-sm90a", to_ptx(3, "sm_90a")))
 config.substitutions.append(("%to-ptx-sm80", to_ptx(3, "sm_80")))
+config.substitutions.append(("%to-ptx-ptx81", to_ptx(3, "sm_90", 81)))
 config.substitutions.append(("%to-ptx", to_ptx(3)))
 
 # --- where %t and Output/ live --------------------------------------------

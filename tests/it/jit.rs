@@ -127,7 +127,33 @@ fn the_key_changes_with_every_input_and_nothing_else() {
                 &vector_add_source(
                     1024,
                     Options {
-                        features: "+ptx81".into(),
+                        features: "+ptx82".into(),
+                        ..no_dumps()
+                    },
+                ),
+                &none,
+            ),
+        ),
+        (
+            "debug flag",
+            key(
+                &vector_add_source(
+                    1024,
+                    Options {
+                        debug: !no_dumps().debug,
+                        ..no_dumps()
+                    },
+                ),
+                &none,
+            ),
+        ),
+        (
+            "fusion flag",
+            key(
+                &vector_add_source(
+                    1024,
+                    Options {
+                        fp_fusion: false,
                         ..no_dumps()
                     },
                 ),

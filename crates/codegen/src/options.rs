@@ -10,7 +10,10 @@ pub struct Options {
     pub num_warps: u32,
     /// The GPU architecture (`sm_90`).
     pub chip: String,
-    /// LLVM target features (`+ptx80`: the PTX ISA version).
+    /// LLVM target features (`+ptx81`: the PTX ISA version). PTX 8.1
+    /// (CUDA 12.1 drivers and later) is the first with sm_90's vector
+    /// atomics (`atom.add.v4.f32`); with `+ptx80` f32 atomic adds move one
+    /// element at a time.
     pub features: String,
     /// The LLVM optimisation level, 0 to 3.
     pub opt_level: u8,
@@ -46,13 +49,13 @@ pub fn debug_from_env() -> bool {
 }
 
 impl Default for Options {
-    /// 4 warps, sm_90 with PTX 8.0, -O3, 3 pipeline stages, dumps and
+    /// 4 warps, sm_90 with PTX 8.1, -O3, 3 pipeline stages, dumps and
     /// debug as the environment says.
     fn default() -> Self {
         Options {
             num_warps: 4,
             chip: "sm_90".into(),
-            features: "+ptx80".into(),
+            features: "+ptx81".into(),
             opt_level: 3,
             num_stages: 3,
             dump: Dump::from_env(),

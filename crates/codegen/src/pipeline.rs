@@ -398,9 +398,9 @@ fn write(
 }
 
 /// Puts the warps, the compute capability, the pipeline stages and the
-/// debug and fusion flags of `options` on the module, for the passes
-/// (`tile.num_warps`, `tile.compute_capability`, `tile.num_stages`,
-/// `tile.debug`, `tile.fp_fusion`).
+/// PTX version, and the debug and fusion flags of `options` on the
+/// module, for the passes (`tile.num_warps`, `tile.compute_capability`,
+/// `tile.num_stages`, `tile.ptx_version`, `tile.debug`, `tile.fp_fusion`).
 fn set_target_attributes(
     context: &Context,
     module: &mut Module,
@@ -424,6 +424,12 @@ fn set_target_attributes(
         tile_dialect::ops::NUM_STAGES_ATTR,
         IntegerAttribute::new(i32, i64::from(options.num_stages)).into(),
     );
+    if let Some(ptx) = crate::target::ptx_version(&options.features)? {
+        op.set_attribute(
+            tile_dialect::ops::PTX_VERSION_ATTR,
+            IntegerAttribute::new(i32, i64::from(ptx)).into(),
+        );
+    }
     for (on, name) in [
         (options.debug, tile_dialect::ops::DEBUG_ATTR),
         (options.fp_fusion, tile_dialect::ops::FP_FUSION_ATTR),

@@ -184,7 +184,7 @@ mod tests {
         let a100 = for_chip(&o, "sm_80").unwrap();
         assert_eq!(
             (a100.chip.as_str(), a100.features.as_str()),
-            ("sm_80", "+ptx80")
+            ("sm_80", "+ptx81")
         );
         let b200 = for_chip(&o, "sm_100").unwrap();
         assert_eq!(

@@ -114,6 +114,9 @@ pub const DEBUG_ATTR: &str = "tile.debug";
 /// and sums `contract`, so LLVM may fuse them into one `fma`
 /// (`Options::fp_fusion`).
 pub const FP_FUSION_ATTR: &str = "tile.fp_fusion";
+/// The module attribute holding the PTX ISA version kernels are compiled
+/// for, times ten (81 for PTX 8.1), when the options name one.
+pub const PTX_VERSION_ATTR: &str = "tile.ptx_version";
 /// The module attribute holding the number of warps of each program.
 pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 /// The attribute `tile-vectorize` puts on a load or store: the elements it

@@ -125,6 +125,13 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
         }
     }
 
+    /// What an atomic read-modify-write through a tensor of pointers
+    /// accesses (for vector atomics; `None` for a scalar pointer). Not
+    /// part of [`AxisAnalysis::access`]: atomics do not choose layouts.
+    pub fn atomic_access(&self, a: &tile_dialect::view::AtomicRmw<'c, '_>) -> Option<Access> {
+        self.pointer_access(a.ptr, a.mask)
+    }
+
     fn shape(&self, v: Value<'c, '_>) -> Vec<i64> {
         tile_dialect::view::tensor_shape(v.r#type())
     }

@@ -119,6 +119,7 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
     let flags = Flags {
         debug: module.has_attribute(tile_dialect::ops::DEBUG_ATTR),
         fp_fusion: module.has_attribute(tile_dialect::ops::FP_FUSION_ATTR),
+        vector_atomics: vector_atomics(module)?,
     };
     let body = module
         .region(0)
@@ -200,6 +201,20 @@ struct Flags {
     debug: bool,
     /// `tile.fp_fusion`: float products and sums may fuse.
     fp_fusion: bool,
+    /// The target has `atom.add.v2/v4.f32`: sm_90 and PTX 8.1 or later.
+    vector_atomics: bool,
+}
+
+/// Whether the module targets sm_90 or later with PTX 8.1 or later (both
+/// must be named on the module).
+fn vector_atomics(module: &OperationRef) -> Result<bool, PassError> {
+    use tile_dialect::ops::{COMPUTE_CAPABILITY_ATTR, PTX_VERSION_ATTR};
+    let read = |name: &'static str| -> Result<Option<i64>, PassError> {
+        tile_dialect::view::attr::int_opt(module, name)
+            .map_err(|r| PassError::at(module, r.to_string()))
+    };
+    Ok(read(COMPUTE_CAPABILITY_ATTR)?.is_some_and(|cc| cc >= 90)
+        && read(PTX_VERSION_ATTR)?.is_some_and(|ptx| ptx >= 81))
 }
 
 /// What a lowered kernel needs of its module.
@@ -247,6 +262,7 @@ fn lower_kernel<'c>(
     let mut e = Emitter::new(ir, types);
     e.debug = flags.debug;
     e.fp_fusion = flags.fp_fusion;
+    e.vector_atomics = flags.vector_atomics;
     for (i, arg) in f.args.iter().enumerate() {
         let value = Val::of_arg(&entry, i);
         // An argument specialized as 1 is 1 (the launch checks it), so

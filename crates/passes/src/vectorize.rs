@@ -1,5 +1,7 @@
-//! `tile-vectorize`: decides how many elements each load and store moves
-//! per access, and records it as `tile.vector_width` on the op.
+//! `tile-vectorize`: decides how many elements each load, store and atomic
+//! add moves per access, and records it as `tile.vector_width` on the op
+//! (the lowering of an atomic uses it where the target has a vector form:
+//! `atom.add.v4.f32` on sm_90 with PTX 8.1).
 //!
 //! The width along the tile's fastest register axis (the first axis of its
 //! layout's order) is the largest power of two that
@@ -82,7 +84,14 @@ pub fn vectorize(func: &OperationRef) -> PassResult {
         let Ok(Some(view)) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
             return WalkResult::Advance;
         };
-        let Some(access) = analysis.access(&view) else {
+        let access = match &view {
+            // Adds are the atomics with vector forms (`atom.add.v4.f32`).
+            TileOp::AtomicRmw(a) if a.kind == tile_dialect::AtomicKind::Add => {
+                analysis.atomic_access(a)
+            }
+            _ => analysis.access(&view),
+        };
+        let Some(access) = access else {
             return WalkResult::Advance;
         };
         let tensor: Value = match &view {
@@ -92,6 +101,7 @@ pub fn vectorize(func: &OperationRef) -> PassResult {
             },
             TileOp::Store(s) => s.value,
             TileOp::BlockStore(s) => s.value,
+            TileOp::AtomicRmw(a) => a.ptr,
             _ => return WalkResult::Advance,
         };
         match held_along_fastest(&types, tensor) {

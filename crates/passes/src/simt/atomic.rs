@@ -177,6 +177,10 @@ pub fn rmw<'c>(
     let d = pointee(e, a.ptr, op)?;
     let lanes = lanes(e, a.ptr, op)?;
     publish_writes(e, &lanes, a.sem);
+    let width = vector_width(e, op, a, d, &lanes)?;
+    if width > 1 {
+        return add_f32_vectors(e, op, a, &lanes, width);
+    }
     let base = prefix(a.sem, a.scope);
     let mut olds = Vec::new();
     for r in 0..lanes.registers.unwrap_or(1) {
@@ -236,6 +240,82 @@ pub fn rmw<'c>(
         olds.push(emit_atom(e, d, ptr, atom, guard));
     }
     finish(e, op, a.ptr, d, &lanes, olds)
+}
+
+/// The elements one atomic moves: `tile-vectorize`'s width for an f32 add
+/// through a tensor of pointers where the target has the vector form
+/// (sm_90, PTX 8.1: `atom.add.v2.f32`, `atom.add.v4.f32`); else 1.
+fn vector_width<'c>(
+    e: &Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AtomicRmw<'c, '_>,
+    d: DType,
+    lanes: &Lanes,
+) -> Result<usize, PassError> {
+    if !e.vector_atomics
+        || a.kind != AtomicKind::Add
+        || d != DType::F32
+        || lanes.registers.is_none()
+    {
+        return Ok(1);
+    }
+    let width = tile_dialect::view::attr::int_opt(op, tile_dialect::ops::VECTOR_WIDTH_ATTR)
+        .map_err(|r| PassError::at(op, r.to_string()))?
+        .unwrap_or(1);
+    Ok(match width {
+        4 => 4,
+        2 => 2,
+        _ => 1,
+    })
+}
+
+/// An f32 atomic add of `width` consecutive elements per instruction:
+/// `[@guard] atom.<sem>.<scope>.global.add.v<width>.f32 {old..}, [addr],
+/// {val..}`. The mask is the same across each run (`tile-vectorize`
+/// checked it), so the first element's guards the run.
+fn add_f32_vectors<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AtomicRmw<'c, '_>,
+    lanes: &Lanes,
+    width: usize,
+) -> PassResult {
+    let opcode = format!("{}.add.v{width}.f32", prefix(a.sem, a.scope));
+    let n = lanes.registers.unwrap_or(1);
+    let i32 = e.ir.int_type(32);
+    let zero = e.int(i32, 0);
+    let mut olds = Vec::with_capacity(n);
+    for r in (0..n).step_by(width) {
+        let ptr = e.reg(a.ptr, r, op)?;
+        let mask = a.mask.map(|m| e.reg(m, r, op)).transpose()?;
+        let guard = and(e, mask, lanes.owner);
+        let mut bits = Vec::with_capacity(width);
+        for i in r..r + width {
+            let v = e.reg(a.val, i, op)?;
+            bits.push(to_int(e, v, DType::F32));
+        }
+        let mut asm = PtxAsm::new();
+        let outs: Vec<_> = (0..width)
+            .map(|_| {
+                let out = asm.output(RegClass::B32, i32);
+                asm.tied(out, zero);
+                out
+            })
+            .collect();
+        let addr = asm.input(RegClass::B64, ptr);
+        let ins: Vec<_> = bits
+            .into_iter()
+            .map(|b| asm.input(RegClass::B32, b))
+            .collect();
+        let g = guard.map(|p| asm.input(RegClass::Pred, p));
+        asm.instruction(
+            g,
+            &opcode,
+            vec![Arg::Vector(outs), Arg::Address(addr), Arg::Vector(ins)],
+        );
+        olds.extend(asm.emit(&e.ir, true));
+    }
+    finish(e, op, a.ptr, DType::F32, lanes, olds)
 }
 
 /// Lowers `tile.atomic_cas`.

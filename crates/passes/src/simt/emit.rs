@@ -115,6 +115,8 @@ pub struct Emitter<'t, 'c> {
     /// Float products and sums are marked `contract` (LLVM may fuse them
     /// into `fma`).
     pub fp_fusion: bool,
+    /// The target has `atom.add.v2/v4.f32` (sm_90, PTX 8.1).
+    pub vector_atomics: bool,
     /// The products of the pipelined loop whose body is being lowered that
     /// leave their `wgmma` group in flight ([`super::dot::in_flight`]).
     pub in_flight_products: std::collections::HashSet<usize>,
@@ -167,6 +169,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             arch_specific: false,
             debug: false,
             fp_fusion: false,
+            vector_atomics: false,
             in_flight_products: Default::default(),
             pending: Vec::new(),
             wgmma_pending: false,

@@ -1,0 +1,71 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-ptx81 | FileCheck %s --check-prefix=PTX
+
+// An f32 atomic add through 16-byte aligned, contiguous pointers moves
+// four elements per instruction (atom.add.v4.f32) where the module targets
+// sm_90 with PTX 8.1; tile-vectorize gives the width, as for loads. Other
+// kinds and types, and older targets, stay one element per atomic.
+
+// 1024 f32 on 4 warps, laid out by the load (4 consecutive elements a
+// thread, twice): two v4 atomics, each under the mask of its run.
+// CHECK-LABEL: gpu.func @add_v4
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "@$13 atom.relaxed.gpu.global.add.v4.f32 {$0, $1, $2, $3}, [ $8 ], {$9, $10, $11, $12};"
+// CHECK-NOT: atom.relaxed.gpu.global.add.f32
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .version 8.1
+// PTX-SAME: .entry add_v4
+// PTX-SAME: atom.relaxed.gpu.global.add.v4.f32
+// PTX-NOT: atom.relaxed.gpu.global.add.f32
+module attributes {tile.compute_capability = 90 : i32, tile.ptx_version = 81 : i32} {
+func.func @add_v4(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
+  %m = arith.cmpi slt, %c, %ns : tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p, %m) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+  %old = "tile.atomic_rmw"(%p, %v, %m) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>) -> tensor<1024xf32>
+  return
+}
+}
+
+// -----
+
+// The same without a PTX version on the module, and an i32 add with one:
+// one element per atomic.
+// CHECK-LABEL: gpu.func @add_scalar
+// CHECK-NOT: .v4.f32
+// CHECK: atom.relaxed.gpu.global.add.f32
+// CHECK-NOT: .v4.f32
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry add_scalar
+// PTX-SAME: atom.relaxed.gpu.global.add.f32
+func.func @add_scalar(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  %old = "tile.atomic_rmw"(%p, %v) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> tensor<1024xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @add_i32
+// CHECK-NOT: .v4
+// CHECK: atom.relaxed.gpu.global.add.s32
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry add_i32
+module attributes {tile.compute_capability = 90 : i32, tile.ptx_version = 81 : i32} {
+func.func @add_i32(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<1024x!tile.ptr<i32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<i32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<1024x!tile.ptr<i32>>) -> tensor<1024xi32>
+  %old = "tile.atomic_rmw"(%p, %v) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>) -> tensor<1024xi32>
+  return
+}
+}
