@@ -281,7 +281,8 @@ fn gelu_inputs() -> Vec<f32> {
     xs
 }
 
-/// Runs both GELU kernels on [`gelu_inputs`] and writes the inputs and
+/// Runs both GELU kernels on the GELU inputs (1,000,003 points over
+/// `[-8, 8]` and 2^16 near 0) and writes the inputs and
 /// outputs as little-endian f32 files in `dir` (`x.f32`, `gelu_erf.f32`,
 /// `gelu_tanh.f32`), for `bench/gelu_vs_torch.py` to compare with
 /// PyTorch's `F.gelu` on the same GPU.
