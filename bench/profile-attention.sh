@@ -17,16 +17,7 @@ if [ $# -lt 3 ]; then
 fi
 d=$1 mask=$2 config=$3
 shift 3
-profile() {
-  local name=$1 kernel=$2; shift 2
-  timeout 300 ncu --set full --import-source no --kernel-name "regex:$kernel" \
-    --launch-skip 1 --launch-count 1 -f -o "$OUT/ncu-$name" "$@" \
-    > "$OUT/ncu-$name.run.log" 2>&1
-  echo "ncu-$name exit=$?" >> "$OUT/summary.txt"
-  ncu -i "$OUT/ncu-$name.ncu-rep" --page details > "$OUT/ncu-$name.details.txt" 2>&1
-  ncu -i "$OUT/ncu-$name.ncu-rep" --page source --print-source sass --csv \
-    > "$OUT/ncu-$name.sass.csv" 2>&1
-}
+source bench/ncu-profile.sh
 ours_args=(attention-bench --ours-only --config "$config" --head-dim "$d" --mask "$mask"
   --warmup 1 --reps 1)
 for bin in .gpu/tile-tools.xz "$@"; do

@@ -11,19 +11,10 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 xz -dc .gpu/tile-tools.xz > /tmp/tile-tools && chmod +x /tmp/tile-tools
-profile() {
-  local name=$1; shift
-  timeout 300 ncu --set full --import-source no --kernel-name "regex:^layer_norm_bwd$" \
-    --launch-skip 1 --launch-count 1 -f -o "$OUT/ncu-$name" "$@" \
-    > "$OUT/ncu-$name.run.log" 2>&1
-  echo "ncu-$name exit=$?" >> "$OUT/summary.txt"
-  ncu -i "$OUT/ncu-$name.ncu-rep" --page details > "$OUT/ncu-$name.details.txt" 2>&1
-  ncu -i "$OUT/ncu-$name.ncu-rep" --page source --print-source sass --csv \
-    > "$OUT/ncu-$name.sass.csv" 2>&1
-}
+source bench/ncu-profile.sh
 TILE_DUMP_DIR=$OUT/ours-dump TILE_DUMP_FILTER=layer_norm_bwd \
-  profile ours /tmp/tile-tools bench --warmup 1 --reps 1
-TRITON_CACHE_DIR=$OUT/triton-cache profile triton python3 bench/triton_kernels.py \
+  profile ours '^layer_norm_bwd$' /tmp/tile-tools bench --warmup 1 --reps 1
+TRITON_CACHE_DIR=$OUT/triton-cache profile triton '^layer_norm_bwd$' python3 bench/triton_kernels.py \
   --warmup 1 --reps 1 --case layer_norm_bwd 4096x8192 8192 8
 find "$OUT/triton-cache" -name '*.ptx' -exec cp {} "$OUT/triton-layer_norm_bwd.ptx" \;
 rm -f "$OUT"/*.ncu-rep
