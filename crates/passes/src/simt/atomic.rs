@@ -244,9 +244,10 @@ pub fn rmw<'c>(
 
 /// The elements one atomic moves: `tile-vectorize`'s width for an f32 add
 /// through a tensor of pointers where the target has the vector form
-/// (sm_90, PTX 8.1: `atom.add.v2.f32`, `atom.add.v4.f32`); else 1.
+/// (sm_90, PTX 8.1: `atom.add.v2.f32`, `atom.add.v4.f32`), checked
+/// against the layout as a load's is; else 1.
 fn vector_width<'c>(
-    e: &Emitter<'_, 'c>,
+    e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
     a: &AtomicRmw<'c, '_>,
     d: DType,
@@ -259,14 +260,9 @@ fn vector_width<'c>(
     {
         return Ok(1);
     }
-    let width = tile_dialect::view::attr::int_opt(op, tile_dialect::ops::VECTOR_WIDTH_ATTR)
-        .map_err(|r| PassError::at(op, r.to_string()))?
-        .unwrap_or(1);
-    Ok(match width {
-        4 => 4,
-        2 => 2,
-        _ => 1,
-    })
+    let asked = tile_dialect::view::attr::int_opt(op, tile_dialect::ops::VECTOR_WIDTH_ATTR)
+        .map_err(|r| PassError::at(op, r.to_string()))?;
+    super::memory::vector_width(e, op, asked, a.ptr, d)
 }
 
 /// An f32 atomic add of `width` consecutive elements per instruction:

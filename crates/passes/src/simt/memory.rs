@@ -182,7 +182,7 @@ fn store_run(
 
 /// The elements per access `op` asks for (`tile.vector_width`, 1 when
 /// absent), checked against the registers the thread holds contiguously.
-fn vector_width<'c>(
+pub(super) fn vector_width<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef,
     asked: Option<i64>,
