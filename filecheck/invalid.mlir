@@ -673,6 +673,71 @@ func.func @assert_not_i1(%t: tensor<16xi32>) {
 
 // -----
 
+// The ops that move elements.
+func.func @reshape_size(%t: tensor<16x4xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.reshape' op cannot reshape [16, 4] (64 elements) to [8, 4] (32 elements)
+  %0 = "tile.reshape"(%t) : (tensor<16x4xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_not_a_permutation(%t: tensor<16x4xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.permute' op order [1, 1] is not a permutation of 0..2
+  %0 = "tile.permute"(%t) {order = array<i32: 1, 1>} : (tensor<16x4xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @permute_wrong_result(%t: tensor<16x4xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.permute' op result type must be tensor<4x16xf32>, found tensor<16x4xf32>
+  %0 = "tile.permute"(%t) {order = array<i32: 1, 0>} : (tensor<16x4xf32>) -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+func.func @join_mismatch(%a: tensor<16xf32>, %b: tensor<16xf16>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.join' op element type mismatch: expected f32, found f16 (cast explicitly with .to())
+  %0 = "tile.join"(%a, %b) : (tensor<16xf32>, tensor<16xf16>) -> tensor<16x2xf32>
+  return
+}
+
+// -----
+
+func.func @split_last_axis(%t: tensor<16x4xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:12: error: 'tile.split' op split source must be a tensor of rank 2 or more whose last axis has size 2, found tensor<16x4xf32>
+  %0, %1 = "tile.split"(%t) : (tensor<16x4xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @split_halves_differ(%t: tensor<16x2xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:12: error: 'tile.split' op result type must be tensor<16xf32>, found tensor<16xf16>
+  %0, %1 = "tile.split"(%t) : (tensor<16x2xf32>) -> (tensor<16xf32>, tensor<16xf16>)
+  return
+}
+
+// -----
+
+func.func @cat_other_axis(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.cat' op cat along axis 0 needs operands of one rank that agree on every other axis, got [4, 8] and [4, 4]
+  %0 = "tile.cat"(%a, %b) {axis = 0 : i32} : (tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @cat_not_power_of_two(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.cat' op cat result [4, 12] has a dimension that is not a power of two
+  %0 = "tile.cat"(%a, %b) {axis = 1 : i32} : (tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<4x12xf32>
+  return
+}
+
+// -----
+
 func.func @valid_at_the_end() -> i32 {
   %0 = "tile.program_id"() {axis = 2 : i32} : () -> i32
   return %0 : i32

@@ -9,7 +9,9 @@
 //! A pointer is traced back from each narrow `tile.addptr` (offsets of i32
 //! or a narrower integer type) through the ops
 //! that carry pointers unchanged (`tile.splat`, `tile.broadcast`,
-//! `tile.expand_dims`, `tile.convert_layout`, `arith.select`), earlier
+//! `tile.expand_dims`, `tile.convert_layout`, the ops that move elements:
+//! `tile.reshape`, `tile.permute`, `tile.join`, `tile.split`, `tile.cat`;
+//! and `arith.select`), earlier
 //! narrow `tile.addptr`s, `scf.for` and `scf.while` (the init operand and
 //! the yielded or forwarded value of a loop-carried pointer) and `scf.if`
 //! (what either branch yields) to the kernel's arguments. An
@@ -116,9 +118,16 @@ fn roots(value: Value, entry: BlockRef) -> Vec<usize> {
         {
             let op = result.owner();
             match name(&op) {
-                ops::SPLAT | ops::BROADCAST | ops::EXPAND_DIMS | ops::CONVERT_LAYOUT => {
+                ops::SPLAT
+                | ops::BROADCAST
+                | ops::EXPAND_DIMS
+                | ops::CONVERT_LAYOUT
+                | ops::RESHAPE
+                | ops::PERMUTE
+                | ops::SPLIT => {
                     todo.extend(op.operand(0).ok());
                 }
+                ops::JOIN | ops::CAT => todo.extend(op.operands()),
                 ops::ADDPTR if narrow_offsets(&op) => todo.extend(op.operand(0).ok()),
                 "arith.select" => {
                     todo.extend([1, 2].into_iter().filter_map(|i| op.operand(i).ok()))
@@ -261,6 +270,29 @@ mod tests {
             k.store(start + stride + k.arange(0, BLOCK), v).build();
         });
         assert_eq!(found, vec![None, Some(4), None]);
+    }
+
+    #[test]
+    fn pointers_moved_by_shape_ops_are_traced() {
+        // Pointers that pass through a shape op before a narrow addptr
+        // still reach their arguments; a join or cat reaches both.
+        let found = offsets(|k| {
+            let a = k.arg_ptr("a", DType::F32);
+            let b = k.arg_ptr("b", DType::F32);
+            let c = k.arg_ptr("c", DType::F32);
+            let d = k.arg_ptr("d", DType::I8);
+            let e = k.arg_ptr("e", DType::F32);
+            let pa = a.broadcast_to(&[8]).reshape(&[2, 4]).trans();
+            let (lo, _) = b.broadcast_to(&[8]).join(c.broadcast_to(&[8])).split();
+            let v = k.load(lo + k.arange(0, 8)).build();
+            k.store(pa + k.zeros(&[4, 2], DType::I32), v.reshape(&[4, 2]))
+                .build();
+            let pd = d.broadcast_to(&[4]).cat(d.broadcast_to(&[4]), 0);
+            let w = k.load(pd + k.arange(0, 8)).build();
+            k.store(e + k.arange(0, 8).to(DType::I64), w.to(DType::F32))
+                .build();
+        });
+        assert_eq!(found, vec![Some(4), Some(4), Some(4), Some(1), None]);
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod dot;
 mod fused;
 mod kernel;
 mod memory;
+mod rearrange;
 mod shape;
 mod tile;
 mod values;

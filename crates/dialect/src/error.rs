@@ -316,6 +316,23 @@ pub enum Rule {
         /// The step.
         step: i64,
     },
+    /// The operands of a join (of one shape) or of a cat (of one shape but
+    /// along its axis) disagree.
+    UnequalShapes {
+        /// The first operand's shape.
+        lhs: Vec<i64>,
+        /// The second operand's shape.
+        rhs: Vec<i64>,
+        /// The cat's axis; `None` for a join.
+        axis: Option<usize>,
+    },
+    /// A reshape to a shape with another number of elements.
+    ReshapeSize {
+        /// The source shape.
+        from: Vec<i64>,
+        /// The shape asked for.
+        to: Vec<i64>,
+    },
 }
 
 use crate::DType;
@@ -500,6 +517,30 @@ impl fmt::Display for Rule {
             Rule::NonPositiveStep { step } => write!(
                 f,
                 "a loop step must be positive, got {step} (a loop that never advances, or counts down, is not a counted loop)"
+            ),
+            Rule::UnequalShapes { lhs, rhs, axis: None } => write!(
+                f,
+                "join needs operands of one shape, got {} and {}",
+                shape_str(lhs),
+                shape_str(rhs)
+            ),
+            Rule::UnequalShapes {
+                lhs,
+                rhs,
+                axis: Some(a),
+            } => write!(
+                f,
+                "cat along axis {a} needs operands of one rank that agree on every other axis, got {} and {}",
+                shape_str(lhs),
+                shape_str(rhs)
+            ),
+            Rule::ReshapeSize { from, to } => write!(
+                f,
+                "cannot reshape {} ({} elements) to {} ({} elements)",
+                shape_str(from),
+                from.iter().product::<i64>(),
+                shape_str(to),
+                to.iter().product::<i64>()
             ),
         }
     }

@@ -44,6 +44,16 @@ pub const ATOMIC_CAS: &str = "tile.atomic_cas";
 pub const PRINT: &str = "tile.print";
 /// `tile.assert`
 pub const ASSERT: &str = "tile.assert";
+/// `tile.reshape`
+pub const RESHAPE: &str = "tile.reshape";
+/// `tile.permute`
+pub const PERMUTE: &str = "tile.permute";
+/// `tile.join`
+pub const JOIN: &str = "tile.join";
+/// `tile.split`
+pub const SPLIT: &str = "tile.split";
+/// `tile.cat`
+pub const CAT: &str = "tile.cat";
 
 /// `tile.convert_layout`
 pub const CONVERT_LAYOUT: &str = "tile.convert_layout";
@@ -54,7 +64,7 @@ pub const BLOCKED_ATTR: &str = "tile.blocked";
 pub const SLICE_ATTR: &str = "tile.slice";
 
 /// Every op of the dialect.
-pub const ALL: [&str; 21] = [
+pub const ALL: [&str; 26] = [
     PROGRAM_ID,
     NUM_PROGRAMS,
     ARANGE,
@@ -75,6 +85,11 @@ pub const ALL: [&str; 21] = [
     ATOMIC_CAS,
     PRINT,
     ASSERT,
+    RESHAPE,
+    PERMUTE,
+    JOIN,
+    SPLIT,
+    CAT,
     CONVERT_LAYOUT,
 ];
 

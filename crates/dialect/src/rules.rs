@@ -14,7 +14,9 @@ use crate::types::{Elem, TileType};
 type R<T> = Result<T, Rule>;
 
 mod debug;
+mod shape;
 pub use debug::{assert, print};
+pub use shape::{cat, join, permute, reshape, split};
 
 /// True for a positive power of two.
 pub fn is_pow2(d: i64) -> bool {

@@ -77,6 +77,57 @@ irdl.dialect @tile {
     irdl.results(result: %result)
   }
 
+  // The same elements in row-major order, in another shape of the same
+  // size.
+  irdl.operation @reshape {
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
+  // The axes reordered: result axis i is source axis `order[i]`.
+  irdl.operation @permute {
+    %order = irdl.base "#builtin.dense_array"
+    irdl.attributes { "order" = %order }
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
+  // Two tensors of one type interleaved along a new last axis of size 2:
+  // `result[..., 0]` is `lhs`, `result[..., 1]` is `rhs`.
+  irdl.operation @join {
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
+  // The inverse of `join`: a tensor whose last axis has size 2 split into
+  // its two halves along that axis (the axis removed).
+  irdl.operation @split {
+    %src = irdl.base "!builtin.tensor"
+    irdl.operands(src: %src)
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.results(lhs: %lhs, rhs: %rhs)
+  }
+
+  // Two tensors concatenated along `axis`, `lhs` first; their other axes
+  // agree.
+  irdl.operation @cat {
+    %axis = irdl.base "#builtin.integer"
+    irdl.attributes { "axis" = %axis }
+    %lhs = irdl.base "!builtin.tensor"
+    %rhs = irdl.base "!builtin.tensor"
+    irdl.operands(lhs: %lhs, rhs: %rhs)
+    %result = irdl.base "!builtin.tensor"
+    irdl.results(result: %result)
+  }
+
   // Pointer plus element offset (scaled by the element size when lowered).
   // The result has the type of the pointer operand.
   irdl.operation @addptr {

@@ -249,6 +249,28 @@ fn check<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rul
             rules::assert(&operand(a.condition)?)?;
             None
         }
+        TileOp::Reshape(u) => Some(rules::reshape(&operand(u.src)?, result_shape())?),
+        TileOp::Permute(p) => Some(rules::permute(&operand(p.src)?, &p.order)?),
+        TileOp::Join(j) => Some(rules::join(&operand(j.lhs)?, &operand(j.rhs)?)?),
+        TileOp::Cat(c) => Some(rules::cat(&operand(c.lhs)?, &operand(c.rhs)?, c.axis)?),
+        TileOp::Split(u) => {
+            // Both halves have the one type the rule gives.
+            let half = rules::split(&operand(u.src)?)?;
+            if op.result_count() != 2 {
+                return Err(Rule::BadAttribute {
+                    name: "(results)",
+                    expected: "two halves",
+                });
+            }
+            let rhs = tile_type(table, "result", op.result(1).expect("counted").r#type())?;
+            if rhs != half {
+                return Err(Rule::ResultMismatch {
+                    expected: half.to_string(),
+                    found: rhs.to_string(),
+                });
+            }
+            Some(half)
+        }
         // A layout conversion keeps the shape and element; only the
         // encoding (not part of `TileType`) changes.
         TileOp::ConvertLayout(u) => Some(operand(u.src)?),

@@ -28,7 +28,8 @@ mod upstream;
 
 pub use tile_ops::{
     AccessAttrs, AddPtr, Advance, Arange, Assert, AtomicCas, AtomicRmw, BlockLoad, BlockStore, Dot,
-    ExpandDims, GridIndex, Load, MakeBlockPtr, Print, Reduce, Scan, Store, TileOp, Unary,
+    ExpandDims, GridIndex, Load, MakeBlockPtr, Pair, Permute, Print, Reduce, Scan, Store, TileOp,
+    Unary,
 };
 pub use types::{TypeTable, decode_type, dtype_of, element_type, tensor_shape};
 pub use upstream::{Constant, ConstantValue, ForLoop, IfOp, KernelArg, KernelFunc, WhileLoop};

@@ -8,7 +8,7 @@ pub use arith::{maximum, maxnum};
 
 use crate::program::{Body, Inst, Kind, Program};
 use crate::value::{BlockPtr, Elems, Pointer, Tensor, Value, at, signed, unflatten, wrap};
-use crate::{atomic, dot, float, memory, reduce, scan};
+use crate::{atomic, dot, float, memory, rearrange, reduce, scan};
 use std::io::Write;
 use tile_dialect::DType;
 use tile_dialect::types::{Elem, TileType};
@@ -246,6 +246,15 @@ impl Launch<'_> {
                 Kind::For(b) => self.for_loop(inst, b)?,
                 Kind::If { then, otherwise } => self.branch(inst, then, otherwise.as_ref())?,
                 Kind::While { before, after } => self.while_loop(inst, before, after)?,
+                Kind::Split => {
+                    let (lo, hi) = rearrange::split(self.tensor(inst, 0)?)
+                        .ok_or_else(|| self.malformed(inst, "splits a last axis other than 2"))?;
+                    let [a, b] = inst.results[..] else {
+                        return Err(self.malformed(inst, "has other than two results"));
+                    };
+                    self.slots[a] = Some(Value::Tensor(lo));
+                    self.slots[b] = Some(Value::Tensor(hi));
+                }
                 _ => {
                     let v = self.step(inst)?;
                     if let Some(v) = v {
@@ -295,6 +304,25 @@ impl Launch<'_> {
                 let (shape, _) = self.result(inst)?;
                 t(self.tensor(inst, 0)?.clone().reshaped(shape))
             }
+            Kind::Permute(order) => {
+                let src = self.tensor(inst, 0)?;
+                if order.len() != src.shape.len() {
+                    return Err(self.malformed(inst, "order of another rank"));
+                }
+                t(rearrange::permute(src, order))
+            }
+            Kind::Join => {
+                let (a, b) = (self.tensor(inst, 0)?, self.tensor(inst, 1)?);
+                t(rearrange::join(a, b)
+                    .ok_or_else(|| self.malformed(inst, "joins tensors of different types"))?)
+            }
+            Kind::Cat(axis) => {
+                let (a, b) = (self.tensor(inst, 0)?, self.tensor(inst, 1)?);
+                t(rearrange::cat(a, b, *axis)
+                    .ok_or_else(|| self.malformed(inst, "concatenates tensors that do not fit"))?)
+            }
+            // Run by the block: it sets two results.
+            Kind::Split => Err(self.malformed(inst, "split outside a block")),
             Kind::AddPtr => self.addptr(inst).map(|x| Some(Value::Tensor(x))),
             Kind::Load { mask, other } => {
                 memory::load(self, inst, *mask, *other).map(|x| Some(Value::Tensor(x)))

@@ -42,6 +42,7 @@ pub mod float;
 pub mod memory;
 pub mod print;
 pub mod program;
+pub mod rearrange;
 pub mod reduce;
 pub mod scan;
 pub mod value;

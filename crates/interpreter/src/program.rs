@@ -233,8 +233,17 @@ pub enum Kind {
         /// The terms summed into each output.
         k: usize,
     },
-    /// `tile.convert_layout`: the same value.
+    /// `tile.convert_layout` and `tile.reshape`: the same elements (in
+    /// the result's shape).
     Identity,
+    /// `tile.permute`: result axis `i` is source axis `order[i]`.
+    Permute(Vec<usize>),
+    /// `tile.join`.
+    Join,
+    /// `tile.split`: two results.
+    Split,
+    /// `tile.cat` along an axis.
+    Cat(usize),
     /// `tile.print` (see [`print`](crate::print)).
     Print {
         /// The text before each value.

@@ -222,8 +222,19 @@ impl Classes {
                 return Ok(());
             }
             // Each printed value keeps its own layout (they may differ in
-            // shape); an assertion reads its condition in any layout.
-            Ok(Some(TileOp::ConvertLayout(_) | TileOp::Print(_) | TileOp::Assert(_))) => {
+            // shape); an assertion reads its condition in any layout. The
+            // ops that move elements (reshape, permute, join, split, cat)
+            // go through shared memory from any layout to any other.
+            Ok(Some(
+                TileOp::ConvertLayout(_)
+                | TileOp::Print(_)
+                | TileOp::Assert(_)
+                | TileOp::Reshape(_)
+                | TileOp::Permute(_)
+                | TileOp::Join(_)
+                | TileOp::Split(_)
+                | TileOp::Cat(_),
+            )) => {
                 return Ok(());
             }
             Ok(Some(TileOp::Dot(d))) => {

@@ -62,6 +62,7 @@ mod math;
 mod memory;
 mod pipelined;
 mod ptx;
+mod rearrange;
 mod reduce;
 mod scan;
 mod share;

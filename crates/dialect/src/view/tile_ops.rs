@@ -43,6 +43,27 @@ pub struct ExpandDims<'c, 'a> {
     pub axis: i64,
 }
 
+/// `tile.permute`: result axis `i` is source axis `order[i]`.
+#[derive(Clone, Debug)]
+pub struct Permute<'c, 'a> {
+    /// The operand.
+    pub src: Value<'c, 'a>,
+    /// The source axis of each result axis (checked by the verifier).
+    pub order: Vec<i64>,
+}
+
+/// An op of two tensor operands of one type (`tile.join`, and `tile.cat`
+/// with its `axis`).
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<'c, 'a> {
+    /// The first operand.
+    pub lhs: Value<'c, 'a>,
+    /// The second operand.
+    pub rhs: Value<'c, 'a>,
+    /// `tile.cat`'s axis; 0 for `tile.join` (which adds a last axis).
+    pub axis: i64,
+}
+
 /// `tile.addptr`: pointer plus element offset.
 #[derive(Clone, Copy, Debug)]
 pub struct AddPtr<'c, 'a> {
@@ -292,6 +313,16 @@ pub enum TileOp<'c, 'a> {
     Print(Print<'c, 'a>),
     /// `tile.assert`.
     Assert(Assert<'c, 'a>),
+    /// `tile.reshape`.
+    Reshape(Unary<'c, 'a>),
+    /// `tile.permute`.
+    Permute(Permute<'c, 'a>),
+    /// `tile.join`.
+    Join(Pair<'c, 'a>),
+    /// `tile.split` (two results).
+    Split(Unary<'c, 'a>),
+    /// `tile.cat`.
+    Cat(Pair<'c, 'a>),
     /// `tile.convert_layout`.
     ConvertLayout(Unary<'c, 'a>),
 }
@@ -390,6 +421,27 @@ impl<'c: 'a, 'a> TileOp<'c, 'a> {
             ops::SPLAT => TileOp::Splat(Unary { src: one(op)? }),
             ops::BROADCAST => TileOp::Broadcast(Unary { src: one(op)? }),
             ops::CONVERT_LAYOUT => TileOp::ConvertLayout(Unary { src: one(op)? }),
+            ops::RESHAPE => TileOp::Reshape(Unary { src: one(op)? }),
+            ops::SPLIT => TileOp::Split(Unary { src: one(op)? }),
+            ops::PERMUTE => TileOp::Permute(Permute {
+                src: one(op)?,
+                order: attr::axes(op, "order")?,
+            }),
+            ops::JOIN | ops::CAT => {
+                let v = operands(op, 2)?;
+                let pair = Pair {
+                    lhs: v[0],
+                    rhs: v[1],
+                    axis: match name {
+                        ops::CAT => attr::int(op, "axis")?,
+                        _ => 0,
+                    },
+                };
+                match name {
+                    ops::CAT => TileOp::Cat(pair),
+                    _ => TileOp::Join(pair),
+                }
+            }
             ops::EXPAND_DIMS => TileOp::ExpandDims(ExpandDims {
                 src: one(op)?,
                 axis: attr::int(op, "axis")?,

@@ -213,7 +213,16 @@ fn tile_kind<'c: 'a, 'a>(
         TileOp::Arange(a) => Kind::Arange(a.start),
         TileOp::Splat(_) => Kind::Splat,
         TileOp::Broadcast(_) => Kind::Broadcast,
-        TileOp::ConvertLayout(_) => Kind::Identity,
+        TileOp::ConvertLayout(_) | TileOp::Reshape(_) => Kind::Identity,
+        TileOp::Permute(p) => Kind::Permute(
+            p.order
+                .iter()
+                .map(|&a| index(op, "order", a))
+                .collect::<R<_>>()?,
+        ),
+        TileOp::Join(_) => Kind::Join,
+        TileOp::Split(_) => Kind::Split,
+        TileOp::Cat(c) => Kind::Cat(index(op, "axis", c.axis)?),
         TileOp::ExpandDims(e) => Kind::ExpandDims(index(op, "axis", e.axis)?),
         TileOp::AddPtr(_) => Kind::AddPtr,
         TileOp::Load(l) => Kind::Load {

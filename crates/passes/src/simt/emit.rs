@@ -4,7 +4,8 @@
 
 use super::builder::{GLOBAL, Ir, SHARED, Val};
 use super::{
-    atomic, block_ptr, control, convert, debug, dot, elementwise, math, memory, reduce, scan,
+    atomic, block_ptr, control, convert, debug, dot, elementwise, math, memory, rearrange, reduce,
+    scan,
 };
 use crate::edit::{key, ops_of};
 use crate::pass::{PassError, PassResult};
@@ -746,6 +747,11 @@ impl<'t, 'c> Emitter<'t, 'c> {
             TileOp::Print(p) => debug::print(self, op, &p),
             TileOp::Assert(a) => debug::assert(self, op, &a),
             TileOp::Dot(d) => dot::lower(self, op, &d),
+            TileOp::Reshape(u) => rearrange::reshape(self, op, u.src),
+            TileOp::Permute(p) => rearrange::permute(self, op, &p),
+            TileOp::Join(j) => rearrange::join(self, op, &j),
+            TileOp::Split(u) => rearrange::split(self, op, u.src),
+            TileOp::Cat(c) => rearrange::cat(self, op, &c),
         }
     }
 }
