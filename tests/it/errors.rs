@@ -361,6 +361,54 @@ fn while_body_yielding_another_type_and_values_escaping_a_branch() {
 }
 
 #[test]
+fn shape_ops_refuse_what_does_not_fit() {
+    let mut line = 0;
+    let e = build_error(|k| {
+        let a = k.arange(0, 64);
+        line = line!(); let _ = a.reshape(&[8, 4]);
+    });
+    assert_at(&e, "tile.reshape", line);
+    assert_eq!(e.rule, Rule::ReshapeSize { from: vec![64], to: vec![8, 4] });
+
+    let e = build_error(|k| {
+        let a = k.arange(0, 64).reshape(&[8, 8]);
+        line = line!(); let _ = a.permute(&[0, 0]);
+    });
+    assert_at(&e, "tile.permute", line);
+    assert_eq!(e.rule, Rule::OrderNotPermutation { order: vec![0, 0] });
+
+    let e = build_error(|k| {
+        let (a, b) = (k.arange(0, 64), k.arange(0, 32));
+        line = line!(); let _ = a.join(b);
+    });
+    assert_at(&e, "tile.join", line);
+    assert_eq!(e.rule, Rule::UnequalShapes { lhs: vec![64], rhs: vec![32], axis: None });
+
+    let e = build_error(|k| {
+        let a = k.arange(0, 64);
+        line = line!(); let _ = a.split();
+    });
+    assert_at(&e, "tile.split", line);
+    assert!(matches!(e.rule, Rule::WrongOperand { what: "split source", .. }), "{e}");
+
+    let e = build_error(|k| {
+        let a = k.arange(0, 64).reshape(&[8, 8]);
+        let b = k.arange(0, 32).reshape(&[4, 8]);
+        line = line!(); let _ = a.cat(b, 1);
+    });
+    assert_at(&e, "tile.cat", line);
+    assert_eq!(e.rule, Rule::UnequalShapes { lhs: vec![8, 8], rhs: vec![4, 8], axis: Some(1) });
+
+    let e = build_error(|k| {
+        let a = k.arange(0, 64).reshape(&[8, 8]);
+        let b = k.arange(0, 32).reshape(&[4, 8]);
+        line = line!(); let _ = a.cat(b, 0);
+    });
+    assert_at(&e, "tile.cat", line);
+    assert!(matches!(e.rule, Rule::NotPowerOfTwo { .. }), "{e}");
+}
+
+#[test]
 fn the_first_error_wins_and_later_calls_do_nothing() {
     let mut line = 0;
     let e = build_error(|k| {

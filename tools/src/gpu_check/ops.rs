@@ -17,6 +17,7 @@ mod arith;
 mod atomic;
 mod control;
 mod convert;
+mod rearrange;
 mod scan;
 
 use super::Outcome;
@@ -35,7 +36,7 @@ const DTYPES: [DType; 9] = DType::ALL;
 type Sweep = fn(&melior::Context, &Device, Accuracy) -> Vec<(String, Outcome)>;
 
 /// The sweeps, by group name.
-const SWEEPS: [(&str, Sweep); 13] = [
+const SWEEPS: [(&str, Sweep); 14] = [
     ("float_unary", arith::float_unary_ops),
     ("binary", |c, d, _| arith::binary_ops(c, d)),
     ("nan", |c, d, _| arith::nan_handling(c, d)),
@@ -49,6 +50,7 @@ const SWEEPS: [(&str, Sweep); 13] = [
     ("scan", |c, d, _| scan::scans(c, d)),
     ("atomic", |c, d, _| atomic::atomics(c, d)),
     ("control", |c, d, _| control::control_flow(c, d)),
+    ("shape", |c, d, _| rearrange::moves(c, d)),
 ];
 
 /// The names of the sweeps, as [`ops_of`] takes them.
