@@ -57,3 +57,42 @@ func.func @separate(%x: !tile.ptr<f32>) attributes {tile.kernel} {
   "tile.store"(%p, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
   return
 }
+
+// -----
+
+// A sum of products: one warp, 128 elements, 4 per thread held apart
+// (lane, lane + 32, ...). Within the thread the sum runs in register
+// order, each add taking the next product, so the products fuse into a
+// chain of three fmas after the first multiply; then the shuffles add.
+// CHECK-LABEL: gpu.func @dot_sum
+// CHECK: %[[P0:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: %[[P1:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: %[[P2:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: %[[P3:.*]] = arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: %[[S1:.*]] = arith.addf %[[P0]], %[[P1]] fastmath<contract> : f32
+// CHECK: %[[S2:.*]] = arith.addf %[[S1]], %[[P2]] fastmath<contract> : f32
+// CHECK: %[[S3:.*]] = arith.addf %[[S2]], %[[P3]] fastmath<contract> : f32
+// CHECK: %[[X:.*]], %{{.*}} = gpu.shuffle  xor %[[S3]]
+// CHECK: arith.addf %[[S3]], %[[X]] fastmath<contract> : f32
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry dot_sum
+// PTX-SAME: mul.f32
+// PTX-SAME: fma.rn.f32
+// PTX-SAME: fma.rn.f32
+// PTX-SAME: fma.rn.f32
+// PTX-SAME: shfl.sync.bfly.b32
+module attributes {tile.fp_fusion, tile.num_warps = 1 : i32} {
+func.func @dot_sum(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %xp = "tile.addptr"(%xs, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %a = "tile.load"(%xp) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %yp = "tile.addptr"(%ys, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %b = "tile.load"(%yp) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %m = arith.mulf %a, %b : tensor<128xf32>
+  %s = "tile.reduce"(%m) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<128xf32>) -> f32
+  "tile.store"(%out, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
+  return
+}
+}

@@ -49,6 +49,18 @@ fn contract<'c>(e: &Emitter<'_, 'c>, attrs: &mut Vec<(Identifier<'c>, Attribute<
     }
 }
 
+/// `a + b` on float registers, marked `contract` under `fp_fusion` like
+/// the elementwise sums, so that a product feeding it fuses (the adds of
+/// a reduction's sum).
+pub fn float_sum<'c>(e: &mut Emitter<'_, 'c>, a: Val, b: Val) -> Val {
+    let mut attrs = Vec::new();
+    if e.fp_fusion {
+        contract(e, &mut attrs);
+    }
+    let ty = a.ty();
+    e.ir.generic("arith.addf", &[a, b], &[ty], &attrs)[0]
+}
+
 /// Any other `arith`/`math` op: the same op once per register, on the
 /// registers' scalars, with the op's attributes.
 pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {

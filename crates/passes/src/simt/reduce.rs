@@ -5,7 +5,11 @@
 //! the axis that far:
 //!
 //! 1. **In the thread.** Registers that differ only along the axis are
-//!    combined as a balanced tree (a short dependency chain).
+//!    combined: float sums in register order, one add after another, so
+//!    that a product feeding the sum fuses into each add (a chain of
+//!    fused multiply-adds under `fp_fusion`, as Triton's reductions
+//!    give); everything else as a balanced tree (a short dependency
+//!    chain).
 //! 2. **Across lanes.** A butterfly of `gpu.shuffle xor` over the lane bits
 //!    that number the axis; afterwards every lane of the group holds the
 //!    group's result.
@@ -71,7 +75,7 @@ impl<'c> Reduction<'_, 'c> {
         let float = self.acc.is_float();
         let (x, y) = (a[0], b[0]);
         let v = match (self.kind, float) {
-            (ReduceKind::Sum, true) => e.ir.binary(arith::addf, x, y),
+            (ReduceKind::Sum, true) => super::elementwise::float_sum(e, x, y),
             (ReduceKind::Sum, false) => e.ir.binary(arith::addi, x, y),
             (ReduceKind::Max, false) => e.ir.binary(arith::maxsi, x, y),
             (ReduceKind::Min, false) => e.ir.binary(arith::minsi, x, y),
@@ -126,6 +130,13 @@ impl<'c> Reduction<'_, 'c> {
         let nan_wins = e.ir.binary(arith::andi, b_nan, a_num);
         let better = e.ir.binary(arith::ori, strict, nan_wins);
         e.ir.binary(arith::ori, better, tie)
+    }
+
+    /// Combines `values` in order, each into the running partial.
+    fn chain(&self, e: &mut Emitter<'_, 'c>, values: Vec<Partial>) -> Partial {
+        let mut values = values.into_iter();
+        let first = values.next().expect("a reduction group is never empty");
+        values.fold(first, |acc, v| self.combine(e, &acc, &v))
     }
 
     /// Combines `values` as a balanced tree.
@@ -267,7 +278,11 @@ pub fn reduce<'c>(
     let mut partials: BTreeMap<Vec<i64>, Partial> = BTreeMap::new();
     for (key, members) in &groups {
         let inputs = members.iter().map(|&r| red.input(e, regs[r], r)).collect();
-        let v = red.tree(e, inputs);
+        let v = if red.kind == ReduceKind::Sum && red.acc.is_float() {
+            red.chain(e, inputs)
+        } else {
+            red.tree(e, inputs)
+        };
         partials.insert(key.clone(), v);
     }
 
