@@ -9,6 +9,8 @@
 #   bash bench/run-issue20.sh debug     # device_print / device_assert, the
 #                                       # children's raw output, memcheck
 #   bash bench/run-issue20.sh gelu      # the GELU kernels against torch
+#   bash bench/run-issue20.sh shape     # the shape-op sweep under memcheck
+#                                       # and racecheck (shared memory)
 # Every log under $OUT; a summary last.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -49,6 +51,12 @@ for mode in "$@"; do
       run debug-memcheck 120 compute-sanitizer --tool memcheck --leak-check full \
         /tmp/tile-tools gpu-check debug-child print
       ;;
+    shape)
+      run shape-memcheck 300 compute-sanitizer --tool memcheck --leak-check full \
+        /tmp/tile-tools gpu-check ops --group shape
+      run shape-racecheck 300 compute-sanitizer --tool racecheck \
+        /tmp/tile-tools gpu-check ops --group shape
+      ;;
     gelu)
       run gelu-dump 120 /tmp/tile-tools gpu-check gelu-dump /tmp/gelu
       run gelu 120 python3 bench/gelu_vs_torch.py /tmp/gelu
@@ -77,6 +85,12 @@ for mode in "$@"; do
       echo "--- debug-print: $(grep -c '^pid (' "$OUT/debug-print.log") lines"; head -3 "$OUT/debug-print.log"
       echo "--- debug-assert"; grep -v '^pid (' "$OUT/debug-assert.log" | cut -c1-300 | head -6
       echo "--- debug-memcheck"; grep -E 'ERROR SUMMARY|LEAK SUMMARY|^RESULT' "$OUT/debug-memcheck.log" | head -4
+      ;;
+    shape)
+      for tool in memcheck racecheck; do
+        echo "--- shape-$tool: $(grep -c '^PASS ops shape' "$OUT/shape-$tool.log") passed, $(grep -c '^FAIL' "$OUT/shape-$tool.log") failed"
+        grep -E 'ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY' "$OUT/shape-$tool.log" | head -3
+      done
       ;;
     gelu)
       echo "--- gelu"; grep -E '^(INFO|RESULT)|Error' "$OUT/gelu.log" "$OUT/gelu-dump.log" | cut -c1-300
