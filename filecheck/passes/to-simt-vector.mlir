@@ -110,3 +110,25 @@ func.func @unit_stride(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i3
   "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<256x!tile.ptr<f32>>, tensor<256xf32>) -> ()
   return
 }
+
+// -----
+
+// Two i8 a thread (256 over 128 threads), 16-byte aligned: a vector would
+// move 2 bytes, below the 32-bit word an access of several elements
+// moves, so each byte is its own access (the vectorizer once gave these a
+// width of 2, which the lowering refused).
+// CHECK-LABEL: gpu.func @two_bytes
+// CHECK-NOT: inline_asm
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<1> -> i8
+// CHECK-NOT: inline_asm
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<1>
+// CHECK-NEXT: gpu.return
+func.func @two_bytes(%x: !tile.ptr<i8> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i8>) -> tensor<256x!tile.ptr<i8>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<256x!tile.ptr<i8>>, tensor<256xi32>) -> tensor<256x!tile.ptr<i8>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<256x!tile.ptr<i8>>) -> tensor<256xi8>
+  %w = arith.addi %v, %v : tensor<256xi8>
+  "tile.store"(%p, %w) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<256x!tile.ptr<i8>>, tensor<256xi8>) -> ()
+  return
+}

@@ -162,8 +162,9 @@ fn kernel<'c>(
     d: DType,
     shape: &[i64],
     m: &Move,
+    case: usize,
 ) -> tile::Result<Kernel<'c>> {
-    Kernel::build(context, "rearrange", |k| {
+    Kernel::build(context, &format!("rearrange_{case}_{d}"), |k| {
         let ins: Vec<_> = (0..operands(m))
             .map(|i| k.arg_ptr(&format!("x{i}"), d))
             .collect();
@@ -232,13 +233,13 @@ fn moved_pointers(context: &melior::Context, device: &Device) -> Outcome {
 /// Every case in every type: `(case, outcome)`.
 pub fn moves(context: &melior::Context, device: &Device) -> Vec<(String, Outcome)> {
     let mut out = Vec::new();
-    for (shape, m) in cases() {
+    for (case, (shape, m)) in cases().into_iter().enumerate() {
         for d in DType::ALL {
             let n = count(&shape);
             let x: Vec<Vec<Num>> = (0..operands(&m)).map(|i| inputs(d, i, n)).collect();
             let want = reference(&shape, &m, &x);
             let ins: Vec<(DType, Vec<Num>)> = x.into_iter().map(|v| (d, v)).collect();
-            let outcome = kernel(context, d, &shape, &m)
+            let outcome = kernel(context, d, &shape, &m, case)
                 .map_err(|e| e.to_string())
                 .and_then(|k| run(device, &k, &ins, d, want.len()))
                 .and_then(|got| check(d, &got, &want, EXACT));
