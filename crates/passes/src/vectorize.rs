@@ -50,8 +50,8 @@ use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
 use tile_coalesce::Distribution;
-use tile_dialect::view::{TileOp, TypeTable, attr, tensor_shape};
 use tile_dialect::types::Elem;
+use tile_dialect::view::{TileOp, TypeTable, attr, tensor_shape};
 
 pub use tile_dialect::ops::VECTOR_WIDTH_ATTR;
 
