@@ -61,6 +61,13 @@ impl Access {
     /// The most elements one access may move along `axis` (a power of two,
     /// at least 1).
     pub fn vector_width(&self, axis: usize) -> i64 {
+        self.vector_width_within(axis, i64::MAX)
+    }
+
+    /// [`Access::vector_width`] for a thread that holds `held` contiguous
+    /// elements along `axis`: no wider than those, and still either one
+    /// element or at least a 32-bit word (two i8 stay two accesses).
+    pub fn vector_width_within(&self, axis: usize, held: i64) -> i64 {
         let e = self.elem_bytes.max(1);
         let get = |v: &[i64]| v.get(axis).copied().unwrap_or(1).max(1);
         let limits = [
@@ -69,6 +76,7 @@ impl Access {
             get(&self.pointer.divisibility) / e,
             get(&self.mask_constancy),
             get(&self.shape),
+            held,
         ];
         let width = limits.into_iter().min().unwrap_or(1).max(1);
         let width = 1i64 << (63 - width.leading_zeros()).min(62);
@@ -143,6 +151,13 @@ mod tests {
         assert_eq!(halves.vector_width(0), 1);
         halves.pointer.divisibility = vec![16];
         assert_eq!(halves.vector_width(0), 8);
+        // A thread holding fewer elements than the access allows: its
+        // width, unless that is below a 32-bit word.
+        let mut bytes = access(&[1024], &[1024], &[16], &[1024]);
+        bytes.elem_bytes = 1;
+        assert_eq!(bytes.vector_width(0), 16);
+        assert_eq!(bytes.vector_width_within(0, 4), 4);
+        assert_eq!(bytes.vector_width_within(0, 2), 1);
     }
 
     #[test]

@@ -50,7 +50,6 @@ use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
 use tile_coalesce::Distribution;
-use tile_dialect::types::Elem;
 use tile_dialect::view::{TileOp, TypeTable, attr, tensor_shape};
 
 pub use tile_dialect::ops::VECTOR_WIDTH_ATTR;
@@ -105,21 +104,8 @@ pub fn vectorize(func: &OperationRef) -> PassResult {
             TileOp::AtomicRmw(a) => a.ptr,
             _ => return WalkResult::Advance,
         };
-        // The bytes of one element in memory (an atomic's tensor is its
-        // pointers: their pointee's).
-        let bytes = types
-            .tile_type(tensor.r#type())
-            .and_then(|t| t.elem())
-            .map_or(1, |e| match e {
-                Elem::Num(d) | Elem::Ptr(d) => i64::from(d.bits().max(8) / 8),
-            });
         match held_along_fastest(&types, tensor) {
-            Ok((axis, held)) => {
-                let width = access.vector_width(axis).min(held);
-                // A vector moves 4 to 16 bytes: two i8 stay two accesses.
-                let width = if width * bytes < 4 { 1 } else { width };
-                widths.push((op.to_raw(), width))
-            }
+            Ok((axis, held)) => widths.push((op.to_raw(), access.vector_width_within(axis, held))),
             Err(e) => {
                 failure = Some(PassError::at(&op, e));
                 return WalkResult::Interrupt;
