@@ -16,8 +16,8 @@
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK-NEXT: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : i32
 // CHECK: gpu.barrier
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// CHECK: "@$2 st.shared.f32 [ $0 ], $1;", "l,f,b"
+// CHECK: "@$2 st.shared.b32 [ $0 ], $1;", "l,r,b"
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> i32

@@ -50,7 +50,7 @@ func.func @max_f32(%x: !tile.ptr<f32>, %v: f32) attributes {tile.kernel} {
 // CHECK-NOT: gpu.barrier
 // CHECK: "@$5 atom.acquire.sys.global.cas.b32 $0, [ $2 ], $3, $4;"
 // CHECK: gpu.barrier
-// CHECK: llvm.store
+// CHECK: "@$2 st.shared.b32 [ $0 ], $1;", "l,r,b"
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // PTX-LABEL: gpu.binary @tile

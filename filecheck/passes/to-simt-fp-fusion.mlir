@@ -96,3 +96,45 @@ func.func @dot_sum(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f32>)
   return
 }
 }
+
+// -----
+
+// A product used both by a sum across warps and after it: the warps'
+// partials go to shared memory by a predicated st.shared, not a branch, so
+// the kernel stays one block and the product fuses into the fma after the
+// reduction (LLVM's fusion stops at a block's end; with a branch the
+// product stayed a mul.f32, its result live across the reduction).
+// CHECK-LABEL: gpu.func @sum_then_use
+// CHECK-NOT: scf.if
+// CHECK: "@$2 st.shared.f32 [ $0 ], $1;"
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry sum_then_use
+// PTX-NOT: bra
+// PTX-SAME: bar.sync
+// PTX-SAME: @%p{{[0-9]+}} st.shared.f32
+// PTX-SAME: bar.sync
+// PTX-SAME: ld.shared
+// PTX-SAME: fma.rn.f32
+// PTX-NOT: bra
+// PTX-SAME: ret;
+module attributes {tile.fp_fusion, tile.num_warps = 4 : i32} {
+func.func @sum_then_use(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %xp = "tile.addptr"(%xs, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %a = "tile.load"(%xp) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %yp = "tile.addptr"(%ys, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %b = "tile.load"(%yp) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %m = arith.mulf %a, %b : tensor<128xf32>
+  %s = "tile.reduce"(%m) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<128xf32>) -> f32
+  %st = "tile.splat"(%s) : (f32) -> tensor<128xf32>
+  %r = arith.addf %m, %st : tensor<128xf32>
+  %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %op = "tile.addptr"(%os, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%op, %r) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  return
+}
+}

@@ -3,8 +3,10 @@
 // tile.reduce in per-thread code: registers along the axis combine in the
 // thread, lanes along it through a gpu.shuffle xor butterfly over exactly
 // the lane bits that number the axis, warps along it through shared memory
-// (one lane per group writes between two barriers, every thread reads all
-// partials in warp order). Steps a layout does not need are not emitted.
+// (one lane per group writes between two barriers, with a predicated
+// st.shared rather than a branch, so that the code around a reduction stays
+// one block; every thread reads all partials in warp order). Steps a layout
+// does not need are not emitted.
 // Each kernel stores its results: tile-to-simt removes what nothing uses.
 
 // 16x64 with 4 warps: threads [1, 32], warps [2, 2]. Along axis 1 each
@@ -19,9 +21,11 @@
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c8_i32, %c32_i32 : f32
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK-NOT: gpu.shuffle
-// CHECK: gpu.barrier
-// CHECK-NEXT: scf.if
-// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: %[[LANE0:.*]] = arith.cmpi eq
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: scf.if
+// CHECK-COUNT-8: llvm.inline_asm has_side_effects "@$2 st.shared.f32 [ $0 ], $1;", "l,f,b" %{{.*}}, %{{.*}}, %[[LANE0]] : (!llvm.ptr<3>, f32, i1) -> ()
+// CHECK-NOT: scf.if
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: gpu.barrier

@@ -17,9 +17,10 @@
 // CHECK: gpu.shuffle  up %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  up %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  idx
-// CHECK: gpu.barrier
-// CHECK: scf.if
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c31_i32
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: scf.if
+// CHECK: "@$2 st.shared.f32 [ $0 ], $1;", "l,f,b" %{{.*}}, %{{.*}}, %[[LAST]]
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: gpu.shuffle  down

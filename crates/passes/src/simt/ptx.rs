@@ -215,6 +215,16 @@ impl<'c> PtxAsm<'c> {
         );
     }
 
+    /// `[@guard] st.shared.<ty> [addr], src`: one element into shared
+    /// memory (`addr` a shared-space pointer).
+    pub fn shared_store(&mut self, guard: Option<Operand>, ty: &str, addr: Operand, src: Operand) {
+        self.push(
+            guard,
+            format!("st.shared.{ty}"),
+            vec![Arg::Address(addr), Arg::Reg(src)],
+        );
+    }
+
     /// A one-operand instruction `opcode dst, src` (`ex2.approx.ftz.f32`).
     pub fn unary(&mut self, opcode: &str, dst: Operand, src: Operand) {
         self.push(None, opcode.to_string(), vec![Arg::Reg(dst), Arg::Reg(src)]);

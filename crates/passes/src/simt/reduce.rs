@@ -35,6 +35,7 @@
 
 use super::builder::{ShuffleMode, Val};
 use super::emit::{Emitter, Lowered};
+use super::share;
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpfPredicate, CmpiPredicate};
 use melior::ir::operation::OperationLike;
@@ -407,20 +408,13 @@ fn across_warps<'c>(
     };
     // Earlier users of the buffer must be done before it is rewritten.
     e.ir.barrier();
-    if writer.is_some() {
-        e.ir.open_block(&[]);
-    }
     for (key, v) in partials.iter() {
         let at = *slot.get(key).ok_or_else(misaligned)?;
         let at = e.ir.binary(arith::addi, row, at);
-        for (&x, &(base, size, ty)) in v.iter().zip(&arrays) {
+        for ((&x, &(base, _, ty)), &d) in v.iter().zip(&arrays).zip(&components) {
             let p = e.ir.gep(base, at, ty);
-            e.ir.store(x, p, size);
+            share::store_shared(e, writer, x, p, d);
         }
-    }
-    if let Some(w) = writer {
-        let then = e.ir.close_block(&[]);
-        e.ir.if_then(w, then);
     }
     e.ir.barrier();
     for (key, v) in partials.iter_mut() {

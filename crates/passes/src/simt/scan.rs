@@ -29,6 +29,7 @@
 
 use super::builder::{ShuffleMode, Val};
 use super::emit::{Emitter, Lowered};
+use super::share;
 use super::reduce::shuffle;
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
@@ -376,17 +377,10 @@ fn across_warps<'c>(
     });
     // Earlier users of the buffer must be done before it is rewritten.
     e.ir.barrier();
-    if writer.is_some() {
-        e.ir.open_block(&[]);
-    }
     for (run, &t) in warp_totals {
         let at = e.ir.binary(arith::addi, row, slot[run]);
         let p = e.ir.gep(base, at, sc.acc_type);
-        e.ir.store(t, p, bytes);
-    }
-    if let Some(w) = writer {
-        let then = e.ir.close_block(&[]);
-        e.ir.if_then(w, then);
+        share::store_shared(e, writer, t, p, sc.acc);
     }
     e.ir.barrier();
     let mut prefixes = BTreeMap::new();

@@ -1,13 +1,44 @@
 //! Values handed between threads through shared memory: where several
 //! threads hold copies of an element, the value its owner computed; and a
 //! scalar thread 0 computed, for every thread. Users are the scans (copies
-//! of wrapped axes) and the atomics (old values).
+//! of wrapped axes) and the atomics (old values). Also the store of one
+//! element into shared memory by some threads only ([`store_shared`]),
+//! which the reductions and scans use for their partials.
 
 use super::builder::Val;
 use super::emit::Emitter;
+use super::ptx::{PtxAsm, RegClass};
+use super::words;
 use melior::dialect::arith::CmpiPredicate;
 use tile_coalesce::{Distribution, Layout};
 use tile_dialect::DType;
+
+/// Stores `value`, an element of `d`, at the shared-memory address `ptr`
+/// in the threads where `guard` holds (in every thread without a guard).
+///
+/// A guarded store is one predicated `st.shared`, not a branch around a
+/// store: the code around it stays one basic block, which LLVM (whose
+/// fusion of a product into an fma stops at a block's end) and ptxas
+/// (which schedules loads within a block) see whole. A reduction in a
+/// loop body otherwise cuts the body in three.
+pub fn store_shared(e: &mut Emitter, guard: Option<Val>, value: Val, ptr: Val, d: DType) {
+    let bytes = u64::from(words::memory_bits(d) / 8);
+    let Some(guard) = guard else {
+        e.ir.store(value, ptr, bytes);
+        return;
+    };
+    let bits = words::to_bits(e, value, d);
+    let mut asm = PtxAsm::new();
+    let addr = asm.input(RegClass::B64, ptr);
+    let src = asm.input(words::reg_class(d), bits);
+    let guard = asm.input(RegClass::Pred, guard);
+    let ty = match words::memory_bits(d) {
+        8 => "b8",
+        _ => words::access_type(d),
+    };
+    asm.shared_store(Some(guard), ty, addr, src);
+    asm.emit(&e.ir, true);
+}
 
 /// Where threads hold copies of elements, the values the owner of each
 /// element (see [`Emitter::owner`]) holds in `values`, read by every
@@ -29,16 +60,9 @@ pub fn owners_values<'c>(
     let at: Vec<Val> = (0..values.len()).map(|r| e.linear(d, r)).collect();
     // Earlier users of the buffer must be done before it is rewritten.
     e.ir.barrier();
-    if owner.is_some() {
-        e.ir.open_block(&[]);
-    }
     for (r, &v) in values.iter().enumerate() {
         let p = e.ir.gep(base, at[r], elem);
-        e.ir.store(v, p, bytes);
-    }
-    if let Some(o) = owner {
-        let then = e.ir.close_block(&[]);
-        e.ir.if_then(o, then);
+        store_shared(e, owner, v, p, ty);
     }
     e.ir.barrier();
     at.iter()
@@ -60,10 +84,7 @@ pub fn thread0_value<'c>(e: &mut Emitter<'_, 'c>, v: Val, ty: DType) -> Val {
     let z = e.i32(0);
     let first = e.ir.cmpi(CmpiPredicate::Eq, tid, z);
     e.ir.barrier();
-    e.ir.open_block(&[]);
-    e.ir.store(v, base, bytes);
-    let then = e.ir.close_block(&[]);
-    e.ir.if_then(first, then);
+    store_shared(e, Some(first), v, base, ty);
     e.ir.barrier();
     e.ir.load(base, elem, bytes)
 }
