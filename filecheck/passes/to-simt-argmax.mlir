@@ -9,13 +9,14 @@
 
 // 4x256 f32 along axis 1 with 4 warps: lanes and warps along the axis.
 // CHECK-LABEL: gpu.func @argmax_rows
+// CHECK: gpu.barrier
 // CHECK: arith.cmpf ogt
 // CHECK: arith.cmpf oeq
 // CHECK: arith.cmpf uno
 // CHECK: arith.cmpf ord
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK-NEXT: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : i32
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: "@$2 st.shared.f32 [ $0 ], $1;", "l,f,b"
 // CHECK: "@$2 st.shared.b32 [ $0 ], $1;", "l,r,b"
 // CHECK: gpu.barrier
@@ -24,14 +25,15 @@
 // CHECK: gpu.return
 // PTX-LABEL: gpu.binary @tile
 // PTX-SAME: .entry argmax_rows
+// PTX-SAME: ld.global
+// PTX-SAME: bar.sync
 // PTX-SAME: setp.gt.f32
 // PTX-SAME: setp.nan.f32
 // PTX-SAME: shfl.sync.bfly.b32
 // PTX-SAME: shfl.sync.bfly.b32
 // PTX-SAME: setp.lt.s32
-// PTX-SAME: bar.sync
-// PTX-SAME: st.shared.b32
-// PTX-SAME: st.shared.b32
+// PTX-SAME: @%p{{[0-9]+}} st.shared.f32
+// PTX-SAME: @%p{{[0-9]+}} st.shared.b32
 // PTX-SAME: bar.sync
 // PTX-SAME: ld.shared
 // PTX-SAME: st.global.b32

@@ -20,8 +20,8 @@
 // CHECK: %[[B:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK: %[[BIG:.*]] = arith.cmpi sgt, %arg2, %c1024_i32 : i32
 // CHECK: %[[R:.*]]:2 = scf.if %[[BIG]] -> (f32, f32) {
-// CHECK:   gpu.shuffle  xor
 // CHECK:   gpu.barrier
+// CHECK:   gpu.shuffle  xor
 // CHECK:   gpu.barrier
 // CHECK:   %[[Q0:.*]] = arith.divf %[[A]], %[[S:.*]] : f32
 // CHECK:   %[[Q1:.*]] = arith.divf %[[B]], %[[S]] : f32

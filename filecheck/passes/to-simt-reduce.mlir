@@ -5,8 +5,10 @@
 // the lane bits that number the axis, warps along it through shared memory
 // (one lane per group writes between two barriers, with a predicated
 // st.shared rather than a branch, so that the code around a reduction stays
-// one block; every thread reads all partials in warp order). Steps a layout
-// does not need are not emitted.
+// one block; every thread reads all partials in warp order). The first
+// barrier, which guards the scratch against its earlier readers, comes
+// before the reduction's own work, so the loads of the ops before it issue
+// before it. Steps a layout does not need are not emitted.
 // Each kernel stores its results: tile-to-simt removes what nothing uses.
 
 // 16x64 with 4 warps: threads [1, 32], warps [2, 2]. Along axis 1 each
@@ -15,6 +17,8 @@
 // CHECK-LABEL: llvm.mlir.global internal @__tile_shared() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<128 x i8>
 // CHECK-LABEL: gpu.func @rows
 // CHECK-NOT: arith.addf
+// CHECK: gpu.barrier
+// CHECK-NOT: arith.addf
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c4_i32, %c32_i32 : f32
@@ -22,7 +26,7 @@
 // CHECK-COUNT-8: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK-NOT: gpu.shuffle
 // CHECK: %[[LANE0:.*]] = arith.cmpi eq
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-NOT: scf.if
 // CHECK-COUNT-8: llvm.inline_asm has_side_effects "@$2 st.shared.f32 [ $0 ], $1;", "l,f,b" %{{.*}}, %{{.*}}, %[[LANE0]] : (!llvm.ptr<3>, f32, i1) -> ()
 // CHECK-NOT: scf.if
@@ -45,10 +49,11 @@ func.func @rows(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
 // Along axis 0 of the same tile: no lane spans axis 0, so no shuffle; the
 // 8 rows a thread holds combine as a tree (7 adds), then 2 warps.
 // CHECK-LABEL: gpu.func @cols
+// CHECK: gpu.barrier
 // CHECK-NOT: gpu.shuffle
 // CHECK-COUNT-7: arith.addf
 // CHECK-NOT: gpu.shuffle
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
@@ -70,11 +75,11 @@ func.func @cols(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
 // To a scalar: max with maxnum across 32 lanes and 4 warps; every thread
 // ends with the value (4 partials read back).
 // CHECK-LABEL: gpu.func @to_scalar
+// CHECK: gpu.barrier
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
 // CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK-NEXT: llvm.call_intrinsic "llvm.maxnum.f32"
-// CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-COUNT-3: llvm.call_intrinsic "llvm.maxnum.f32"
@@ -176,14 +181,15 @@ func.func @in_thread(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {
 // axis 0 lane bits 3-4 and all warps. Along axis 1: masks 1, 2, 4, no
 // shared memory; along axis 0: masks 8, 16, then 4 warps.
 // CHECK-LABEL: gpu.func @lane_bits
+// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.barrier
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle  xor %{{.*}}, %c8_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : f32
 // CHECK-NOT: gpu.shuffle
-// CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 func.func @lane_bits(%v: f32, %out: !tile.ptr<f32>) attributes {tile.kernel} {

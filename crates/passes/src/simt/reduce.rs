@@ -269,6 +269,18 @@ pub fn reduce<'c>(
         k
     };
 
+    // Earlier users of the shared buffer step 3 writes (the previous
+    // reduction, or this one in the previous iteration of a loop) must be
+    // done before it is rewritten. The barrier comes before the reduction's
+    // own work, as in Triton: the memory reads of the ops before it (a loop
+    // body's row loads) cannot move across a barrier, so all of them issue
+    // before it, instead of ptxas spreading them over the arithmetic that
+    // feeds the sum, a memory round trip at a time.
+    let terms = src.base_terms(src.axes[axis]);
+    if terms.warps > 1 {
+        e.ir.barrier();
+    }
+
     // 1. In the thread.
     let mut groups: BTreeMap<Vec<i64>, Vec<usize>> = BTreeMap::new();
     for (r, o) in src.offsets.iter().enumerate() {
@@ -288,7 +300,6 @@ pub fn reduce<'c>(
     }
 
     // 2. Across lanes.
-    let terms = src.base_terms(src.axes[axis]);
     for bit in 0..terms.threads.trailing_zeros() {
         let mask = 1i64 << (terms.lane_shift + bit);
         for v in partials.values_mut() {
@@ -406,8 +417,7 @@ fn across_warps<'c>(
     } else {
         None
     };
-    // Earlier users of the buffer must be done before it is rewritten.
-    e.ir.barrier();
+    // (The barrier before the writes is at the start of the reduction.)
     for (key, v) in partials.iter() {
         let at = *slot.get(key).ok_or_else(misaligned)?;
         let at = e.ir.binary(arith::addi, row, at);
