@@ -264,6 +264,7 @@ fn lower_kernel<'c>(
     e.debug = flags.debug;
     e.fp_fusion = flags.fp_fusion;
     e.vector_atomics = flags.vector_atomics;
+    e.axis_facts = Some(crate::axis_analysis::AxisAnalysis::run(types, op));
     for (i, arg) in f.args.iter().enumerate() {
         let value = Val::of_arg(&entry, i);
         // An argument specialized as 1 is 1 (the launch checks it), so

@@ -99,8 +99,24 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
     if e.fp_fusion && FUSABLE.contains(&name) {
         contract(e, &mut attrs);
     }
+    // Where the result is constant over runs of registers (a mask
+    // `offsets < n` with `n` a multiple of the run), each run's value is
+    // computed once and shared, as Triton does: the selects of a masked
+    // `where` then share one predicate per run, not one per element
+    // (the SASS has 7 predicate registers).
+    let run = match results.as_slice() {
+        [one] if n.is_some() => e.constant_run(*one, op)?,
+        _ => 1,
+    };
     let mut outs: Vec<Vec<_>> = vec![Vec::new(); results.len()];
     for r in 0..n.unwrap_or(1) {
+        if r % run != 0 {
+            for out in outs.iter_mut() {
+                let first = out[r - r % run];
+                out.push(first);
+            }
+            continue;
+        }
         let args = operands
             .iter()
             .map(|&v| e.reg(v, r, op))

@@ -118,6 +118,10 @@ pub struct Emitter<'t, 'c> {
     pub fp_fusion: bool,
     /// The target has `atom.add.v2/v4.f32` (sm_90, PTX 8.1).
     pub vector_atomics: bool,
+    /// The axis analysis of the kernel being lowered: where an
+    /// elementwise result is constant over groups of a thread's registers,
+    /// each group's value is computed once ([`Emitter::constant_run`]).
+    pub axis_facts: Option<crate::axis_analysis::AxisAnalysis<'t, 'c>>,
     /// The products of the pipelined loop whose body is being lowered that
     /// leave their `wgmma` group in flight ([`super::dot::in_flight`]).
     pub in_flight_products: std::collections::HashSet<usize>,
@@ -171,6 +175,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             debug: false,
             fp_fusion: false,
             vector_atomics: false,
+            axis_facts: None,
             in_flight_products: Default::default(),
             pending: Vec::new(),
             wgmma_pending: false,
@@ -178,6 +183,33 @@ impl<'t, 'c> Emitter<'t, 'c> {
             invariant_operands: HashMap::new(),
             pinned: Vec::new(),
         }
+    }
+
+    /// How many consecutive registers of the tensor `v` hold equal values
+    /// in every thread, from the axis analysis: registers `r .. r + k`
+    /// with `r` a multiple of `k` hold one value (`k` a power of two; 1
+    /// when nothing is known). A thread's consecutive registers run along
+    /// the layout's fastest axis, in aligned runs
+    /// ([`Distribution::contiguous_registers`]), so `k` is the constancy
+    /// along that axis capped by the run.
+    pub fn constant_run(
+        &mut self,
+        v: Value<'c, '_>,
+        op: &OperationRef,
+    ) -> Result<usize, PassError> {
+        let Some(facts) = &self.axis_facts else {
+            return Ok(1);
+        };
+        let info = facts.info(v);
+        if tensor_shape(v.r#type()).is_empty() || info.constancy.iter().all(|&c| c <= 1) {
+            return Ok(1);
+        }
+        let dist = self.dist(v, op)?;
+        let Some((axis, held)) = dist.0.contiguous_registers() else {
+            return Ok(1);
+        };
+        let c = info.constancy.get(axis).copied().unwrap_or(1);
+        Ok(gcd(c.max(1), held.max(1)) as usize)
     }
 
     /// Bytes of shared memory the kernel needs.
@@ -754,4 +786,8 @@ impl<'t, 'c> Emitter<'t, 'c> {
             TileOp::Cat(c) => rearrange::cat(self, op, &c),
         }
     }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

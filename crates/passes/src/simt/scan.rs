@@ -29,8 +29,8 @@
 
 use super::builder::{ShuffleMode, Val};
 use super::emit::{Emitter, Lowered};
-use super::share;
 use super::reduce::shuffle;
+use super::share;
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
 use melior::ir::operation::OperationLike;
