@@ -11,6 +11,8 @@
 #   bash bench/run-issue20.sh gelu      # the GELU kernels against torch
 #   bash bench/run-issue20.sh shape     # the shape-op sweep under memcheck
 #                                       # and racecheck (shared memory)
+#   bash bench/run-issue20.sh fp8       # the 8-bit float conversions under
+#                                       # memcheck
 # Every log under $OUT; a summary last.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -51,6 +53,10 @@ for mode in "$@"; do
       run debug-memcheck 120 compute-sanitizer --tool memcheck --leak-check full \
         /tmp/tile-tools gpu-check debug-child print
       ;;
+    fp8)
+      run fp8-memcheck 300 compute-sanitizer --tool memcheck --leak-check full \
+        /tmp/tile-tools gpu-check ops --group fp8
+      ;;
     shape)
       run shape-memcheck 300 compute-sanitizer --tool memcheck --leak-check full \
         /tmp/tile-tools gpu-check ops --group shape
@@ -85,6 +91,11 @@ for mode in "$@"; do
       echo "--- debug-print: $(grep -c '^pid (' "$OUT/debug-print.log") lines"; head -3 "$OUT/debug-print.log"
       echo "--- debug-assert"; grep -v '^pid (' "$OUT/debug-assert.log" | cut -c1-300 | head -6
       echo "--- debug-memcheck"; grep -E 'ERROR SUMMARY|LEAK SUMMARY|^RESULT' "$OUT/debug-memcheck.log" | head -4
+      ;;
+    fp8)
+      echo "--- fp8-memcheck: $(grep -c '^PASS ops fp8' "$OUT/fp8-memcheck.log") passed, $(grep -c '^FAIL' "$OUT/fp8-memcheck.log") failed"
+      grep '^FAIL' "$OUT/fp8-memcheck.log" | cut -c1-300 | head -10
+      grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$OUT/fp8-memcheck.log" | head -3
       ;;
     shape)
       for tool in memcheck racecheck; do

@@ -738,6 +738,22 @@ func.func @cat_not_power_of_two(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) {
 
 // -----
 
+func.func @fp8_arithmetic(%a: tensor<4xf8E4M3FN>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'arith.addf' op does not take f8E4M3FN: 8-bit floats are only loaded, stored, moved and converted; convert to f16 or f32 first
+  %0 = arith.addf %a, %a : tensor<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @fp8_reduction(%a: tensor<4xf8E5M2>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.reduce' op does not take f8E5M2: 8-bit floats are only loaded, stored, moved and converted; convert to f16 or f32 first
+  %0 = "tile.reduce"(%a) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<4xf8E5M2>) -> f8E5M2
+  return
+}
+
+// -----
+
 func.func @valid_at_the_end() -> i32 {
   %0 = "tile.program_id"() {axis = 2 : i32} : () -> i32
   return %0 : i32

@@ -442,3 +442,27 @@ fn printing_a_pointer_and_asserting_a_number_are_refused() {
     assert_at(&e, "tile.assert", line);
     assert!(e.to_string().contains("tensor<16xi32>"), "{e}");
 }
+
+#[test]
+fn arithmetic_and_sums_on_8_bit_floats_are_refused() {
+    let mut line = 0;
+    let e = build_error(|k| {
+        let x = k.load(k.arg_ptr("x", DType::F8E4M3) + k.arange(0, 16)).build();
+        line = line!(); let _ = x * x;
+    });
+    assert_at(&e, "arith.mulf", line);
+    assert!(matches!(&e.rule, Rule::Fp8Arithmetic { dtype } if dtype == "f8E4M3FN"), "{e}");
+    let e = build_error(|k| {
+        let x = k.load(k.arg_ptr("x", DType::F8E5M2) + k.arange(0, 16)).build();
+        line = line!(); let _ = x.sum(0);
+    });
+    assert_at(&e, "tile.reduce", line);
+    // Converting first is the way: no error.
+    let context = tile::context().unwrap();
+    let ok = Kernel::build(&context, "fp8_ok", |k| {
+        let p = k.arg_ptr("x", DType::F8E4M3) + k.arange(0, 16);
+        let x = k.load(p).build().to(DType::F32);
+        k.store(p, (x * x).to(DType::F8E4M3)).build();
+    });
+    assert!(ok.is_ok(), "{:?}", ok.err());
+}

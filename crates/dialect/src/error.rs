@@ -333,6 +333,12 @@ pub enum Rule {
         /// The shape asked for.
         to: Vec<i64>,
     },
+    /// An op that computes on its values given 8-bit floats, which are
+    /// only stored, loaded, moved and converted.
+    Fp8Arithmetic {
+        /// The 8-bit float type.
+        dtype: String,
+    },
 }
 
 use crate::DType;
@@ -533,6 +539,10 @@ impl fmt::Display for Rule {
                 "cat along axis {a} needs operands of one rank that agree on every other axis, got {} and {}",
                 shape_str(lhs),
                 shape_str(rhs)
+            ),
+            Rule::Fp8Arithmetic { dtype } => write!(
+                f,
+                "does not take {dtype}: 8-bit floats are only loaded, stored, moved and converted; convert to f16 or f32 first"
             ),
             Rule::ReshapeSize { from, to } => write!(
                 f,

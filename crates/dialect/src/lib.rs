@@ -14,6 +14,7 @@ pub mod diagnostics;
 mod dtype;
 pub mod error;
 pub mod float_math;
+pub mod fp8;
 pub mod limits;
 pub mod ops;
 pub mod rules;

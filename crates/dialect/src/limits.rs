@@ -75,9 +75,12 @@ pub fn int_fits(v: i64, d: DType) -> bool {
 /// rounding to `d` (1e10 is not an f16: it would become infinity).
 pub fn float_fits(v: f64, d: DType) -> bool {
     if !v.is_finite() {
-        return d.is_float();
+        // f8E4M3FN has a NaN but no infinities.
+        return d.is_float() && (d != DType::F8E4M3 || v.is_nan());
     }
     match d {
+        DType::F8E4M3 => v.abs() <= 448.0,
+        DType::F8E5M2 => v.abs() <= 57344.0,
         DType::F16 => half::f16::from_f64(v).is_finite(),
         DType::BF16 => half::bf16::from_f64(v).is_finite(),
         DType::F32 => (v as f32).is_finite(),

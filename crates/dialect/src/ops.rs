@@ -93,6 +93,28 @@ pub const ALL: [&str; 26] = [
     CONVERT_LAYOUT,
 ];
 
+/// True for the ops that take 8-bit floats (see [`DType::is_fp8`]): the
+/// ones that only move values (loads, stores, shape ops, `select`,
+/// control flow) and the conversions (`arith.extf`, `arith.truncf`), and
+/// float constants. Arithmetic, comparisons, reductions, scans, `dot`,
+/// atomics and printing do not.
+///
+/// [`DType::is_fp8`]: crate::DType::is_fp8
+pub fn takes_fp8(op: &str) -> bool {
+    if let Some(tile_op) = op.strip_prefix("tile.") {
+        return !matches!(
+            tile_op,
+            "reduce" | "dot" | "scan" | "atomic_rmw" | "atomic_cas" | "print"
+        );
+    }
+    op.starts_with("scf.")
+        || op.starts_with("func.")
+        || matches!(
+            op,
+            "arith.select" | "arith.extf" | "arith.truncf" | "arith.constant"
+        )
+}
+
 /// The unit attribute marking a `func.func` as a tile kernel.
 pub const KERNEL_ATTR: &str = "tile.kernel";
 /// The argument attribute holding a kernel argument's source name.

@@ -8,6 +8,8 @@ irdl.dialect @tile {
   irdl.type @ptr {
     %f16 = irdl.is f16
     %bf16 = irdl.is bf16
+    %f8e4m3 = irdl.is f8E4M3FN
+    %f8e5m2 = irdl.is f8E5M2
     %f32 = irdl.is f32
     %f64 = irdl.is f64
     %i1 = irdl.is i1
@@ -15,7 +17,7 @@ irdl.dialect @tile {
     %i16 = irdl.is i16
     %i32 = irdl.is i32
     %i64 = irdl.is i64
-    %pointee = irdl.any_of(%f16, %bf16, %f32, %f64, %i1, %i8, %i16, %i32, %i64)
+    %pointee = irdl.any_of(%f16, %bf16, %f32, %f64, %i1, %i8, %i16, %i32, %i64, %f8e4m3, %f8e5m2)
     irdl.parameters(pointee: %pointee)
   }
 

@@ -70,6 +70,21 @@ fn check_limits(op: &OperationRef, name: &str) -> Result<(), Rule> {
     if op.region_count() > 0 {
         limits::check_depth(region_depth(op))?;
     }
+    if !crate::ops::takes_fp8(name) {
+        let types = op
+            .operands()
+            .map(|v| v.r#type())
+            .chain(op.results().map(|r| r.r#type()));
+        for ty in types {
+            if let Some(d) = crate::view::dtype_of(crate::view::element_type(ty))
+                && d.is_fp8()
+            {
+                return Err(Rule::Fp8Arithmetic {
+                    dtype: d.to_string(),
+                });
+            }
+        }
+    }
     match name {
         "scf.for" => {
             if let Some(step) = op.operand(2).ok().and_then(Constant::of_value)

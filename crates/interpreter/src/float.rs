@@ -23,7 +23,7 @@
 //! ```
 
 use half::{bf16, f16};
-use tile_dialect::DType;
+use tile_dialect::{DType, fp8};
 
 /// The largest finite `f16`.
 const F16_MAX: f64 = 65504.0;
@@ -31,14 +31,17 @@ const F16_MAX: f64 = 65504.0;
 const BF16_MAX: f64 = 3.389_531_389_251_535_5e38;
 
 /// Rounds `x` to the nearest value of float type `d` (ties to even),
-/// overflowing to infinity as IEEE 754 says. Integer types are not floats:
-/// `x` is returned as it is.
+/// overflowing to infinity as IEEE 754 says; the 8-bit floats saturate
+/// instead (see [`DType::is_fp8`]: beyond the largest finite value, and
+/// infinities, become that value with their sign). Integer types are not
+/// floats: `x` is returned as it is.
 pub fn round(x: f64, d: DType) -> f64 {
     match d {
         DType::F64 => x,
         DType::F32 => x as f32 as f64,
         DType::F16 => round_narrow(x, 10, -14, F16_MAX),
         DType::BF16 => round_narrow(x, 7, -126, BF16_MAX),
+        DType::F8E4M3 | DType::F8E5M2 => fp8::round(d, x),
         _ => x,
     }
 }
@@ -63,7 +66,7 @@ fn round_narrow(x: f64, mantissa: i32, emin: i32, max: f64) -> f64 {
 /// The bytes an element of type `d` takes in memory (an `i1` takes one).
 pub fn size_of(d: DType) -> u64 {
     match d {
-        DType::I1 | DType::I8 => 1,
+        DType::I1 | DType::I8 | DType::F8E4M3 | DType::F8E5M2 => 1,
         DType::I16 | DType::F16 | DType::BF16 => 2,
         DType::I32 | DType::F32 => 4,
         DType::I64 | DType::F64 => 8,
@@ -77,6 +80,7 @@ pub fn float_from_bytes(d: DType, bytes: &[u8]) -> f64 {
         DType::F32 => f32::from_le_bytes(bytes.try_into().expect("4 bytes")) as f64,
         DType::BF16 => bf16::from_le_bytes(bytes.try_into().expect("2 bytes")).to_f64(),
         DType::F16 => f16::from_le_bytes(bytes.try_into().expect("2 bytes")).to_f64(),
+        DType::F8E4M3 | DType::F8E5M2 => fp8::decode(d, bytes[0]),
         _ => unreachable!("{d} is not a float"),
     }
 }
@@ -89,6 +93,7 @@ pub fn float_to_bytes(d: DType, x: f64, out: &mut [u8]) {
         DType::F32 => out.copy_from_slice(&(x as f32).to_le_bytes()),
         DType::BF16 => out.copy_from_slice(&bf16::from_f64(x).to_le_bytes()),
         DType::F16 => out.copy_from_slice(&f16::from_f64(x).to_le_bytes()),
+        DType::F8E4M3 | DType::F8E5M2 => out[0] = fp8::bits(d, x),
         _ => unreachable!("{d} is not a float"),
     }
 }

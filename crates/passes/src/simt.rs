@@ -58,6 +58,7 @@ mod debug;
 mod dot;
 mod elementwise;
 mod emit;
+mod fp8;
 mod math;
 mod memory;
 mod pipelined;
@@ -121,6 +122,7 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
         debug: module.has_attribute(tile_dialect::ops::DEBUG_ATTR),
         fp_fusion: module.has_attribute(tile_dialect::ops::FP_FUSION_ATTR),
         vector_atomics: vector_atomics(module)?,
+        fp8_convert: fp8_convert(module)?,
     };
     let body = module
         .region(0)
@@ -204,6 +206,21 @@ struct Flags {
     fp_fusion: bool,
     /// The target has `atom.add.v2/v4.f32`: sm_90 and PTX 8.1 or later.
     vector_atomics: bool,
+    /// The target converts 8-bit floats: sm_89 and PTX 7.8 or later.
+    fp8_convert: bool,
+}
+
+/// Whether the module's target converts 8-bit floats (`cvt .e4m3x2`):
+/// no compute capability below 89 and no PTX version below 7.8 named on
+/// it.
+fn fp8_convert(module: &OperationRef) -> Result<bool, PassError> {
+    use tile_dialect::ops::{COMPUTE_CAPABILITY_ATTR, PTX_VERSION_ATTR};
+    let read = |name: &'static str| -> Result<Option<i64>, PassError> {
+        tile_dialect::view::attr::int_opt(module, name)
+            .map_err(|r| PassError::at(module, r.to_string()))
+    };
+    Ok(read(COMPUTE_CAPABILITY_ATTR)?.is_none_or(|cc| cc >= 89)
+        && read(PTX_VERSION_ATTR)?.is_none_or(|ptx| ptx >= 78))
 }
 
 /// Whether the module targets sm_90 or later with PTX 8.1 or later (both
@@ -251,6 +268,8 @@ fn lower_kernel<'c>(
         .zip(&arg_types)
         .map(|(a, t)| {
             let ty = match t.elem().expect("a scalar") {
+                // 8-bit floats travel as their bits (Emitter::reg_type).
+                tile_dialect::Elem::Num(d) if d.is_fp8() => types.dtype(tile_dialect::DType::I8),
                 tile_dialect::Elem::Num(d) => types.dtype(d),
                 tile_dialect::Elem::Ptr(_) => melior::dialect::llvm::r#type::pointer(context, 1),
             };
@@ -264,6 +283,7 @@ fn lower_kernel<'c>(
     e.debug = flags.debug;
     e.fp_fusion = flags.fp_fusion;
     e.vector_atomics = flags.vector_atomics;
+    e.fp8_convert = flags.fp8_convert;
     e.axis_facts = Some(crate::axis_analysis::AxisAnalysis::run(types, op));
     for (i, arg) in f.args.iter().enumerate() {
         let value = Val::of_arg(&entry, i);

@@ -17,6 +17,7 @@ mod arith;
 mod atomic;
 mod control;
 mod convert;
+mod fp8;
 mod rearrange;
 mod scan;
 
@@ -30,13 +31,13 @@ pub const BLOCK: i32 = 128;
 pub const N: usize = 100;
 
 /// Element types in the order the sweep takes them.
-const DTYPES: [DType; 9] = DType::ALL;
+const DTYPES: [DType; 9] = DType::ARITHMETIC;
 
 /// A sweep: its cases on a device, with transcendentals to `Accuracy`.
 type Sweep = fn(&melior::Context, &Device, Accuracy) -> Vec<(String, Outcome)>;
 
 /// The sweeps, by group name.
-const SWEEPS: [(&str, Sweep); 14] = [
+const SWEEPS: [(&str, Sweep); 15] = [
     ("float_unary", arith::float_unary_ops),
     ("binary", |c, d, _| arith::binary_ops(c, d)),
     ("nan", |c, d, _| arith::nan_handling(c, d)),
@@ -51,6 +52,7 @@ const SWEEPS: [(&str, Sweep); 14] = [
     ("atomic", |c, d, _| atomic::atomics(c, d)),
     ("control", |c, d, _| control::control_flow(c, d)),
     ("shape", |c, d, _| rearrange::moves(c, d)),
+    ("fp8", |c, d, _| fp8::conversions(c, d)),
 ];
 
 /// The names of the sweeps, as [`ops_of`] takes them.

@@ -397,12 +397,19 @@ impl<'k> KernelBuilder<'k> {
         if from == to {
             return x;
         }
+        if (from.is_fp8() && !to.is_float()) || (to.is_fp8() && !from.is_float()) {
+            // Between 8-bit floats and integers through f32, which holds
+            // every 8-bit float exactly.
+            let wide = self.cast(x, DType::F32, at);
+            return self.cast(wide, to, at);
+        }
         if to == DType::I1 {
             return self.compare(CmpOp::Ne, Operand::Tile(x), Operand::Int(0), at);
         }
         let name = match (from.is_float(), to.is_float()) {
             (true, true) if from.bits() == to.bits() => {
-                // f16 <-> bf16 goes through f32.
+                // f16 <-> bf16 (and one 8-bit float to the other) goes
+                // through f32.
                 let wide = self.cast(x, DType::F32, at);
                 return self.cast(wide, to, at);
             }

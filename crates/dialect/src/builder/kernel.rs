@@ -189,6 +189,19 @@ impl<'c> KernelBuilder<'c> {
                 return self.fail(name, rule, at);
             }
         }
+        if !crate::ops::takes_fp8(name) {
+            let state = self.state.borrow();
+            let fp8 = operands
+                .iter()
+                .filter_map(|&id| state.values.get(id as usize).map(|v| v.ty.clone()))
+                .chain(results.iter().cloned())
+                .find_map(|t| t.num().filter(|d| d.is_fp8()));
+            drop(state);
+            if let Some(d) = fp8 {
+                let dtype = d.to_string();
+                return self.fail(name, Rule::Fp8Arithmetic { dtype }, at);
+            }
+        }
         let operand_values: Vec<Value<'c, '_>> = operands
             .iter()
             // SAFETY: ids index values whose defining ops or blocks are

@@ -37,6 +37,10 @@ pub fn dtype_of(ty: Type) -> Option<DType> {
             Some(DType::BF16)
         } else if mlir_sys::mlirTypeIsAF64(raw) {
             Some(DType::F64)
+        } else if mlir_sys::mlirTypeIsAFloat8E4M3FN(raw) {
+            Some(DType::F8E4M3)
+        } else if mlir_sys::mlirTypeIsAFloat8E5M2(raw) {
+            Some(DType::F8E5M2)
         } else {
             None
         }
@@ -207,6 +211,8 @@ impl<'c> TypeTable<'c> {
                 DType::BF16 => mlir_sys::mlirBF16TypeGet(c),
                 DType::F32 => mlir_sys::mlirF32TypeGet(c),
                 DType::F64 => mlir_sys::mlirF64TypeGet(c),
+                DType::F8E4M3 => mlir_sys::mlirFloat8E4M3FNTypeGet(c),
+                DType::F8E5M2 => mlir_sys::mlirFloat8E5M2TypeGet(c),
             })
         }
     }

@@ -59,7 +59,7 @@ fn to_int(e: &mut Emitter, v: Val, d: DType) -> Val {
 /// An integer of `d`'s width as an element of `d`.
 fn from_int(e: &mut Emitter, v: Val, d: DType) -> Val {
     if d.is_float() {
-        let ty = e.types.dtype(d);
+        let ty = e.reg_type(d);
         e.ir.cast(arith::bitcast, v, ty)
     } else {
         v

@@ -14,7 +14,7 @@ use tile_dialect::{DType, Elem};
 
 /// The type an element of `d` has in memory (booleans are bytes).
 pub fn memory_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> Type<'c> {
-    e.types.dtype(if d == DType::I1 { DType::I8 } else { d })
+    e.reg_type(if d == DType::I1 { DType::I8 } else { d })
 }
 
 /// `tile.addptr`: a `getelementptr` per register.

@@ -115,7 +115,7 @@ fn through_shared<'c>(
     regs: &[Val],
 ) -> PassResult {
     let d = e.dtype(result, op)?;
-    let ty = e.types.dtype(d);
+    let ty = e.reg_type(d);
     let elem_bytes = d.bits().div_ceil(8) as i64;
     let whole_bytes = i64::from(d.bits()) == elem_bytes * 8;
     let rank = dst.shape.len();

@@ -39,7 +39,7 @@ fn widen(e: &mut Emitter, v: Val, d: DType, hex: bool) -> Val {
         if d == DType::F64 {
             return v;
         }
-        let f64 = e.types.dtype(DType::F64);
+        let f64 = e.reg_type(DType::F64);
         return e.ir.cast(arith::extf, v, f64);
     }
     if d.bits() >= 32 {

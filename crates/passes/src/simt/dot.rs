@@ -385,7 +385,7 @@ fn convert_element<'c>(e: &mut Emitter<'_, 'c>, x: Val, convert: Convert) -> Val
         Convert::Tf32 => tf32(e, x),
         Convert::Tf32Remainder => {
             let hi = tf32(e, x);
-            let f32 = e.types.dtype(DType::F32);
+            let f32 = e.reg_type(DType::F32);
             let hi = e.ir.cast(arith::bitcast, hi, f32);
             let rest = e.ir.binary(arith::subf, x, hi);
             tf32(e, rest)
@@ -413,7 +413,7 @@ fn fma<'c>(
     a: &Staged,
     acc: Vec<Val>,
 ) -> Vec<Val> {
-    let f32 = e.types.dtype(DType::F32);
+    let f32 = e.reg_type(DType::F32);
     let base = e.shared_base();
     // The rows and columns this thread's registers hold.
     let mut rows = std::collections::BTreeMap::new();

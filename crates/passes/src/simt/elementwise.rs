@@ -18,7 +18,7 @@ pub fn constant<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassR
     let v = match c.value {
         ConstantValue::Float(f) => e.number(d, f),
         ConstantValue::Int(i) => {
-            let ty = e.types.dtype(d);
+            let ty = e.reg_type(d);
             e.int(ty, i)
         }
         ConstantValue::Bool(b) => e.number(d, f64::from(u8::from(b))),
@@ -69,6 +69,19 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
     }
     if super::math::is_approximate_division(op) {
         return super::math::approximate_division(e, op);
+    }
+    if let Some(direction) = super::fp8::conversion(e, op)? {
+        return super::fp8::lower(e, op, direction);
+    }
+    if !tile_dialect::ops::takes_fp8(op_name(op)) {
+        for v in op.operands().chain(op.results().map(Value::from)) {
+            if e.tile_type(v, op)?.num().is_some_and(|d| d.is_fp8()) {
+                return Err(PassError::at(
+                    op,
+                    "computes on 8-bit floats, which are only loaded, stored, moved and converted",
+                ));
+            }
+        }
     }
     let operands: Vec<Value> = op.operands().collect();
     let results: Vec<Value> = op.results().map(Value::from).collect();

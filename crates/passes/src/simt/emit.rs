@@ -118,6 +118,8 @@ pub struct Emitter<'t, 'c> {
     pub fp_fusion: bool,
     /// The target has `atom.add.v2/v4.f32` (sm_90, PTX 8.1).
     pub vector_atomics: bool,
+    /// The target converts 8-bit floats (`cvt .e4m3x2`: sm_89, PTX 7.8).
+    pub fp8_convert: bool,
     /// The axis analysis of the kernel being lowered: where an
     /// elementwise result is constant over groups of a thread's registers,
     /// each group's value is computed once ([`Emitter::constant_run`]).
@@ -175,6 +177,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             debug: false,
             fp_fusion: false,
             vector_atomics: false,
+            fp8_convert: true,
             axis_facts: None,
             in_flight_products: Default::default(),
             pending: Vec::new(),
@@ -264,11 +267,20 @@ impl<'t, 'c> Emitter<'t, 'c> {
         c
     }
 
-    /// A constant of element type `d` (integers truncated to its width).
+    /// The register type of an element of `d`: the type itself, but an
+    /// 8-bit float travels as its bits (`i8`). LLVM has no such type, and
+    /// only conversions look inside one (see [`DType::is_fp8`]).
+    pub fn reg_type(&self, d: DType) -> Type<'c> {
+        self.types.dtype(if d.is_fp8() { DType::I8 } else { d })
+    }
+
+    /// A constant of element type `d` (integers truncated to its width;
+    /// 8-bit floats rounded, saturating, to their bits).
     pub fn number(&mut self, d: DType, v: f64) -> Val {
-        let ty = self.types.dtype(d);
+        let ty = self.reg_type(d);
         match d {
             DType::I1 => self.int(ty, i64::from(v != 0.0)),
+            d if d.is_fp8() => self.int(ty, i64::from(tile_dialect::fp8::encode(d, v) as i8)),
             d if d.is_float() => self.float(ty, v),
             _ => self.int(ty, v as i64),
         }
@@ -646,7 +658,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
     /// The per-thread type of an element of tile type `e`.
     pub fn elem_type(&self, e: Elem) -> Type<'c> {
         match e {
-            Elem::Num(d) => self.types.dtype(d),
+            Elem::Num(d) => self.reg_type(d),
             Elem::Ptr(_) => self.ir.ptr_type(GLOBAL),
         }
     }

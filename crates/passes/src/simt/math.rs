@@ -25,7 +25,7 @@ pub fn handles(name: &str) -> bool {
 /// negative integer is itself, as in two's complement, not poison).
 /// `convert-gpu-to-nvvm` would call libdevice's `__nv_abs`.
 pub fn integer_abs<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResult {
-    let i1 = e.types.dtype(DType::I1);
+    let i1 = e.reg_type(DType::I1);
     let not_poison = e.int(i1, 0);
     per_register(e, op, |to, _| overloaded("llvm.abs", &[to]), &[not_poison])
 }
@@ -59,7 +59,7 @@ fn per_register<'c>(
         .operand(0)
         .map_err(|_| PassError::at(op, "has no operand"))?;
     let (to, from) = (e.dtype(result, op)?, e.dtype(src, op)?);
-    let (ty, name) = (e.types.dtype(to), name(to, from));
+    let (ty, name) = (e.reg_type(to), name(to, from));
     let n = e.registers(result, op)?;
     let mut out = Vec::with_capacity(n.unwrap_or(1));
     for r in 0..n.unwrap_or(1) {
@@ -105,7 +105,7 @@ pub fn approximate_division<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '
             format!("approximate division on {d}: only f16, bf16 and f32"),
         ));
     }
-    let f32 = e.types.dtype(DType::F32);
+    let f32 = e.reg_type(DType::F32);
     let operands: Vec<Value> = op.operands().collect();
     let n = e.registers(result, op)?;
     let mut out = Vec::with_capacity(n.unwrap_or(1));
@@ -140,8 +140,8 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
         .into();
     let d = e.dtype(result, op)?;
     let how = native_math(name, d).ok_or_else(|| PassError::at(op, format!("on {d} {WHY_NOT}")))?;
-    let ty = e.types.dtype(d);
-    let f32 = e.types.dtype(DType::F32);
+    let ty = e.reg_type(d);
+    let f32 = e.reg_type(DType::F32);
     let operands: Vec<Value> = op.operands().collect();
     let n = e.registers(result, op)?;
     let mut out = Vec::with_capacity(n.unwrap_or(1));
@@ -190,7 +190,7 @@ fn in_f32<'c>(
     if d == DType::F32 {
         return compute(e, args);
     }
-    let (f32, ty) = (e.types.dtype(DType::F32), e.types.dtype(d));
+    let (f32, ty) = (e.reg_type(DType::F32), e.reg_type(d));
     let wide: Vec<Val> = args
         .iter()
         .map(|&x| e.ir.cast(arith::extf, x, f32))
@@ -207,7 +207,7 @@ struct F32Ops<'e, 'a, 'c> {
 
 impl<'c> F32Ops<'_, '_, 'c> {
     fn ty(&self) -> melior::ir::Type<'c> {
-        self.e.types.dtype(DType::F32)
+        self.e.reg_type(DType::F32)
     }
 
     fn k(&mut self, v: f32) -> Val {

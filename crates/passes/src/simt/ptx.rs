@@ -27,6 +27,8 @@ pub enum RegClass {
     B64,
     /// An `f32` (`f`).
     F32,
+    /// An `f64` (`d`).
+    F64,
 }
 
 impl RegClass {
@@ -37,6 +39,7 @@ impl RegClass {
             RegClass::B32 => 'r',
             RegClass::B64 => 'l',
             RegClass::F32 => 'f',
+            RegClass::F64 => 'd',
         }
     }
 

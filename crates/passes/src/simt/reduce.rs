@@ -219,7 +219,7 @@ pub(super) fn shuffle<'c>(
     let mut out = e.ir.shuffle(mode, v, offset, width);
     out = e.ir.cast(arith::trunci, out, int);
     if d.is_float() {
-        let ty = e.types.dtype(d);
+        let ty = e.reg_type(d);
         out = e.ir.cast(arith::bitcast, out, ty);
     }
     out
@@ -251,7 +251,7 @@ pub fn reduce<'c>(
         axis,
         ty,
         acc,
-        acc_type: e.types.dtype(acc),
+        acc_type: e.reg_type(acc),
         src,
     };
 
@@ -321,7 +321,7 @@ pub fn reduce<'c>(
         }
         let v = v[0];
         if red.acc != red.ty {
-            let ty = e.types.dtype(red.ty);
+            let ty = e.reg_type(red.ty);
             e.ir.cast(arith::truncf, v, ty)
         } else {
             v
@@ -379,7 +379,7 @@ fn across_warps<'c>(
     for &d in &components {
         let size = d.bits() as usize / 8;
         bytes = bytes.next_multiple_of(size);
-        arrays.push((bytes, size, e.types.dtype(d)));
+        arrays.push((bytes, size, e.reg_type(d)));
         bytes += (terms.warps * elements) as usize * size;
     }
     e.reserve_shared(bytes);

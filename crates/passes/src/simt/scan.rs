@@ -142,7 +142,7 @@ pub fn scan<'c>(
     let sc = Scanner {
         kind: view.kind,
         acc,
-        acc_type: e.types.dtype(acc),
+        acc_type: e.reg_type(acc),
         reverse: view.reverse,
     };
     let k = src.axes[axis];
@@ -250,7 +250,7 @@ pub fn scan<'c>(
         .map(|v| v.expect("every register is in a run"))
         .collect();
     if acc != ty {
-        let t = e.types.dtype(ty);
+        let t = e.reg_type(ty);
         for v in &mut values {
             *v = e.ir.cast(arith::truncf, *v, t);
         }

@@ -53,7 +53,7 @@ pub fn owners_values<'c>(
 ) -> Vec<Val> {
     let elements: i64 = d.shape.iter().product();
     let bytes = u64::from(ty.bits().div_ceil(8));
-    let elem = e.types.dtype(ty);
+    let elem = e.reg_type(ty);
     e.reserve_shared(elements as usize * bytes as usize);
     let base = e.shared_base();
     let owner = e.owner(d, layout);
@@ -77,7 +77,7 @@ pub fn owners_values<'c>(
 /// shared memory.
 pub fn thread0_value<'c>(e: &mut Emitter<'_, 'c>, v: Val, ty: DType) -> Val {
     let bytes = u64::from(ty.bits().div_ceil(8));
-    let elem = e.types.dtype(ty);
+    let elem = e.reg_type(ty);
     e.reserve_shared(bytes as usize);
     let base = e.shared_base();
     let (tid, _, _) = e.thread();

@@ -58,7 +58,7 @@ pub fn carrier_bits(d: DType) -> u32 {
 /// The type of the register an element of `d` is carried in.
 pub fn carrier_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> melior::ir::Type<'c> {
     match d {
-        DType::F32 => e.types.dtype(DType::F32),
+        DType::F32 => e.reg_type(DType::F32),
         _ => e.ir.int_type(carrier_bits(d)),
     }
 }
@@ -67,7 +67,9 @@ pub fn carrier_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> melior::ir::Type<'c> {
 pub fn to_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
     let carrier = carrier_type(e, d);
     match d {
-        DType::I1 | DType::I8 => e.convert(arith::extui, v, carrier),
+        DType::I1 | DType::I8 | DType::F8E4M3 | DType::F8E5M2 => {
+            e.convert(arith::extui, v, carrier)
+        }
         DType::I16 | DType::I32 | DType::I64 | DType::F32 => v,
         _ => e.convert(arith::bitcast, v, carrier),
     }
@@ -80,13 +82,13 @@ pub fn from_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
             let z = e.int(v.ty(), 0);
             e.ir.cmpi(CmpiPredicate::Ne, v, z)
         }
-        DType::I8 => {
-            let ty = e.types.dtype(DType::I8);
+        DType::I8 | DType::F8E4M3 | DType::F8E5M2 => {
+            let ty = e.reg_type(DType::I8);
             e.ir.cast(arith::trunci, v, ty)
         }
         DType::I16 | DType::I32 | DType::I64 | DType::F32 => v,
         _ => {
-            let ty = e.types.dtype(d);
+            let ty = e.reg_type(d);
             e.ir.cast(arith::bitcast, v, ty)
         }
     }
@@ -96,7 +98,7 @@ pub fn from_bits(e: &mut Emitter, v: Val, d: DType) -> Val {
 /// else an `i32` word.
 pub fn lane_type<'c>(e: &Emitter<'_, 'c>, d: DType) -> melior::ir::Type<'c> {
     match d {
-        DType::F32 => e.types.dtype(DType::F32),
+        DType::F32 => e.reg_type(DType::F32),
         _ => e.ir.int_type(32),
     }
 }

@@ -142,7 +142,7 @@ fn word<'c>(e: &mut Emitter<'_, 'c>, st: &Staged, mn: Val, k: Val, kind: Kind) -
     let base = e.shared_buffer();
     let i8 = e.ir.int_type(8);
     let i32 = e.ir.int_type(32);
-    let f16 = e.types.dtype(DType::F16);
+    let f16 = e.reg_type(DType::F16);
     let ty = if kind == Kind::F16 {
         e.ir.vector_type(2, f16)
     } else {

@@ -54,7 +54,7 @@ pub fn words<'c>(
         return Ok(None);
     }
     let i32 = e.ir.int_type(32);
-    let pair = e.ir.vector_type(2, e.types.dtype(inputs));
+    let pair = e.ir.vector_type(2, e.reg_type(inputs));
     let [zero, one] = [e.i32(0), e.i32(1)];
     let mut out = Vec::with_capacity((k / 16) as usize);
     for step in 0..k / 16 {

@@ -1,0 +1,57 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
+// RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | not tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt 2>&1 | FileCheck %s --check-prefix=SM80
+
+// 8-bit floats travel as their bits (i8 registers, byte loads and stores)
+// and convert two at a time: to f16 pairs with cvt.rn.f16x2.e4m3x2 (exact,
+// then widened), and from f32 pairs with cvt.rn.satfinite.e5m2x2.f32
+// (round to nearest even, saturating; the second source is the low byte).
+// A masked load's `other` and a `where` constant are their bit patterns
+// (-2.0 in e4m3 is 0xc0 = -64 as i8). f64 rounds to f32 to odd first.
+
+// CHECK-LABEL: gpu.func @convert
+// CHECK: %[[OTHER:.*]] = arith.constant -64 : i8
+// CHECK: ld.global
+// CHECK: "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h"
+// CHECK: arith.bitcast %{{.*}} : i16 to f16
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: "cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;", "=h,f,f"
+// CHECK: st.global
+// CHECK: "cvt.rz.f32.f64 $0, $1;", "=f,d"
+// CHECK: arith.cmpf one
+// CHECK: "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f"
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry convert
+// PTX-SAME: ld.global
+// PTX-SAME: cvt.rn.f16x2.e4m3x2
+// PTX-SAME: cvt.f32.f16
+// PTX-SAME: cvt.rn.satfinite.e5m2x2.f32
+// PTX-SAME: st.global
+// PTX-SAME: cvt.rz.f32.f64
+// PTX-SAME: cvt.rn.satfinite.e4m3x2.f32
+// SM80: error: 'arith.extf' op converts 8-bit floats, which needs sm_89 or later and PTX 7.8 or later (cvt .e4m3x2/.e5m2x2)
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+func.func @convert(%x: !tile.ptr<f8E4M3FN>, %y: !tile.ptr<f8E5M2>, %z: !tile.ptr<f8E4M3FN>, %w: f64, %n: i32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<256xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f8E4M3FN>) -> tensor<256x!tile.ptr<f8E4M3FN>>
+  %xp = "tile.addptr"(%xs, %r) : (tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f8E4M3FN>>
+  %other = arith.constant dense<-2.0> : tensor<256xf8E4M3FN>
+  %v = "tile.load"(%xp, %m, %other) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi1>, tensor<256xf8E4M3FN>) -> tensor<256xf8E4M3FN>
+  %f = arith.extf %v : tensor<256xf8E4M3FN> to tensor<256xf32>
+  %two = arith.constant dense<2.0> : tensor<256xf32>
+  %d = arith.mulf %f, %two : tensor<256xf32>
+  %e = arith.truncf %d : tensor<256xf32> to tensor<256xf8E5M2>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f8E5M2>) -> tensor<256x!tile.ptr<f8E5M2>>
+  %yp = "tile.addptr"(%ys, %r) : (tensor<256x!tile.ptr<f8E5M2>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f8E5M2>>
+  "tile.store"(%yp, %e, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<f8E5M2>>, tensor<256xf8E5M2>, tensor<256xi1>) -> ()
+  %ws = "tile.splat"(%w) : (f64) -> tensor<256xf64>
+  %q = arith.truncf %ws : tensor<256xf64> to tensor<256xf8E4M3FN>
+  %zs = "tile.splat"(%z) : (!tile.ptr<f8E4M3FN>) -> tensor<256x!tile.ptr<f8E4M3FN>>
+  %zp = "tile.addptr"(%zs, %r) : (tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f8E4M3FN>>
+  "tile.store"(%zp, %q, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xf8E4M3FN>, tensor<256xi1>) -> ()
+  return
+}
+}
