@@ -62,7 +62,11 @@ pub fn round(d: DType, x: f64) -> f64 {
     let quantum = 2f64.powi(exponent.max(1 - bias) - mantissa as i32);
     // Dividing by a power of two is exact, so this rounds exactly once.
     let r = (x / quantum).round_ties_even() * quantum;
-    if r.abs() > limit { limit.copysign(x) } else { r }
+    if r.abs() > limit {
+        limit.copysign(x)
+    } else {
+        r
+    }
 }
 
 /// The bits of `x` rounded to type `d` (see [`round`]); NaN is `0x7f`.

@@ -27,7 +27,10 @@ pub fn conversions(context: &melior::Context, device: &Device) -> Vec<(String, O
     let mut out = Vec::new();
     for d in NARROW {
         let codes: Vec<f64> = (0..=255u8).map(|b| value(d, b)).collect();
-        for to in WIDE.into_iter().chain(NARROW.into_iter().filter(|&o| o != d)) {
+        for to in WIDE
+            .into_iter()
+            .chain(NARROW.into_iter().filter(|&o| o != d))
+        {
             let outcome = run(context, device, d, to, &codes);
             out.push((format!("{d} to {to} (every pattern)"), outcome));
         }
@@ -46,7 +49,13 @@ pub fn conversions(context: &melior::Context, device: &Device) -> Vec<(String, O
 /// Converts `inputs` (values of `from`) to `to` on `device` and checks
 /// every output against the reference, and that the lanes past the end
 /// keep their poison.
-fn run(context: &melior::Context, device: &Device, from: DType, to: DType, inputs: &[f64]) -> Outcome {
+fn run(
+    context: &melior::Context,
+    device: &Device,
+    from: DType,
+    to: DType,
+    inputs: &[f64],
+) -> Outcome {
     let kernel = kernel(context, from, to).map_err(|e| e.to_string())?;
     if device.is_interpreter() {
         // The interpreter does not compile: without this CI would not see
@@ -62,7 +71,12 @@ fn run(context: &melior::Context, device: &Device, from: DType, to: DType, input
     let programs = n.div_ceil(BLOCK as usize);
     let padded = programs * BLOCK as usize;
     let x = device
-        .upload(&inputs.iter().flat_map(|&v| bytes(from, v)).collect::<Vec<u8>>())
+        .upload(
+            &inputs
+                .iter()
+                .flat_map(|&v| bytes(from, v))
+                .collect::<Vec<u8>>(),
+        )
         .map_err(|e| e.to_string())?;
     let width = size(to);
     let y = device
@@ -76,11 +90,7 @@ fn run(context: &melior::Context, device: &Device, from: DType, to: DType, input
         return Err(format!("wrote past the end, at byte {}", n * width + i));
     }
     for (i, (&x, bytes)) in inputs.iter().zip(got.chunks(width)).enumerate() {
-        let want = if to.is_fp8() {
-            nearest(to, x)
-        } else {
-            x
-        };
+        let want = if to.is_fp8() { nearest(to, x) } else { x };
         let got = read(to, bytes);
         let same = if want.is_nan() {
             got.is_nan()
@@ -121,7 +131,11 @@ fn value(d: DType, b: u8) -> f64 {
         return f64::NAN;
     }
     if d == DType::F8E5M2 && e == all_ones {
-        return if m == 0.0 { s * f64::INFINITY } else { f64::NAN };
+        return if m == 0.0 {
+            s * f64::INFINITY
+        } else {
+            f64::NAN
+        };
     }
     let scale = f64::from(1u32 << man_bits);
     if e == 0 {
@@ -195,11 +209,23 @@ fn probes(d: DType, fine: bool) -> Vec<f64> {
         }
     }
     let max = finite.last().copied().unwrap_or(0.0);
-    for x in [max * 1.0625, max * 1.5, max * 4.0, 1.0e30, f64::from(f32::MAX)] {
+    for x in [
+        max * 1.0625,
+        max * 1.5,
+        max * 4.0,
+        1.0e30,
+        f64::from(f32::MAX),
+    ] {
         out.push(x);
         out.push(-x);
     }
-    out.extend([f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 2f64.powi(-30), -(2f64.powi(-30))]);
+    out.extend([
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        2f64.powi(-30),
+        -(2f64.powi(-30)),
+    ]);
     // A spread over the exponent range, deterministic.
     let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
     for _ in 0..4096 {
