@@ -57,7 +57,7 @@ pub fn pow2_divisor(v: i64) -> i64 {
 }
 
 /// The greatest common divisor of two powers of two (their minimum).
-fn gcd(a: i64, b: i64) -> i64 {
+pub fn gcd(a: i64, b: i64) -> i64 {
     a.min(b)
 }
 

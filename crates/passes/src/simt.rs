@@ -118,11 +118,14 @@ pub(crate) fn unsupported(op: &OperationRef) -> PassError {
 pub fn lower_module(module: &OperationRef) -> PassResult {
     let context = tile_dialect::context_of(module.context());
     let warps = num_warps(module)?;
+    let (cc, ptx) = target(module)?;
     let flags = Flags {
         debug: module.has_attribute(tile_dialect::ops::DEBUG_ATTR),
         fp_fusion: module.has_attribute(tile_dialect::ops::FP_FUSION_ATTR),
-        vector_atomics: vector_atomics(module)?,
-        fp8_convert: fp8_convert(module)?,
+        // `atom.add.v2/v4.f32`: sm_90 and PTX 8.1, both named.
+        vector_atomics: cc.is_some_and(|cc| cc >= 90) && ptx.is_some_and(|p| p >= 81),
+        // `cvt .e4m3x2`: sm_89 and PTX 7.8, unless the module names less.
+        fp8_convert: cc.is_none_or(|cc| cc >= 89) && ptx.is_none_or(|p| p >= 78),
     };
     let body = module
         .region(0)
@@ -210,29 +213,15 @@ struct Flags {
     fp8_convert: bool,
 }
 
-/// Whether the module's target converts 8-bit floats (`cvt .e4m3x2`):
-/// no compute capability below 89 and no PTX version below 7.8 named on
-/// it.
-fn fp8_convert(module: &OperationRef) -> Result<bool, PassError> {
+/// The compute capability and PTX version named on the module (each
+/// `None` when absent).
+fn target(module: &OperationRef) -> Result<(Option<i64>, Option<i64>), PassError> {
     use tile_dialect::ops::{COMPUTE_CAPABILITY_ATTR, PTX_VERSION_ATTR};
     let read = |name: &'static str| -> Result<Option<i64>, PassError> {
         tile_dialect::view::attr::int_opt(module, name)
             .map_err(|r| PassError::at(module, r.to_string()))
     };
-    Ok(read(COMPUTE_CAPABILITY_ATTR)?.is_none_or(|cc| cc >= 89)
-        && read(PTX_VERSION_ATTR)?.is_none_or(|ptx| ptx >= 78))
-}
-
-/// Whether the module targets sm_90 or later with PTX 8.1 or later (both
-/// must be named on the module).
-fn vector_atomics(module: &OperationRef) -> Result<bool, PassError> {
-    use tile_dialect::ops::{COMPUTE_CAPABILITY_ATTR, PTX_VERSION_ATTR};
-    let read = |name: &'static str| -> Result<Option<i64>, PassError> {
-        tile_dialect::view::attr::int_opt(module, name)
-            .map_err(|r| PassError::at(module, r.to_string()))
-    };
-    Ok(read(COMPUTE_CAPABILITY_ATTR)?.is_some_and(|cc| cc >= 90)
-        && read(PTX_VERSION_ATTR)?.is_some_and(|ptx| ptx >= 81))
+    Ok((read(COMPUTE_CAPABILITY_ATTR)?, read(PTX_VERSION_ATTR)?))
 }
 
 /// What a lowered kernel needs of its module.

@@ -212,7 +212,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             return Ok(1);
         };
         let c = info.constancy.get(axis).copied().unwrap_or(1);
-        Ok(gcd(c.max(1), held.max(1)) as usize)
+        Ok(tile_coalesce::axis_info::gcd(c.max(1), held.max(1)) as usize)
     }
 
     /// Bytes of shared memory the kernel needs.
@@ -798,8 +798,4 @@ impl<'t, 'c> Emitter<'t, 'c> {
             TileOp::Cat(c) => rearrange::cat(self, op, &c),
         }
     }
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }

@@ -169,10 +169,7 @@ fn store_run(
     };
     let guard = pred.map(|p| asm.input(RegClass::Pred, p));
     let ty = if values.len() == 1 {
-        match memory_bits(d) {
-            8 => "b8",
-            _ => access_type(d),
-        }
+        words::store_type(d)
     } else {
         words::lane_ptx(d)
     };

@@ -32,11 +32,7 @@ pub fn store_shared(e: &mut Emitter, guard: Option<Val>, value: Val, ptr: Val, d
     let addr = asm.input(RegClass::B64, ptr);
     let src = asm.input(words::reg_class(d), bits);
     let guard = asm.input(RegClass::Pred, guard);
-    let ty = match words::memory_bits(d) {
-        8 => "b8",
-        _ => words::access_type(d),
-    };
-    asm.shared_store(Some(guard), ty, addr, src);
+    asm.shared_store(Some(guard), words::store_type(d), addr, src);
     asm.emit(&e.ir, true);
 }
 

@@ -37,6 +37,15 @@ pub fn access_type(d: DType) -> &'static str {
     }
 }
 
+/// The PTX type of a one-element store (`b8` for bytes, else as
+/// [`access_type`]): a store takes its byte from a wider register.
+pub fn store_type(d: DType) -> &'static str {
+    match memory_bits(d) {
+        8 => "b8",
+        _ => access_type(d),
+    }
+}
+
 /// The PTX type of a `mov` between registers of an element of `d`.
 pub fn move_type(d: DType) -> &'static str {
     match (d, carrier_bits(d)) {

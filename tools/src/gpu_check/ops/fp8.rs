@@ -9,6 +9,7 @@
 //! (the tail of the last program is not written) and stores the
 //! conversion.
 
+use super::size;
 use crate::gpu_check::Outcome;
 use half::{bf16, f16};
 use tile::{Arg, DType, Device, Kernel};
@@ -249,11 +250,6 @@ fn representable(d: DType, x: f64) -> f64 {
         DType::F32 => x as f32 as f64,
         _ => x,
     }
-}
-
-/// Bytes an element of `d` takes.
-fn size(d: DType) -> usize {
-    d.bits() as usize / 8
 }
 
 /// `x` (representable in `d`) as the bytes of a `d`.
