@@ -52,6 +52,7 @@ pub mod layer_norm_bwd;
 pub mod layer_norm_bwd_grouped;
 pub mod masked_tile_2d;
 pub mod matmul;
+pub mod matmul_styles;
 pub mod row_sum;
 pub mod softmax;
 pub mod vector_add;

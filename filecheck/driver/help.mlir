@@ -13,6 +13,7 @@
 // CHECK: Our passes:
 // CHECK-NEXT: --tile-verify check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express
 // CHECK-NEXT: --tile-assign-layouts give every tensor a blocked or sliced layout
+// CHECK-NEXT: --tile-remove-conversions compute cheap values again in the layout a conversion wants
 // CHECK-NEXT: --tile-predicate give masked loads an explicit other
 // CHECK-NEXT: --tile-vectorize give loads and stores the widest access
 // CHECK-NEXT: --tile-software-pipeline mark K loops whose dot operands are copied ahead into shared memory

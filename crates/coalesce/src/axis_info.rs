@@ -302,6 +302,80 @@ impl AxisInfo {
         out
     }
 
+    /// `a % n` (signed or unsigned remainder) for a dividend known to be
+    /// non-negative (`non_negative`; a negative one wraps the other way at
+    /// multiples of `n`, and nothing is claimed of it). Where `a` runs
+    /// consecutively and `n` is constant, the remainder restarts only at
+    /// multiples of `n`, which fall on multiples of `n`'s divisibility: so
+    /// it runs over aligned groups as long as the run, the dividend's and
+    /// the divisor's divisibility allow (tutorial 03's `(pid_m * BM +
+    /// arange(0, BM)) % M` runs 16 long when M is a multiple of 16). An
+    /// `n` of 1 gives zeros.
+    pub fn rem(a: &AxisInfo, n: &AxisInfo, non_negative: bool) -> AxisInfo {
+        let rank = a.rank().max(n.rank());
+        let (a, n) = (&a.ranked(rank), &n.ranked(rank));
+        if n.constant == Some(1) {
+            // Zeros wherever the divisor is (everywhere) 1.
+            let mut zero = AxisInfo::constant(0, &n.constancy);
+            zero.constancy = n.constancy.clone();
+            return zero;
+        }
+        let mut out = AxisInfo::uniform_where_all(&[a, n], rank);
+        if !non_negative {
+            return out;
+        }
+        for d in 0..rank {
+            let run = Self::quotient_run(a, n, d);
+            if run > 1 {
+                out.contiguity[d] = run;
+                out.divisibility[d] = if run < a.contiguity[d] {
+                    run
+                } else {
+                    gcd(a.divisibility[d], n.element_divisibility())
+                };
+            }
+        }
+        out
+    }
+
+    /// `a / n` (signed or unsigned) for a dividend known to be
+    /// non-negative: where `a` runs consecutively and `n` is constant, the
+    /// quotient changes only at multiples of `n`, so it is constant over
+    /// the same aligned groups as [`AxisInfo::rem`] runs over.
+    pub fn div(a: &AxisInfo, n: &AxisInfo, non_negative: bool) -> AxisInfo {
+        let rank = a.rank().max(n.rank());
+        let (a, n) = (&a.ranked(rank), &n.ranked(rank));
+        if n.constant == Some(1) {
+            return a.clone();
+        }
+        let mut out = AxisInfo::uniform_where_all(&[a, n], rank);
+        if let (Some(x), Some(y)) = (a.constant, n.constant)
+            && y != 0
+        {
+            out.constant = Some(x.wrapping_div(y));
+            out.divisibility = vec![pow2_divisor(x.wrapping_div(y)); rank];
+        }
+        if !non_negative {
+            return out;
+        }
+        for d in 0..rank {
+            out.constancy[d] = out.constancy[d].max(Self::quotient_run(a, n, d));
+        }
+        out
+    }
+
+    /// The aligned groups along `d` over which a non-negative `a` divided
+    /// by `n` keeps one quotient: within `a`'s runs, starting at multiples
+    /// of the group (`a`'s divisibility), where `n` is constant and a
+    /// multiple of the group. 1 when nothing is known.
+    fn quotient_run(a: &AxisInfo, n: &AxisInfo, d: usize) -> i64 {
+        let run = gcd(
+            a.contiguity[d],
+            gcd(a.divisibility[d], n.element_divisibility()),
+        );
+        if n.constancy[d] < run { 1 } else { run }
+    }
+
     /// `select(cond, a, b)`.
     pub fn select(cond: &AxisInfo, a: &AxisInfo, b: &AxisInfo) -> AxisInfo {
         let rank = cond.rank().max(a.rank()).max(b.rank());
@@ -443,6 +517,45 @@ mod tests {
             &AxisInfo::mul(&cols, &AxisInfo::constant(16, &[16, 64])),
         );
         assert_eq!(t.contiguity, vec![16, 1]);
+    }
+
+    #[test]
+    fn remainders_of_runs_restart_at_the_divisor() {
+        // (pid * 128 + arange(0, 128)) % m with m a multiple of 16: runs
+        // of 16, checked for several programs and divisors.
+        let offs = AxisInfo::add(
+            &AxisInfo::splat(&AxisInfo::mul(&AxisInfo::scalar(1), &AxisInfo::constant(128, &[])), &[128]),
+            &AxisInfo::arange(0, 128),
+        );
+        let m = AxisInfo::splat(&AxisInfo::scalar(16), &[128]);
+        let rem = AxisInfo::rem(&offs, &m, true);
+        assert_eq!(rem.contiguity, vec![16]);
+        assert_eq!(rem.divisibility, vec![16]);
+        let quotient = AxisInfo::div(&offs, &m, true);
+        assert_eq!(quotient.constancy, vec![16]);
+        for pid in [0i64, 1, 3] {
+            for n in [16i64, 48, 80, 4096] {
+                let x: Vec<i64> = (0..128).map(|i| pid * 128 + i).collect();
+                let r: Vec<i64> = x.iter().map(|v| v % n).collect();
+                let q: Vec<i64> = x.iter().map(|v| v / n).collect();
+                assert!(holds(&rem, &r, &[128]), "pid {pid} n {n}");
+                assert!(holds(&quotient, &q, &[128]), "pid {pid} n {n}");
+            }
+        }
+        // Nothing is claimed of a dividend that may be negative, nor of a
+        // divisor of unknown divisibility.
+        assert_eq!(AxisInfo::rem(&offs, &m, false).contiguity, vec![1]);
+        let odd = AxisInfo::splat(&AxisInfo::scalar(1), &[128]);
+        assert_eq!(AxisInfo::rem(&offs, &odd, true).contiguity, vec![1]);
+        // A negative dividend would break the claim: -4 % 4 == 0 but
+        // -3 % 4 == -3.
+        let negative: Vec<i64> = (-4..4).map(|v| v % 4).collect();
+        let claimed = AxisInfo::rem(&AxisInfo::arange(0, 8), &AxisInfo::splat(&AxisInfo::scalar(4), &[8]), true);
+        assert_eq!(claimed.contiguity, vec![4]);
+        assert!(!holds(&claimed, &negative, &[8]));
+        // % 1 is zero everywhere.
+        let one = AxisInfo::constant(1, &[128]);
+        assert_eq!(AxisInfo::rem(&offs, &one, false).constant, Some(0));
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub const TIMINGS_VAR: &str = "TILE_TIMINGS";
 /// without the cost of its defaults); `tile-opt` runs the pass itself.
 pub const STAGES: &[(&str, &str)] = &[
     ("simplified", "canonicalize,cse"),
-    ("layouts", "tile-assign-layouts"),
+    ("layouts", "tile-assign-layouts,tile-remove-conversions"),
     ("predicated", "tile-predicate"),
     ("vectorized", "tile-vectorize"),
     ("pipelined", "tile-software-pipeline"),

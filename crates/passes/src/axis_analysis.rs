@@ -385,6 +385,12 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
             "arith.addi" => AxisInfo::add(&arg(0), &arg(1)),
             "arith.subi" => AxisInfo::sub(&arg(0), &arg(1)),
             "arith.muli" => AxisInfo::mul(&arg(0), &arg(1)),
+            // As Triton does, a remainder's or quotient's dividend is taken
+            // to be non-negative: offsets that address memory are (a
+            // negative one wraps at multiples of the divisor the other way;
+            // see `AxisInfo::rem`).
+            "arith.remsi" | "arith.remui" => AxisInfo::rem(&arg(0), &arg(1), true),
+            "arith.divsi" | "arith.divui" => AxisInfo::div(&arg(0), &arg(1), true),
             "arith.cmpi" => AxisInfo::compare(&cmpi_predicate(op), &arg(0), &arg(1)),
             "arith.select" => AxisInfo::select(&arg(0), &arg(1), &arg(2)),
             "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast"

@@ -64,6 +64,13 @@ pub fn insert_after<'c, 'a>(
     block.insert_operation_after(*anchor, new)
 }
 
+/// A copy of `op` (its operands, attributes, result types and regions),
+/// in no block yet.
+pub fn clone_op<'c>(op: &OperationRef<'c, '_>) -> Operation<'c> {
+    // SAFETY: `op` is live; the clone is a new op owned by the caller.
+    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+}
+
 /// Makes every use of `from` use `to` instead.
 pub fn replace_all_uses<'c, 'a>(from: Value<'c, 'a>, to: Value<'c, 'a>) {
     // SAFETY: both values are live in the same context.

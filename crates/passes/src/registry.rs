@@ -30,6 +30,11 @@ static TILE_PASSES: &[TilePass] = &[
         create: crate::assign_layouts::create,
     },
     TilePass {
+        flag: crate::remove_conversions::INFO.flag,
+        summary: crate::remove_conversions::INFO.summary,
+        create: crate::remove_conversions::create,
+    },
+    TilePass {
         flag: crate::predicate::INFO.flag,
         summary: crate::predicate::INFO.summary,
         create: crate::predicate::create,

@@ -112,7 +112,7 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
     Ok(())
 }
 
-/// The block loads of loop `l` that can be copied ahead.
+/// The loads of loop `l` that can be copied ahead.
 fn pipelined_loads<'c, 'a>(
     types: &TypeTable<'c>,
     l: &ForLoop<'c, 'a>,
@@ -138,8 +138,9 @@ fn pipelined_loads<'c, 'a>(
     out
 }
 
-/// The block load defining `operand` of a dot (whose K is axis `k_axis`),
-/// if it can be copied ahead.
+/// The load whose tile reaches operand `operand` of a dot (whose K is
+/// axis `k_axis`), through layout conversions and transposes that only
+/// the dot reads, if it can be copied ahead.
 fn copyable<'c, 'a>(
     types: &TypeTable<'c>,
     l: &ForLoop<'c, 'a>,
@@ -147,33 +148,39 @@ fn copyable<'c, 'a>(
     k_axis: usize,
     inputs: Option<DType>,
 ) -> Option<OperationRef<'c, 'a>> {
-    let load = crate::edit::as_result(operand)?.owner();
-    if load.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr) {
-        return None;
-    }
-    let Ok(Some(TileOp::BlockLoad(b))) = TileOp::read(&load, |v| types.tile_type(v.r#type()))
-    else {
-        return None;
-    };
-    // Only the dot reads the tile.
+    let (load, k_axis) = source_load(types, l, operand, k_axis)?;
     let result = crate::edit::result_of(&load, 0)?;
-    if edit::use_count(result) != 1 {
+    let shape = tensor_shape(result.r#type());
+    if shape.len() != 2 {
         return None;
     }
-    if !b.boundary_check.is_empty() && b.padding != Padding::Zero {
-        return None;
-    }
-    if b.access.volatile {
-        return None;
-    }
-    let shape = tensor_shape(operand.r#type());
     let elem_bytes = i64::from(inputs?.bits()) / 8;
-    let width = b.vector_width.unwrap_or(1);
-    if ![4, 8, 16].contains(&(width * elem_bytes)) {
+    let view = TileOp::read(&load, |v| types.tile_type(v.r#type())).ok()??;
+    let width = match &view {
+        TileOp::BlockLoad(b) => {
+            if !b.boundary_check.is_empty() && b.padding != Padding::Zero {
+                return None;
+            }
+            if b.access.volatile || !advanced_each_iteration(l, b.ptr) {
+                return None;
+            }
+            b.vector_width
+        }
+        TileOp::Load(ld) => {
+            if ld.access.volatile || !ld.other.is_none_or(is_zero) {
+                return None;
+            }
+            let mut addressing = vec![ld.ptr];
+            addressing.extend(ld.mask);
+            crate::loop_slice::of(l, &addressing)?;
+            ld.vector_width
+        }
+        _ => return None,
+    };
+    if ![4, 8, 16].contains(&(width.unwrap_or(1) * elem_bytes)) {
         return None;
     }
-    // The contiguous axis: the fastest of the load's layout (the block
-    // pointer's order).
+    // The contiguous axis: the fastest of the load's layout.
     let layout = types.layout(result.r#type()).ok().flatten()?;
     let (root, axes) = layout.root();
     let fastest = *root.order().first()?;
@@ -181,14 +188,50 @@ fn copyable<'c, 'a>(
     // TF32 inputs are rounded in registers on their way to shared memory;
     // i8 ones must have K contiguous for wgmma.
     match inputs? {
-        DType::F16 | DType::BF16 => {}
-        DType::I8 if contiguous == k_axis => {}
-        _ => return None,
+        DType::F16 | DType::BF16 => Some(load),
+        DType::I8 if contiguous == k_axis => Some(load),
+        _ => None,
     }
-    if shape.len() != 2 {
-        return None;
+}
+
+/// The load in `l`'s body whose tile becomes `v` through ops that only
+/// relabel or reorder it (`tile.convert_layout`, a 2-D `tile.permute`),
+/// each value on the way read once; and the load's axis that becomes
+/// `v`'s axis `axis`.
+fn source_load<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+    mut v: Value<'c, 'a>,
+    mut axis: usize,
+) -> Option<(OperationRef<'c, 'a>, usize)> {
+    loop {
+        let op = crate::edit::as_result(v)?.owner();
+        if op.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr) || edit::use_count(v) != 1
+        {
+            return None;
+        }
+        match TileOp::read(&op, |x| types.tile_type(x.r#type())).ok()?? {
+            TileOp::ConvertLayout(u) => v = u.src,
+            TileOp::Permute(p) if p.order.len() == 2 => {
+                axis = usize::try_from(*p.order.get(axis)?).ok()?;
+                v = p.src;
+            }
+            TileOp::Load(_) | TileOp::BlockLoad(_) => return Some((op, axis)),
+            _ => return None,
+        }
     }
-    advanced_each_iteration(l, b.ptr).then_some(load)
+}
+
+/// True when `v` is a constant zero (a masked load's `other` that the
+/// zero fill of an asynchronous copy gives).
+fn is_zero(v: Value) -> bool {
+    let Some(r) = crate::edit::as_result(v) else {
+        return false;
+    };
+    matches!(
+        tile_dialect::view::Constant::read(&r.owner()),
+        Ok(Some(c)) if c.value.as_f64().to_bits() == 0
+    )
 }
 
 /// True when `ptr` is a block pointer the loop carries and yields advanced

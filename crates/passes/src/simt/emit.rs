@@ -624,6 +624,11 @@ impl<'t, 'c> Emitter<'t, 'c> {
         self.vals.insert(k, l);
     }
 
+    /// Forgets the lowering of the value with key `k`.
+    pub fn unset_key(&mut self, k: usize) {
+        self.vals.remove(&k);
+    }
+
     /// Records `out` as a scalar (`v` is a scalar) or as registers.
     pub fn set_like(&mut self, v: Value<'c, '_>, mut out: Vec<Val>) {
         if tensor_shape(v.r#type()).is_empty() {

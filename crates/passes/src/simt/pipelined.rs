@@ -30,7 +30,10 @@
 //!
 //! [`SharedTile`]: tile_coalesce::SharedTile
 
+mod ahead;
 mod copies;
+
+use ahead::Ahead;
 
 use super::builder::Val;
 use super::emit::{Dist, Emitter, Lowered};
@@ -47,18 +50,14 @@ use tile_dialect::view::{ForLoop, TileOp};
 
 /// One load copied ahead.
 pub(super) struct Copied<'c, 'a> {
-    /// The block load.
+    /// The load (a block load or a load through a tensor of pointers).
     load: OperationRef<'c, 'a>,
-    /// The index of its block pointer among the loop's carried values.
-    carried: usize,
-    /// What the loop adds to the pointer's offsets each iteration.
-    deltas: Vec<Val>,
+    /// Where its addresses come from.
+    source: Source<'c, 'a>,
     /// The load's layout: which thread copies which run.
     dist: Dist,
     /// Elements per copy.
     width: usize,
-    /// The axes checked against the shape.
-    checked: Vec<i64>,
     /// The element type in memory.
     elem: Type<'c>,
     /// Bytes an element takes.
@@ -71,6 +70,29 @@ pub(super) struct Copied<'c, 'a> {
     ring: i64,
     /// Bytes from one buffer to the next.
     stride: i64,
+}
+
+/// How the addresses of a copied load's tiles are found.
+pub(super) enum Source<'c, 'a> {
+    /// A block pointer the loop carries and advances by invariant offsets:
+    /// tile `i`'s addresses are the first tile's plus `i` steps.
+    Block {
+        /// The index of the pointer among the loop's carried values.
+        carried: usize,
+        /// What the loop adds to the pointer's offsets each iteration.
+        deltas: Vec<Val>,
+        /// The axes checked against the shape.
+        checked: Vec<i64>,
+    },
+    /// A tensor of pointers and an optional mask, computed by the loop's
+    /// address slice ([`crate::loop_slice`]), which is evaluated for the
+    /// iteration whose tile is copied.
+    Pointers {
+        /// The pointers.
+        ptr: Value<'c, 'a>,
+        /// The lanes that copy; the others fill zeros.
+        mask: Option<Value<'c, 'a>>,
+    },
 }
 
 /// Lowers the pipelined loop `op` with `stages` buffers a load.
@@ -153,28 +175,45 @@ fn pipeline<'c>(
     copied: &[Copied<'c, '_>],
     trips: Val,
 ) -> PassResult {
-    // Each thread's runs of each load, at the loop's first tile.
+    // Each thread's runs of each load (a block load's at the loop's
+    // first tile).
     let mut runs = Vec::with_capacity(copied.len());
     for c in copied {
-        let ptr = e.get(l.inits[c.carried], op)?;
-        runs.push(copies::prepare(e, c, &ptr)?);
+        let ptr = match &c.source {
+            Source::Block { carried, .. } => Some(e.get(l.inits[*carried], op)?),
+            Source::Pointers { .. } => None,
+        };
+        runs.push(copies::prepare(e, c, ptr.as_ref())?);
     }
+    // The address slice of the loads through pointers, and its carried
+    // values at the first tile.
+    let ahead = Ahead::of(l, copied, op)?;
+    let mut state = ahead.initial(e, l, op)?;
+    let [lower, step] = [l.lower, l.step].map(|v| e.reg(v, 0, op));
+    let (lower, step) = (lower?, step?);
 
     // The first S - 1 tiles.
     for s in 0..stages - 1 {
         let s_val = e.i32(s);
         let wanted = e.ir.cmpi(CmpiPredicate::Slt, s_val, trips);
-        for (c, r) in copied.iter().zip(&runs) {
-            let at = e.i32(c.ring + s * c.stride);
-            copies::issue(e, c, r, s_val, at, wanted);
-        }
+        let steps = e.ir.binary(arith::muli, s_val, step);
+        let iv = e.ir.binary(arith::addi, lower, steps);
+        state = ahead.evaluate(e, l, op, iv, &state, |e| {
+            for (c, r) in copied.iter().zip(&runs) {
+                let at = e.i32(c.ring + s * c.stride);
+                copies::issue(e, c, r, s_val, at, wanted, op)?;
+            }
+            Ok(())
+        })?;
         async_group(e, "cp.async.commit_group");
     }
 
-    // The loop: the original carried values, then the iteration's number
-    // and the buffer it reads.
+    // The loop: the original carried values, then the iteration's number,
+    // the buffer it reads and the slice's carried values S - 1 iterations
+    // ahead.
     let zero = e.i32(0);
-    let loop_state = [zero, zero];
+    let mut loop_state = vec![zero, zero];
+    loop_state.extend(Ahead::flatten(&state));
     let in_flight = super::dot::in_flight::products(e, l);
     let outer_in_flight = std::mem::replace(&mut e.in_flight_products, in_flight.clone());
     let outer_pending = std::mem::take(&mut e.pending);
@@ -198,7 +237,7 @@ fn pipeline<'c>(
             e.ir.barrier();
             for c in copied {
                 let at = buffer_at(e, c, read);
-                let result: Value = c.load.result(0).expect("a block load's result").into();
+                let result: Value = c.load.result(0).expect("a load's result").into();
                 e.set(
                     result,
                     Lowered::Shared {
@@ -211,25 +250,34 @@ fn pipeline<'c>(
             Ok(())
         },
         |inner| inner.has_attribute(ASYNC_COPY_ATTR),
-        |e, state| {
-            let [count, read] = [state[0], state[1]];
+        |e, loop_state| {
+            let [count, read] = [loop_state[0], loop_state[1]];
             // Every thread is done with the buffer iteration i - 1 read
             // (its products have retired): copy the tile S - 1 iterations
             // ahead into it, (read + S - 1) % S.
             e.ir.barrier();
-            let ahead = e.i32(stages - 1);
-            let target = e.ir.binary(arith::addi, count, ahead);
+            let ahead_count = e.i32(stages - 1);
+            let target = e.ir.binary(arith::addi, count, ahead_count);
             let wanted = e.ir.cmpi(CmpiPredicate::Slt, target, trips);
             let write = rotate(e, read, stages - 1, stages);
-            for (c, r) in copied.iter().zip(&runs) {
-                let at = buffer_at(e, c, write);
-                copies::issue(e, c, r, target, at, wanted);
-            }
+            let current = ahead.rebuild(e, l, &state, &loop_state[2..], op)?;
+            let iv = e.reg(l.induction, 0, op)?;
+            let steps = e.ir.binary(arith::muli, ahead_count, step);
+            let iv = e.ir.binary(arith::addi, iv, steps);
+            let next = ahead.evaluate(e, l, op, iv, &current, |e| {
+                for (c, r) in copied.iter().zip(&runs) {
+                    let at = buffer_at(e, c, write);
+                    copies::issue(e, c, r, target, at, wanted, op)?;
+                }
+                Ok(())
+            })?;
             async_group(e, "cp.async.commit_group");
             let one = e.i32(1);
             let count = e.ir.binary(arith::addi, count, one);
             let read = rotate(e, read, 1, stages);
-            Ok(vec![count, read])
+            let mut out = vec![count, read];
+            out.extend(Ahead::flatten(&next));
+            Ok(out)
         },
     )?;
     e.in_flight_products = outer_in_flight;
@@ -290,38 +338,39 @@ fn describe<'c, 'a>(
     next: &mut i64,
     stages: i64,
 ) -> Result<Copied<'c, 'a>, PassError> {
-    let Ok(Some(TileOp::BlockLoad(b))) = TileOp::read(load, |v| e.types.tile_type(v.r#type()))
-    else {
-        return Err(PassError::at(
-            load,
-            "is marked tile.async_copy but is no block load",
-        ));
+    let view = TileOp::read(load, |v| e.types.tile_type(v.r#type()))
+        .map_err(|r| PassError::at(load, r.to_string()))?;
+    let (source, d, width) = match view {
+        Some(TileOp::BlockLoad(b)) => {
+            let d = match e.tile_type(b.ptr, load)? {
+                TileType::BlockPtr { dtype, .. } => dtype,
+                _ => return Err(PassError::at(load, "expects a block pointer")),
+            };
+            let (carried, deltas) = block_steps(e, l, load, b.ptr)?;
+            let source = Source::Block {
+                carried,
+                deltas,
+                checked: b.boundary_check.clone(),
+            };
+            (source, d, b.vector_width)
+        }
+        Some(TileOp::Load(ld)) => {
+            let result: Value = load.result(0).expect("a load's result").into();
+            let d = e.dtype(result, load)?;
+            let source = Source::Pointers {
+                ptr: ld.ptr,
+                mask: ld.mask,
+            };
+            (source, d, ld.vector_width)
+        }
+        _ => {
+            return Err(PassError::at(
+                load,
+                "is marked tile.async_copy but is no load",
+            ));
+        }
     };
-    let d = match e.tile_type(b.ptr, load)? {
-        TileType::BlockPtr { dtype, .. } => dtype,
-        _ => return Err(PassError::at(load, "expects a block pointer")),
-    };
-    let carried = l
-        .iter_args
-        .iter()
-        .position(|&a| a == b.ptr)
-        .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not carried"))?;
-    let advance = crate::edit::as_result(l.yielded[carried])
-        .map(|r| r.owner())
-        .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not advanced"))?;
-    let Ok(Some(TileOp::Advance(a))) = TileOp::read(&advance, |v| e.types.tile_type(v.r#type()))
-    else {
-        return Err(PassError::at(
-            load,
-            "is copied ahead but its pointer is not advanced",
-        ));
-    };
-    let deltas = a
-        .offsets
-        .iter()
-        .map(|&o| e.reg(o, 0, load))
-        .collect::<Result<Vec<_>, _>>()?;
-    let result: Value = load.result(0).expect("a block load's result").into();
+    let result: Value = load.result(0).expect("a load's result").into();
     let dist = e.dist(result, load)?;
     let (root, axes) = dist.1.root();
     let fastest = root.order()[0];
@@ -337,7 +386,7 @@ fn describe<'c, 'a>(
         ));
     }
     let elem_bytes = i64::from(d.bits()) / 8;
-    let width = b.vector_width.unwrap_or(1) as usize;
+    let width = width.unwrap_or(1) as usize;
     if ![4, 8, 16].contains(&(width as i64 * elem_bytes)) {
         return Err(PassError::at(
             load,
@@ -354,11 +403,9 @@ fn describe<'c, 'a>(
     *next = ring + stages * stride;
     Ok(Copied {
         load: *load,
-        carried,
-        deltas,
+        source,
         dist,
         width,
-        checked: b.boundary_check.clone(),
         elem: block_ptr::memory_type(e, d),
         elem_bytes,
         tile,
@@ -366,6 +413,37 @@ fn describe<'c, 'a>(
         ring,
         stride,
     })
+}
+
+/// The carried index of block pointer `ptr` and the offsets the loop
+/// advances it by each iteration.
+fn block_steps<'c, 'a>(
+    e: &mut Emitter<'_, 'c>,
+    l: &ForLoop<'c, 'a>,
+    load: &OperationRef<'c, 'a>,
+    ptr: Value<'c, 'a>,
+) -> Result<(usize, Vec<Val>), PassError> {
+    let carried = l
+        .iter_args
+        .iter()
+        .position(|&a| a == ptr)
+        .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not carried"))?;
+    let advance = crate::edit::as_result(l.yielded[carried])
+        .map(|r| r.owner())
+        .ok_or_else(|| PassError::at(load, "is copied ahead but its pointer is not advanced"))?;
+    let Ok(Some(TileOp::Advance(a))) = TileOp::read(&advance, |v| e.types.tile_type(v.r#type()))
+    else {
+        return Err(PassError::at(
+            load,
+            "is copied ahead but its pointer is not advanced",
+        ));
+    };
+    let deltas = a
+        .offsets
+        .iter()
+        .map(|&o| e.reg(o, 0, load))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((carried, deltas))
 }
 
 /// `max(0, ceil((upper - lower) / step))` (i32; `step` positive).

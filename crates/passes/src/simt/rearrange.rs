@@ -253,6 +253,29 @@ pub fn permute<'c>(
     p: &Permute<'c, '_>,
 ) -> PassResult {
     let out = result(op, 0)?;
+    if let Lowered::Shared {
+        tile,
+        at,
+        contiguous,
+    } = e.get(p.src, op)?
+    {
+        // A tile a pipelined loop keeps in shared memory (read only by a
+        // product): the same bytes with its axes relabelled.
+        let contiguous = p
+            .order
+            .iter()
+            .position(|&a| a as usize == contiguous)
+            .ok_or_else(|| PassError::at(op, "has an order outside its rank"))?;
+        e.set(
+            out,
+            Lowered::Shared {
+                tile,
+                at,
+                contiguous,
+            },
+        );
+        return Ok(());
+    }
     let to = shape_of(e, out, op)?;
     let dst = Placement::row_major(&to, 1, 0);
     let mut strides = vec![0; to.len()];

@@ -1,7 +1,8 @@
 //! The copies a pipelined loop issues ahead: where each thread's runs of
-//! a block load start, and the `cp.async` of one tile into a ring buffer.
+//! a load land in a buffer (and, for a block load, where they start in
+//! memory), and the `cp.async` of one tile into a ring buffer.
 
-use super::Copied;
+use super::{Copied, Source};
 use crate::pass::PassError;
 use crate::simt::block_ptr;
 use crate::simt::builder::Val;
@@ -9,21 +10,22 @@ use crate::simt::dot::{Staged, tile_offset};
 use crate::simt::emit::{Emitter, Lowered};
 use crate::simt::ptx::{Arg, PtxAsm, RegClass};
 use melior::dialect::arith::{self, CmpiPredicate};
+use melior::ir::OperationRef;
 use tile_coalesce::Distribution;
 
 /// What a thread's copies of one load need every iteration, computed
-/// once before the loop (where it stays): the source address of each run
-/// at the first tile, its position along each checked axis there, whether
-/// it lies inside the axes the loop does not move along, and its byte
-/// offset in a buffer; the element step from one tile to the next.
+/// once before the loop (where it stays): each run's byte offset in a
+/// buffer and, for a block load, the source address of each run at the
+/// first tile, its position along each checked axis there, and the
+/// element step from one tile to the next.
 pub(super) struct Runs {
     /// One entry a run (`width` registers).
     runs: Vec<Run>,
-    /// The checked axes: their index and extent (i32; negative extents as
-    /// 0, those beyond i32 as its largest value).
+    /// The checked axes of a block load: their index and extent (i32;
+    /// negative extents as 0, those beyond i32 as its largest value).
     checked: Vec<(usize, Val)>,
-    /// Elements from one tile to the next (i64).
-    step: Val,
+    /// Elements from one tile to the next (i64; block loads).
+    step: Option<Val>,
     /// The shared buffer's address in the shared window (i32).
     shared: Val,
     /// Whether this thread copies (copies of a small tile held twice
@@ -32,58 +34,74 @@ pub(super) struct Runs {
 }
 
 struct Run {
-    /// The address of the run at the first tile.
-    start: Val,
+    /// The register of the run's first element.
+    register: usize,
+    /// The address of the run at the first tile (block loads).
+    start: Option<Val>,
     /// Its position (i32) along each checked axis at the first tile.
     positions: Vec<Val>,
     /// Its byte offset within a buffer (i32).
     offset: Val,
 }
 
-/// Computes [`Runs`] for copying `c` from block pointer `ptr` (the
-/// loop's first tile).
+/// Computes [`Runs`] for copying `c`; a block load's runs start at the
+/// pointer `ptr` (the loop's first tile).
 pub(super) fn prepare<'c>(
     e: &mut Emitter<'_, 'c>,
     c: &Copied<'c, '_>,
-    ptr: &Lowered,
+    ptr: Option<&Lowered>,
 ) -> Result<Runs, PassError> {
-    let Lowered::BlockPtr {
-        shape,
-        strides,
-        offsets,
-        ..
-    } = ptr
-    else {
-        return Err(PassError::at(&c.load, "expects a block pointer"));
-    };
     let dist = &c.dist.0;
-    let i64 = e.ir.int_type(64);
-    let zero = e.int(i64, 0);
-    let mut step = zero;
-    for (&d, &stride) in c.deltas.iter().zip(strides) {
-        let d = e.ir.cast(arith::extsi, d, i64);
-        let term = e.ir.binary(arith::muli, d, stride);
-        step = e.ir.binary(arith::addi, step, term);
-    }
-    let mut checked = Vec::new();
-    // Positions are i32 (offsets are); extents are compared as i32 too,
-    // clamped to 0 ..= i32::MAX.
-    let i32 = e.ir.int_type(32);
-    let max = e.int(i64, i64::from(i32::MAX));
-    for (axis, &extent) in shape.iter().enumerate() {
-        if c.checked.contains(&(axis as i64)) {
-            let negative = e.ir.cmpi(CmpiPredicate::Slt, extent, zero);
-            let extent = e.ir.select(negative, zero, extent);
-            let huge = e.ir.cmpi(CmpiPredicate::Sgt, extent, max);
-            let extent = e.ir.select(huge, max, extent);
-            checked.push((axis, e.ir.cast(arith::trunci, extent, i32)));
-        }
-    }
     let staged = Staged {
         tile: c.tile,
         at: e.i32(0),
         k_major: false,
     };
+    let block = match (&c.source, ptr) {
+        (
+            Source::Block {
+                deltas, checked, ..
+            },
+            Some(
+                p @ Lowered::BlockPtr {
+                    shape,
+                    strides,
+                    offsets,
+                    ..
+                },
+            ),
+        ) => Some((deltas, checked, p, shape, strides, offsets)),
+        (Source::Block { .. }, _) => {
+            return Err(PassError::at(&c.load, "expects a block pointer"));
+        }
+        (Source::Pointers { .. }, _) => None,
+    };
+    let i64 = e.ir.int_type(64);
+    let zero = e.int(i64, 0);
+    let mut step = None;
+    let mut checked = Vec::new();
+    if let Some((deltas, axes, _, shape, strides, _)) = &block {
+        let mut s = zero;
+        for (&d, &stride) in deltas.iter().zip(strides.iter()) {
+            let d = e.ir.cast(arith::extsi, d, i64);
+            let term = e.ir.binary(arith::muli, d, stride);
+            s = e.ir.binary(arith::addi, s, term);
+        }
+        step = Some(s);
+        // Positions are i32 (offsets are); extents are compared as i32
+        // too, clamped to 0 ..= i32::MAX.
+        let i32 = e.ir.int_type(32);
+        let max = e.int(i64, i64::from(i32::MAX));
+        for (axis, &extent) in shape.iter().enumerate() {
+            if axes.contains(&(axis as i64)) {
+                let negative = e.ir.cmpi(CmpiPredicate::Slt, extent, zero);
+                let extent = e.ir.select(negative, zero, extent);
+                let huge = e.ir.cmpi(CmpiPredicate::Sgt, extent, max);
+                let extent = e.ir.select(huge, max, extent);
+                checked.push((axis, e.ir.cast(arith::trunci, extent, i32)));
+            }
+        }
+    }
     let mut runs: Vec<Run> = Vec::new();
     for r in (0..dist.registers()).step_by(c.width) {
         // A run at the same distance from the first in every thread is
@@ -92,48 +110,54 @@ pub(super) fn prepare<'c>(
         // when the swizzle moves it by the same bytes in every thread.
         let first = runs.first();
         let delta = first.and(uniform_delta(dist, r));
-        let start = match delta.as_ref() {
-            Some(d) => {
-                let first = first.expect("a first run");
-                let i64 = e.ir.int_type(64);
-                let mut offset: Option<Val> = None;
-                for (&k, &stride) in d.iter().zip(strides) {
-                    if k == 0 {
-                        continue;
+        let (start, positions) = match &block {
+            None => (None, Vec::new()),
+            Some((_, _, p, _, strides, offsets)) => {
+                let start = match delta.as_ref() {
+                    Some(d) => {
+                        let first = first.expect("a first run");
+                        let from = first.start.expect("a block load's run starts");
+                        let mut offset: Option<Val> = None;
+                        for (&k, &stride) in d.iter().zip(strides.iter()) {
+                            if k == 0 {
+                                continue;
+                            }
+                            let k = e.int(i64, k);
+                            let term = e.ir.binary(arith::muli, k, stride);
+                            offset = Some(match offset {
+                                None => term,
+                                Some(o) => e.ir.binary(arith::addi, o, term),
+                            });
+                        }
+                        match offset {
+                            Some(o) => e.ir.gep(from, o, c.elem),
+                            None => from,
+                        }
                     }
-                    let k = e.int(i64, k);
-                    let term = e.ir.binary(arith::muli, k, stride);
-                    offset = Some(match offset {
-                        None => term,
-                        Some(o) => e.ir.binary(arith::addi, o, term),
-                    });
-                }
-                match offset {
-                    Some(o) => e.ir.gep(first.start, o, c.elem),
-                    None => first.start,
-                }
-            }
-            None => {
-                block_ptr::element(e, ptr, dist, r, &[], c.elem)
-                    .map_err(|m| PassError::at(&c.load, m))?
-                    .0
+                    None => {
+                        block_ptr::element(e, p, dist, r, &[], c.elem)
+                            .map_err(|m| PassError::at(&c.load, m))?
+                            .0
+                    }
+                };
+                let positions = checked
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &(axis, _))| match (first, delta.as_ref()) {
+                        (Some(f), Some(d)) if d[axis] == 0 => f.positions[j],
+                        (Some(f), Some(d)) => {
+                            let k = e.i32(d[axis]);
+                            e.ir.binary(arith::addi, f.positions[j], k)
+                        }
+                        _ => {
+                            let idx = e.index(dist, r, axis);
+                            e.ir.binary(arith::addi, offsets[axis], idx)
+                        }
+                    })
+                    .collect();
+                (Some(start), positions)
             }
         };
-        let positions = checked
-            .iter()
-            .enumerate()
-            .map(|(j, &(axis, _))| match (first, delta.as_ref()) {
-                (Some(f), Some(d)) if d[axis] == 0 => f.positions[j],
-                (Some(f), Some(d)) => {
-                    let k = e.i32(d[axis]);
-                    e.ir.binary(arith::addi, f.positions[j], k)
-                }
-                _ => {
-                    let idx = e.index(dist, r, axis);
-                    e.ir.binary(arith::addi, offsets[axis], idx)
-                }
-            })
-            .collect();
         let offset = match (first, uniform_buffer_delta(c, dist, r)) {
             (Some(f), Some(0)) => f.offset,
             (Some(f), Some(k)) => {
@@ -147,6 +171,7 @@ pub(super) fn prepare<'c>(
             }
         };
         runs.push(Run {
+            register: r,
             start,
             positions,
             offset,
@@ -201,9 +226,13 @@ fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
 
 /// Copies tile number `tile` (i32, counted from the loop's first) of `c`
 /// into the buffer at byte offset `at`: one `cp.async` a run, reading
-/// nothing and filling zeros for runs out of bounds, or for all of them
-/// when `wanted` is false. The address of a run is its first tile's plus
-/// `tile` steps; only the moved axes' positions are compared again.
+/// nothing and filling zeros for runs out of bounds (a block load's
+/// checked axes) or masked off (a load's mask, uniform over each run),
+/// or for all of them when `wanted` is false. A block load's run is at
+/// its first tile's address plus `tile` steps, and only the moved axes'
+/// positions are compared again; a load through pointers reads its
+/// pointers and mask as the loop's address slice left them for that
+/// tile.
 pub(super) fn issue<'c>(
     e: &mut Emitter<'_, 'c>,
     c: &Copied<'c, '_>,
@@ -211,16 +240,8 @@ pub(super) fn issue<'c>(
     tile: Val,
     at: Val,
     wanted: Val,
-) {
-    let i64 = e.ir.int_type(64);
-    let tile32 = tile;
-    let tile = e.ir.cast(arith::extsi, tile, i64);
-    let elements = e.ir.binary(arith::muli, tile, runs.step);
-    let moved: Vec<Val> = runs
-        .checked
-        .iter()
-        .map(|&(axis, _)| e.ir.binary(arith::muli, tile32, c.deltas[axis]))
-        .collect();
+    op: &OperationRef<'c, '_>,
+) -> Result<(), PassError> {
     let bytes = c.width as i64 * c.elem_bytes;
     let i1 = e.ir.int_type(1);
     let yes = e.int(i1, 1);
@@ -230,15 +251,49 @@ pub(super) fn issue<'c>(
     } else {
         "cp.async.ca.shared.global"
     };
-    for run in &runs.runs {
-        let src = e.ir.gep(run.start, elements, c.elem);
-        let mut valid = wanted;
-        for ((&pos, &(_, extent)), &m) in run.positions.iter().zip(&runs.checked).zip(&moved) {
-            let pos = e.ir.binary(arith::addi, pos, m);
-            // Below the (non-negative) extent, and not negative.
-            let inside = e.ir.cmpi(CmpiPredicate::Ult, pos, extent);
-            valid = e.ir.binary(arith::andi, valid, inside);
+    // Each run's source address and whether it copies.
+    let mut sources = Vec::with_capacity(runs.runs.len());
+    match &c.source {
+        Source::Block { deltas, .. } => {
+            let i64 = e.ir.int_type(64);
+            let step = runs.step.expect("a block load's step");
+            let tile64 = e.ir.cast(arith::extsi, tile, i64);
+            let elements = e.ir.binary(arith::muli, tile64, step);
+            let moved: Vec<Val> = runs
+                .checked
+                .iter()
+                .map(|&(axis, _)| e.ir.binary(arith::muli, tile, deltas[axis]))
+                .collect();
+            for run in &runs.runs {
+                let start = run.start.expect("a block load's run starts");
+                let src = e.ir.gep(start, elements, c.elem);
+                let mut valid = wanted;
+                for ((&pos, &(_, extent)), &m) in
+                    run.positions.iter().zip(&runs.checked).zip(&moved)
+                {
+                    let pos = e.ir.binary(arith::addi, pos, m);
+                    // Below the (non-negative) extent, and not negative.
+                    let inside = e.ir.cmpi(CmpiPredicate::Ult, pos, extent);
+                    valid = e.ir.binary(arith::andi, valid, inside);
+                }
+                sources.push((src, valid));
+            }
         }
+        Source::Pointers { ptr, mask } => {
+            for run in &runs.runs {
+                let src = e.reg(*ptr, run.register, op)?;
+                let valid = match mask {
+                    Some(m) => {
+                        let m = e.reg(*m, run.register, op)?;
+                        e.ir.binary(arith::andi, wanted, m)
+                    }
+                    None => wanted,
+                };
+                sources.push((src, valid));
+            }
+        }
+    }
+    for (run, (src, valid)) in runs.runs.iter().zip(sources) {
         // Out of bounds the source is ignored (not read: zeros land).
         let ignore = e.ir.binary(arith::xori, valid, yes);
         let dst = e.ir.binary(arith::addi, buffer, run.offset);
@@ -259,4 +314,5 @@ pub(super) fn issue<'c>(
         );
         asm.emit(&e.ir, true);
     }
+    Ok(())
 }
