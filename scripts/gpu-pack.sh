@@ -24,4 +24,6 @@ target_dir=${CARGO_TARGET_DIR:-target}
 mkdir -p .gpu
 strip -o .gpu/tile-tools "$target_dir/release/tile-tools"
 xz -6 -T2 -f .gpu/tile-tools
+# The commit the binary was built from (the GPU machine gets no .git).
+{ git rev-parse HEAD; git status --porcelain --untracked-files=no | grep -q . && echo "(with uncommitted changes)"; } > .gpu/commit.txt || true
 ls -l .gpu/tile-tools.xz

@@ -101,8 +101,9 @@ impl Default for StyleConfig {
     }
 }
 
-/// The output type of a product of `inputs`: i32 for i8, f32 for f32 and
-/// for [`Style::SplitK`] (atomically added), else the inputs' type.
+/// The output type of a product of `inputs`: the accumulator's (i32 for
+/// i8, f32 otherwise) for f32 and i8 inputs and for [`Style::SplitK`]
+/// (which adds into C atomically), else the inputs' type.
 pub fn output_type(style: Style, inputs: DType) -> DType {
     match (style, inputs) {
         (_, DType::I8) => DType::I32,
@@ -459,9 +460,7 @@ fn split_k<'k>(
     let offs_cn = pid_n * bn + k.arange(0, bn);
     let c_ptrs = p.c + s.cm * offs_cm.expand_dims(1) + s.cn * offs_cn.expand_dims(0);
     let c_mask = offs_cm.expand_dims(1).lt(z.m) & offs_cn.expand_dims(0).lt(z.n);
-    k.atomic_add(c_ptrs, acc.to(DType::F32))
-        .mask(c_mask)
-        .build();
+    k.atomic_add(c_ptrs, acc).mask(c_mask).build();
 }
 
 /// Tutorial 03's store of C through pointer tensors, masked on M and N.

@@ -24,6 +24,27 @@ fn matmul_cases_run_on_the_interpreter() {
     );
 }
 
+/// The matmul written each way users write it (`matmul_styles`), in every
+/// input type, on the interpreter against an f64 reference (the cases of
+/// `tile_tools::gpu_check::matmul_styles`); each kernel is also compiled
+/// to PTX, specialized as the GPU's JIT would be.
+#[test]
+fn matmul_styles_run_on_the_interpreter() {
+    let device = Device::interpreter();
+    let all = tile_tools::gpu_check::matmul_styles::cases(false);
+    let failed: Vec<String> = all
+        .iter()
+        .filter_map(|c| c.run(&device).err().map(|e| format!("{}: {e}", c.name())))
+        .collect();
+    assert!(all.len() >= 100, "only {} cases", all.len());
+    assert!(
+        failed.is_empty(),
+        "{} failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 /// `matmul::autotuner` compiles each configuration with its own warps and
 /// pipeline stages, and its kernel with the configuration's tiles.
 #[test]

@@ -12,6 +12,7 @@ pub mod layer_norm;
 pub mod layer_norm_bwd;
 pub mod math_accuracy;
 pub mod matmul;
+pub mod matmul_styles;
 pub mod memory_order;
 pub mod offsets;
 pub mod op_kernels;

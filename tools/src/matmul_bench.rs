@@ -17,6 +17,7 @@
 //! the verdict.
 
 pub mod cli;
+pub mod styles;
 mod table;
 
 pub use cli::Cli;
@@ -358,6 +359,9 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
     };
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
+    if cli.styles {
+        return styles_main(command_line, cli, &device, &name);
+    }
     let cases = if cli.cases.is_empty() {
         cases(cli.run.quick)
     } else {
@@ -411,6 +415,50 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
             cli.run.timing().warmup,
             cli.run.timing().reps,
             configs.len(),
+            info.iter()
+                .map(|l| format!("- {l}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        if !crate::bench::write_report(path, &report) {
+            status = 1;
+        }
+    }
+    println!("\n{table}");
+    status
+}
+
+/// `tile-tools matmul-bench --styles` on `device` (named `name`).
+fn styles_main(command_line: &str, cli: &Cli, device: &Device, name: &str) -> i32 {
+    let cases: Vec<styles::StyleCase> = if cli.style_cases.is_empty() {
+        styles::cases(cli.run.quick)
+            .into_iter()
+            .filter(|c| {
+                cli.style_names.is_empty() || cli.style_names.iter().any(|s| s == c.style.name())
+            })
+            .collect()
+    } else {
+        cli.style_cases.clone()
+    };
+    let timing = cli.run.timing();
+    let python = (!cli.ours_only).then_some((cli.python.as_str(), cli.styles_script.as_path()));
+    let (rows, info, command) = match styles::run(device, &cases, timing, python) {
+        Ok(r) => r,
+        Err(e) => {
+            println!("FAIL: {e}");
+            return 1;
+        }
+    };
+    let table = styles::markdown(&rows);
+    let mut status = i32::from(rows.iter().any(|r| r.ours.is_err()));
+    if let Some(path) = &cli.out {
+        let report = format!(
+            "# tile-tools matmul-bench --styles\n\n- device: {name}\n- command: `{command_line}`\n\
+             - timing: {} warm-up launches, median of {} (each after zeroing 256 MiB), CUDA events\n\
+             - both sides: the fastest of the same configurations (`styles::configs_for`), each checked first\n\
+             - baselines: `{command}`\n{}\n\n{table}",
+            timing.warmup,
+            timing.reps,
             info.iter()
                 .map(|l| format!("- {l}"))
                 .collect::<Vec<_>>()

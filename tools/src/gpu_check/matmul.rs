@@ -274,7 +274,7 @@ fn index(s: Storage, rows: usize, cols: usize, row: usize, col: usize) -> usize 
 }
 
 /// `x` rounded to TF32 (to nearest, ties away from zero).
-fn tf32(x: f32) -> f32 {
+pub(crate) fn tf32(x: f32) -> f32 {
     if !x.is_finite() {
         return x;
     }
@@ -282,14 +282,14 @@ fn tf32(x: f32) -> f32 {
 }
 
 /// An operand uploaded in its type, and the values the kernel reads.
-struct Operand {
-    values: Vec<f32>,
+pub(crate) struct Operand {
+    pub(crate) values: Vec<f32>,
     arg: Arg,
     _keep: Box<dyn std::any::Any>,
 }
 
 impl Operand {
-    fn new(device: &Device, len: usize, seed: u64, d: DType) -> Result<Operand, String> {
+    pub(crate) fn new(device: &Device, len: usize, seed: u64, d: DType) -> Result<Operand, String> {
         let raw = inputs(len, seed);
         let e = |e: tile::RuntimeError| e.to_string();
         let (values, arg, keep): (Vec<f32>, Arg, Box<dyn std::any::Any>) = match d {
@@ -336,7 +336,7 @@ impl Operand {
         })
     }
 
-    fn arg(&self) -> Arg {
+    pub(crate) fn arg(&self) -> Arg {
         self.arg
     }
 }

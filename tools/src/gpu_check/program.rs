@@ -332,6 +332,13 @@ pub enum Check {
         #[arg(long)]
         quick: bool,
     },
+    /// Only the matmul written the ways users write it (pointer tensors,
+    /// masks, transposes, batches, split-K, persistent, while loops).
+    MatmulStyles {
+        /// The smaller sizes only.
+        #[arg(long)]
+        quick: bool,
+    },
     /// Only the attention cases.
     Attention {
         /// The smaller sizes only.
@@ -386,6 +393,7 @@ impl Check {
             Check::AotCompare { .. } => "aot-compare",
             Check::Fault => "fault",
             Check::Matmul { .. } => "matmul",
+            Check::MatmulStyles { .. } => "matmul-styles",
             Check::Attention { .. } => "attention",
             Check::Interop => "interop",
             Check::MathAccuracy => "math-accuracy",
@@ -426,6 +434,11 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
         Check::Matmul { quick } => family("matmul", super::matmul::cases(!quick), |c| {
             (c.name(), c.run(device))
         }),
+        Check::MatmulStyles { quick } => family(
+            "matmul_styles",
+            super::matmul_styles::cases(!quick),
+            |c| (c.name(), c.run(device)),
+        ),
         Check::Attention { quick } => family("attention", super::attention::cases(!quick), |c| {
             (c.name(), c.run(device))
         }),
@@ -578,6 +591,9 @@ pub fn main(cli: &Cli) -> i32 {
     layer_norms(&device, &mut report);
     for case in super::matmul::cases(!quick) {
         report.record("matmul", case.name(), case.run(&device));
+    }
+    for case in super::matmul_styles::cases(!quick) {
+        report.record("matmul_styles", case.name(), case.run(&device));
     }
     for case in super::attention::cases(!quick) {
         report.record("attention", case.name(), case.run(&device));

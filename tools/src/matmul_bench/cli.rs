@@ -55,4 +55,55 @@ pub struct Cli {
     /// Where the Markdown report goes.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Instead: the matmul written the ways users write it (pointer
+    /// tensors, masks, transposes, batches, split-K, persistent, while
+    /// loops), each beside Triton compiling the same source.
+    #[arg(long)]
+    pub styles: bool,
+    /// With --styles: only these cases [default: every style at the
+    /// benchmark's sizes].
+    #[arg(long = "style-case", value_name = "STYLE:DTYPE:MxNxK", value_parser = parse_style_case, requires = "styles")]
+    pub style_cases: Vec<super::styles::StyleCase>,
+    /// With --styles: only the default cases of these styles.
+    #[arg(long = "style", value_name = "STYLE", requires = "styles")]
+    pub style_names: Vec<String>,
+    /// With --styles: the Triton script.
+    #[arg(long, value_name = "PATH", default_value = "bench/triton_matmul_styles.py")]
+    pub styles_script: PathBuf,
+}
+
+/// Reads `STYLE:DTYPE:MxNxK` (`pointers:f16:4096x4096x4096`; DTYPE f16,
+/// bf16, tf32 or i8).
+fn parse_style_case(text: &str) -> Result<super::styles::StyleCase, String> {
+    use tile_examples::matmul_styles::Style;
+    let bad = || format!("want STYLE:DTYPE:MxNxK (pointers:f16:4096x4096x4096), got {text:?}");
+    let mut parts = text.splitn(3, ':');
+    let (style, dtype, size) = (
+        parts.next().ok_or_else(bad)?,
+        parts.next().ok_or_else(bad)?,
+        parts.next().ok_or_else(bad)?,
+    );
+    let style = Style::from_name(style).ok_or_else(bad)?;
+    let dtype = match dtype {
+        "f16" => DType::F16,
+        "bf16" => DType::BF16,
+        "tf32" => DType::F32,
+        "i8" => DType::I8,
+        _ => return Err(bad()),
+    };
+    let d: Vec<usize> = size
+        .split('x')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match d[..] {
+        [m, n, k] if m > 0 && n > 0 && k > 0 => Ok(super::styles::StyleCase {
+            style,
+            dtype,
+            m,
+            n,
+            k,
+        }),
+        _ => Err(bad()),
+    }
 }

@@ -80,6 +80,7 @@ impl CudaBackend {
             max_shared_mem_per_block: attr(
                 CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
             )?,
+            multiprocessors: attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
         };
         let backend = CudaBackend {
             ctx,

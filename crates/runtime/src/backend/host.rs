@@ -30,6 +30,7 @@ impl HostBackend {
         max_grid: [2_147_483_647, 65_535, 65_535],
         max_threads_per_block: 1024,
         max_shared_mem_per_block: 227 * 1024,
+        multiprocessors: 132,
     };
 
     /// A new interpreter with an empty memory and an identity of its own.

@@ -11,6 +11,9 @@ pub struct DeviceLimits {
     /// Most shared memory one block can opt in to, in bytes (static and
     /// dynamic together).
     pub max_shared_mem_per_block: u32,
+    /// Streaming multiprocessors (132 on an H100 SXM): the programs a
+    /// persistent kernel launches, one per multiprocessor.
+    pub multiprocessors: u32,
 }
 
 /// Shared memory a block may use without opting in, in bytes.

@@ -110,6 +110,7 @@ fn the_interpreter_is_a_device_without_a_gpu() {
             max_grid: [2_147_483_647, 65_535, 65_535],
             max_threads_per_block: 1024,
             max_shared_mem_per_block: 232_448,
+            multiprocessors: 132,
         }
     );
     assert_eq!(

@@ -66,6 +66,7 @@ mod tests {
         max_grid: [2_147_483_647, 65_535, 65_535],
         max_threads_per_block: 1024,
         max_shared_mem_per_block: 232_448,
+        multiprocessors: 132,
     };
 
     fn spec(num_warps: u32, shared_mem_bytes: u32) -> KernelSpec {
