@@ -55,7 +55,7 @@ except ImportError as error:
 TOLERANCE = 2e-2
 BATCH = 4
 SPLITS = 4
-GROUP_M = 8
+GROUP_M = 8  # passed to every kernel as the constexpr GROUP
 
 
 @triton.jit
@@ -108,8 +108,8 @@ def pointers_tile(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
 @triton.jit
 def k_pointers(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                stride_cm, stride_cn, ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-               BK: tl.constexpr, TRANSPOSED_B: tl.constexpr):
-    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP_M)
+               BK: tl.constexpr, TRANSPOSED_B: tl.constexpr, GROUP: tl.constexpr):
+    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP)
     pointers_tile(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                   stride_cm, stride_cn, pid_m, pid_n, ACC, BM, BN, BK, TRANSPOSED_B)
 
@@ -117,9 +117,9 @@ def k_pointers(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, st
 @triton.jit
 def k_batched(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
               stride_cm, stride_cn, stride_ab, stride_bb, stride_cb, ACC: tl.constexpr,
-              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GROUP: tl.constexpr):
     batch = tl.program_id(1)
-    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP_M)
+    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP)
     pointers_tile(a_ptr + batch * stride_ab, b_ptr + batch * stride_bb, c_ptr + batch * stride_cb,
                   M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                   pid_m, pid_n, ACC, BM, BN, BK, False)
@@ -128,10 +128,10 @@ def k_batched(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, str
 @triton.jit
 def k_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                  stride_cm, stride_cn, ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                 BK: tl.constexpr):
+                 BK: tl.constexpr, GROUP: tl.constexpr):
     tiles = tl.cdiv(M, BM) * tl.cdiv(N, BN)
     for tile in range(tl.program_id(0), tiles, tl.num_programs(0)):
-        pid_m, pid_n = grouped(tile, M, N, BM, BN, GROUP_M)
+        pid_m, pid_n = grouped(tile, M, N, BM, BN, GROUP)
         pointers_tile(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                       stride_cm, stride_cn, pid_m, pid_n, ACC, BM, BN, BK, False)
 
@@ -139,8 +139,8 @@ def k_persistent(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, 
 @triton.jit
 def k_while(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
             stride_cm, stride_cn, ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-            BK: tl.constexpr):
-    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP_M)
+            BK: tl.constexpr, GROUP: tl.constexpr):
+    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP)
     offs_am = (pid_m * BM + tl.arange(0, BM)) % M
     offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
     offs_k = tl.arange(0, BK)
@@ -161,8 +161,8 @@ def k_while(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, strid
 @triton.jit
 def k_recomputed(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                  stride_cm, stride_cn, ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                 BK: tl.constexpr):
-    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP_M)
+                 BK: tl.constexpr, GROUP: tl.constexpr):
+    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP)
     offs_m = pid_m * BM + tl.arange(0, BM)
     offs_n = pid_n * BN + tl.arange(0, BN)
     acc = tl.zeros((BM, BN), dtype=ACC)
@@ -181,8 +181,8 @@ def k_recomputed(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, 
 @triton.jit
 def k_block_ptr(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                 stride_cm, stride_cn, ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-                BK: tl.constexpr):
-    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP_M)
+                BK: tl.constexpr, GROUP: tl.constexpr):
+    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP)
     a_block = tl.make_block_ptr(a_ptr, (M, K), (stride_am, stride_ak), (pid_m * BM, 0), (BM, BK), (1, 0))
     b_block = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, stride_bn), (0, pid_n * BN), (BK, BN), (1, 0))
     acc = tl.zeros((BM, BN), dtype=ACC)
@@ -199,8 +199,8 @@ def k_block_ptr(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, s
 @triton.jit
 def k_split_k(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
               stride_cm, stride_cn, ACC: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
-              BK: tl.constexpr):
-    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP_M)
+              BK: tl.constexpr, GROUP: tl.constexpr):
+    pid_m, pid_n = grouped(tl.program_id(0), M, N, BM, BN, GROUP)
     slice_ = tl.program_id(1)
     slices = tl.num_programs(1)
     offs_am = (pid_m * BM + tl.arange(0, BM)) % M
@@ -269,7 +269,7 @@ def launcher(style, dtype, a, b, c, m, n, k, config, sms):
     bm, bn, bk, warps, stages = config
     acc = tl.int32 if dtype == "i8" else tl.float32
     tiles = triton.cdiv(m, bm) * triton.cdiv(n, bn)
-    common = dict(ACC=acc, BM=bm, BN=bn, BK=bk, num_warps=warps, num_stages=stages)
+    common = dict(ACC=acc, BM=bm, BN=bn, BK=bk, GROUP=GROUP_M, num_warps=warps, num_stages=stages)
     if style == "b_transposed":
         # b is [N, K]: stride_bk = 1, stride_bn = K.
         strides = (a.stride(0), a.stride(1), b.stride(1), b.stride(0), c.stride(0), c.stride(1))
@@ -364,7 +364,8 @@ def main():
                 if best is None or ms < best:
                     best, best_config = ms, names[configs.index(config)]
             except Exception as error:  # a configuration Triton cannot compile
-                print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: {type(error).__name__}: {str(error)[:200]}", flush=True)
+                last = [l for l in str(error).splitlines() if l.strip()][-1:] or [""]
+                print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: {type(error).__name__}: {last[0][:300]}", flush=True)
         torch_ms = "-"
         fn = cublas(style, dtype, a, b)
         if fn is not None:

@@ -137,7 +137,14 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     let accesses = preferred_layouts(&types, func, &tensors, warps)?;
     let mut best: HashMap<usize, (i64, Blocked)> = HashMap::new();
     for a in &accesses {
-        let class = classes.sets.find(a.tensor);
+        // An access whose value lives in a product's class moves memory in
+        // its pointers' layout (`split_accesses`): its preference is theirs.
+        let mut class = classes.sets.find(a.tensor);
+        if mma_classes.contains(&class)
+            && let Some(ptr) = a.ptr
+        {
+            class = classes.sets.find(ptr);
+        }
         if shape_of.get(&class) != Some(&a.shape) {
             continue;
         }
@@ -322,6 +329,9 @@ struct PreferredLayout {
     block_ptr: bool,
     /// For a store, the op (`None` for loads).
     store: Option<usize>,
+    /// The tensor of pointers (its index in [`Tensors`]), for accesses
+    /// through pointers.
+    ptr: Option<usize>,
     /// The layout from the axis analysis.
     layout: Blocked,
 }
@@ -354,6 +364,11 @@ fn preferred_layouts<'c>(
         let Some(tensor) = tensors.id(tensor) else {
             return WalkResult::Advance;
         };
+        let ptr = match &view {
+            TileOp::Load(l) => tensors.id(l.ptr),
+            TileOp::Store(s) => tensors.id(s.ptr),
+            _ => None,
+        };
         match access.layout(warps) {
             Ok(layout) => out.push(PreferredLayout {
                 tensor,
@@ -361,6 +376,7 @@ fn preferred_layouts<'c>(
                 shape: access.shape,
                 block_ptr: matches!(view, TileOp::BlockLoad(_) | TileOp::BlockStore(_)),
                 store,
+                ptr,
                 layout,
             }),
             Err(e) => {

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use tile_coalesce::axis_info::pow2_divisor;
 use tile_coalesce::{Access, AxisInfo};
 use tile_dialect::view::{
-    Constant, ConstantValue, ForLoop, IfOp, KernelFunc, TileOp, TypeTable, op_name,
+    Constant, ConstantValue, ForLoop, IfOp, KernelFunc, TileOp, TypeTable, WhileLoop, op_name,
 };
 use tile_dialect::{DType, Elem, TileType};
 
@@ -248,8 +248,12 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
             self.branch(&b);
             return;
         }
-        // Anything else with regions (`scf.while`) is walked with its block
-        // arguments unknown, so its results are unknown too.
+        if let Ok(Some(w)) = WhileLoop::read(op) {
+            self.while_loop(&w);
+            return;
+        }
+        // Anything else with regions is walked with its block arguments
+        // unknown, so its results are unknown too.
         if let Some(fact) = self.transfer(op)
             && let Some(r) = crate::edit::result_of(op, 0)
         {
@@ -331,6 +335,67 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
             match fact {
                 Some(f) => self.facts.insert(key(*r), f),
                 None => self.facts.remove(&key(*r)),
+            };
+        }
+    }
+
+    /// An `scf.while`: its carried values iterated to a fixed point as a
+    /// `for` loop's are. The condition block sees the initial values
+    /// joined with what the body yields; the body and the results see
+    /// what the condition forwards.
+    fn while_loop(&mut self, w: &WhileLoop<'c, '_>) {
+        let mut carried: Vec<Option<Fact>> = w
+            .inits
+            .iter()
+            .map(|v| self.facts.get(&key(*v)).cloned())
+            .collect();
+        let mut stable = false;
+        for _ in 0..MAX_LOOP_ROUNDS {
+            self.set_all(&w.before_args, &carried);
+            self.block(&w.before);
+            let forwarded: Vec<Option<Fact>> = w
+                .forwarded
+                .iter()
+                .map(|v| self.facts.get(&key(*v)).cloned())
+                .collect();
+            self.set_all(&w.after_args, &forwarded);
+            self.block(&w.after);
+            let next: Vec<Option<Fact>> = carried
+                .iter()
+                .zip(&w.yielded)
+                .map(|(c, y)| match (c, self.facts.get(&key(*y))) {
+                    (Some(c), Some(y)) => c.join(y),
+                    _ => None,
+                })
+                .collect();
+            if next == carried {
+                stable = true;
+                break;
+            }
+            carried = next;
+        }
+        if !stable {
+            let unknown = vec![None; w.inits.len()];
+            self.set_all(&w.before_args, &unknown);
+            self.block(&w.before);
+            self.set_all(&w.after_args, &vec![None; w.after_args.len()]);
+            self.block(&w.after);
+        }
+        // The results are what the condition forwards when it fails.
+        for (r, v) in w.results.iter().zip(&w.forwarded) {
+            match self.facts.get(&key(*v)).cloned() {
+                Some(f) if stable => self.facts.insert(key(*r), f),
+                _ => self.facts.remove(&key(*r)),
+            };
+        }
+    }
+
+    /// Sets (or forgets) the facts of `values`.
+    fn set_all(&mut self, values: &[Value<'c, '_>], facts: &[Option<Fact>]) {
+        for (v, f) in values.iter().zip(facts) {
+            match f {
+                Some(f) => self.facts.insert(key(*v), f.clone()),
+                None => self.facts.remove(&key(*v)),
             };
         }
     }
