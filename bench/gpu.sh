@@ -17,6 +17,10 @@
 #                                   # cuBLAS (STYLE_ARGS: extra arguments, e.g.
 #                                   # "--style pointers --style recomputed")
 #   bash bench/gpu.sh attention     # flash attention beside Triton and SDPA
+#   bash bench/gpu.sh profile       # Nsight Compute's full set on one launch of
+#                                   # ours for each of PROFILE_CASES (style
+#                                   # cases, STYLE:DTYPE:MxNxK) in PROFILE_CONFIG
+#                                   # (BMxBNxBK/wW/sS): details and SASS
 #   bash bench/gpu.sh all           # all of the above
 #
 # Modes run in the order given.
@@ -94,8 +98,25 @@ for mode in "${modes[@]}"; do
     attention)
       run attention 600 $tools attention-bench --out "$OUT/attention.md"
       ;;
+    profile)
+      for case in ${PROFILE_CASES:?PROFILE_CASES lists style cases}; do
+        name=$(echo "$case" | tr ':x' '--')
+        kernel="matmul_${case%%:*}"
+        # The second launch: the first is the correctness check.
+        timeout 300 ncu --set full --import-source no --kernel-name "regex:^$kernel\$" \
+          --launch-skip 1 --launch-count 1 -f -o "$OUT/ncu-$name" \
+          $tools matmul-bench --styles --ours-only --warmup 1 --reps 1 \
+          --style-case "$case" --config "${PROFILE_CONFIG:-128x256x64/w8/s3}" \
+          > "$OUT/ncu-$name.run.log" 2>&1
+        echo "ncu-$name exit=$?" >> "$OUT/summary.txt"
+        ncu -i "$OUT/ncu-$name.ncu-rep" --page details > "$OUT/ncu-$name.details.txt" 2>&1
+        ncu -i "$OUT/ncu-$name.ncu-rep" --page source --print-source sass --csv \
+          > "$OUT/ncu-$name.sass.csv" 2>&1
+        rm -f "$OUT/ncu-$name.ncu-rep"
+      done
+      ;;
     *)
-      echo "unknown mode $mode (check, matmul, memcheck, bench, matmul-bench, styles, attention, all)" >&2
+      echo "unknown mode $mode (check, matmul, memcheck, bench, matmul-bench, styles, attention, profile, all)" >&2
       exit 2
       ;;
   esac

@@ -442,7 +442,21 @@ fn styles_main(command_line: &str, cli: &Cli, device: &Device, name: &str) -> i3
     };
     let timing = cli.run.timing();
     let python = (!cli.ours_only).then_some((cli.python.as_str(), cli.styles_script.as_path()));
-    let (rows, info, command) = match styles::run(device, &cases, timing, python) {
+    let only: Vec<styles::StyleRun> = cli
+        .configs
+        .iter()
+        .map(|c| styles::StyleRun {
+            tiles: tile_examples::matmul_styles::StyleConfig {
+                block_m: c.tiles.block_m,
+                block_n: c.tiles.block_n,
+                block_k: c.tiles.block_k,
+                group_m: c.tiles.group_m,
+            },
+            warps: c.warps,
+            stages: c.stages,
+        })
+        .collect();
+    let (rows, info, command) = match styles::run(device, &cases, timing, &only, python) {
         Ok(r) => r,
         Err(e) => {
             println!("FAIL: {e}");

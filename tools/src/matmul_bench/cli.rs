@@ -40,7 +40,8 @@ pub struct Cli {
     /// Only these cases [default: the benchmark's own].
     #[arg(long = "case", value_name = "DTYPE:MxNxK", value_parser = parse_case)]
     pub cases: Vec<Case>,
-    /// Only these configurations of ours [default: the tutorial's].
+    /// Only these configurations of ours [default: the tutorial's; with
+    /// --styles, those of each case's size].
     #[arg(long = "config", value_name = "BMxBNxBK/wW/sS", value_parser = parse_config)]
     pub configs: Vec<Config>,
     /// No Triton or cuBLAS run (for profiling ours alone).

@@ -342,12 +342,13 @@ fn grid(case: &StyleCase, run: &StyleRun, sms: u32) -> (u32, u32) {
     }
 }
 
-/// Our best time on `case` over its configurations, and the
+/// Our best time on `case` over `runs`, and the
 /// configuration; one that fails to compile, load or check is reported
 /// and skipped.
 pub fn ours(
     device: &Device,
     case: &StyleCase,
+    runs: &[StyleRun],
     timing: Timing,
     flush: &mut Buffer<u8>,
     sms: u32,
@@ -357,7 +358,7 @@ pub fn ours(
     let args = operands.args(case);
     let mut best: Option<(f64, StyleRun)> = None;
     let mut errors = Vec::new();
-    for run in configs_for(case) {
+    for &run in runs {
         let mut attempt = |operands: &mut Operands| -> Result<f64, String> {
             let kernel = matmul_styles::kernel(&context, case.style, run.tiles, case.dtype)
                 .map_err(err)?;
@@ -539,13 +540,21 @@ pub fn run(
     device: &Device,
     cases: &[StyleCase],
     timing: Timing,
+    only: &[StyleRun],
     python: Option<(&str, &std::path::Path)>,
 ) -> Result<(Vec<StyleRow>, Vec<String>, String), String> {
     let sms = device.limits().multiprocessors;
     let mut flush = device.alloc::<u8>(FLUSH_BYTES).map_err(err)?;
     let ours: Vec<_> = cases
         .iter()
-        .map(|c| ours(device, c, timing, &mut flush, sms))
+        .map(|c| {
+            let runs = if only.is_empty() {
+                configs_for(c)
+            } else {
+                only.to_vec()
+            };
+            ours(device, c, &runs, timing, &mut flush, sms)
+        })
         .collect();
     drop(flush);
     let (baselines, info, command) = match python {
