@@ -107,7 +107,14 @@ unsafe extern "C" {
     fn LLVMGetBufferSize(buffer: *mut c_void) -> usize;
     fn LLVMDisposeMemoryBuffer(buffer: *mut c_void);
     fn LLVMDisposeMessage(message: *mut c_char);
+    fn LLVMParseCommandLineOptions(argc: i32, argv: *const *const c_char, overview: *const c_char);
 }
+
+/// The variable whose value (space-separated LLVM options, e.g.
+/// `-disable-lsr`) is handed to LLVM's option parser once, before the
+/// first compilation in the process: a debugging knob for trying what one
+/// of LLVM's passes does to the PTX. Unset, LLVM runs with its defaults.
+pub const LLVM_OPTIONS_VAR: &str = "TILE_LLVM_OPTIONS";
 
 /// The PTX of one `gpu.module`, and how long each step took.
 pub(crate) struct Ptx {
@@ -339,6 +346,14 @@ impl Machine {
             LLVMInitializeNVPTXTarget();
             LLVMInitializeNVPTXTargetMC();
             LLVMInitializeNVPTXAsmPrinter();
+            if let Ok(options) = std::env::var(LLVM_OPTIONS_VAR) {
+                let args: Vec<CString> = std::iter::once("tile")
+                    .chain(options.split_whitespace())
+                    .filter_map(|a| CString::new(a).ok())
+                    .collect();
+                let argv: Vec<*const c_char> = args.iter().map(|a| a.as_ptr()).collect();
+                LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), c"tile".as_ptr());
+            }
         });
         let cstr = |s: &str| CString::new(s).map_err(|_| format!("'{s}' holds a NUL"));
         let (triple, chip, features) = (cstr(TRIPLE)?, cstr(&key.0)?, cstr(&key.1)?);

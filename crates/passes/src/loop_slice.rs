@@ -103,3 +103,115 @@ pub fn defined_keys(slice: &Slice) -> Vec<usize> {
         .flat_map(|op| op.results().map(key).collect::<Vec<_>>())
         .collect()
 }
+
+/// True when `v` (a value of `l`'s body, or one defined before the loop)
+/// changes by the same amount from each iteration to the next: an affine
+/// function of the iteration number. Invariants, the induction variable
+/// and carried values that the body advances by an invariant amount
+/// (`addptr`, `addi`) are; sums, differences and `addptr`s of such values,
+/// their products with invariants, and their splats, broadcasts,
+/// `expand_dims` and sign extensions are too. Anything else (remainders,
+/// quotients, comparisons, selections, loads) is not. Offsets are taken
+/// not to wrap, as for any address.
+pub fn affine<'c, 'a>(l: &ForLoop<'c, 'a>, v: Value<'c, 'a>) -> bool {
+    let mut kinds = Kinds {
+        l,
+        known: std::collections::HashMap::new(),
+    };
+    !matches!(kinds.of(v), Kind::Other)
+}
+
+/// How a value varies with the iteration number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The same in every iteration.
+    Invariant,
+    /// Changes by the same (invariant) amount each iteration.
+    Affine,
+    /// Anything else.
+    Other,
+}
+
+/// The kinds of a loop's values, each found once (a value being looked
+/// at counts as `Other` until it is known, which ends cycles through
+/// carried values).
+struct Kinds<'l, 'c, 'a> {
+    l: &'l ForLoop<'c, 'a>,
+    known: std::collections::HashMap<usize, Kind>,
+}
+
+impl<'c, 'a> Kinds<'_, 'c, 'a> {
+    fn of(&mut self, v: Value<'c, 'a>) -> Kind {
+        let k = crate::edit::key(v);
+        if let Some(&known) = self.known.get(&k) {
+            return known;
+        }
+        self.known.insert(k, Kind::Other);
+        let found = self.find(v);
+        self.known.insert(k, found);
+        found
+    }
+
+    fn find(&mut self, v: Value<'c, 'a>) -> Kind {
+        let l = self.l;
+        if v == l.induction {
+            return Kind::Affine;
+        }
+        if let Some(j) = l.iter_args.iter().position(|&a| a == v) {
+            return self.carried(j);
+        }
+        let Some(result) = as_result(v) else {
+            return Kind::Invariant;
+        };
+        let op = result.owner();
+        if op.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr) {
+            return Kind::Invariant;
+        }
+        let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+        let kinds: Vec<Kind> = operands.iter().map(|&x| self.of(x)).collect();
+        let sum = |a: Kind, b: Kind| match (a, b) {
+            (Kind::Other, _) | (_, Kind::Other) => Kind::Other,
+            (Kind::Invariant, Kind::Invariant) => Kind::Invariant,
+            _ => Kind::Affine,
+        };
+        match (op_name(&op), &kinds[..]) {
+            ("tile.splat" | "tile.broadcast" | "tile.expand_dims" | "arith.extsi", [k]) => *k,
+            ("tile.addptr" | "arith.addi" | "arith.subi", [a, b]) => sum(*a, *b),
+            ("arith.muli", [a, b]) => match (a, b) {
+                (Kind::Invariant, Kind::Invariant) => Kind::Invariant,
+                (Kind::Affine, Kind::Invariant) | (Kind::Invariant, Kind::Affine) => Kind::Affine,
+                _ => Kind::Other,
+            },
+            _ if evaluable(&op) && kinds.iter().all(|&k| k == Kind::Invariant) => {
+                Kind::Invariant
+            }
+            _ => Kind::Other,
+        }
+    }
+
+    /// A carried value is affine when the body yields it advanced by an
+    /// invariant amount (`addptr(x, d)`, `addi(x, d)`, `addi(d, x)`), and
+    /// invariant when yielded unchanged.
+    fn carried(&mut self, j: usize) -> Kind {
+        let (arg, y) = (self.l.iter_args[j], self.l.yielded[j]);
+        if y == arg {
+            return Kind::Invariant;
+        }
+        let Some(result) = as_result(y) else {
+            return Kind::Other;
+        };
+        let op = result.owner();
+        let name = op_name(&op);
+        let operands: Vec<Value<'c, 'a>> = op.operands().collect();
+        let step = match (name, &operands[..]) {
+            ("tile.addptr" | "arith.addi", [x, d]) if *x == arg => *d,
+            ("arith.addi", [d, x]) if *x == arg => *d,
+            _ => return Kind::Other,
+        };
+        if self.of(step) == Kind::Invariant {
+            Kind::Affine
+        } else {
+            Kind::Other
+        }
+    }
+}

@@ -13,13 +13,12 @@
 //! it was: values only the copies read are dead there, and LLVM drops
 //! them.
 
-use super::Copied;
 use crate::loop_slice::{self, Slice};
 use crate::pass::{PassError, PassResult};
 use crate::simt::builder::Val;
 use crate::simt::control;
 use crate::simt::emit::{Emitter, Lowered};
-use melior::ir::OperationRef;
+use melior::ir::{OperationRef, Value};
 use tile_dialect::view::ForLoop;
 
 /// The slice feeding a loop's copies through tensors of pointers.
@@ -28,21 +27,13 @@ pub(super) struct Ahead<'c, 'a> {
 }
 
 impl<'c, 'a> Ahead<'c, 'a> {
-    /// The slice computing the pointers and masks of `copied` (empty when
-    /// every copy is of a block pointer).
+    /// The slice computing `values` (pointers and masks of copies).
     pub fn of(
         l: &ForLoop<'c, 'a>,
-        copied: &[Copied<'c, 'a>],
+        values: &[Value<'c, 'a>],
         op: &OperationRef<'c, '_>,
     ) -> Result<Self, PassError> {
-        let mut values = Vec::new();
-        for c in copied {
-            if let super::Source::Pointers { ptr, mask } = &c.source {
-                values.push(*ptr);
-                values.extend(*mask);
-            }
-        }
-        let slice = loop_slice::of(l, &values).ok_or_else(|| {
+        let slice = loop_slice::of(l, values).ok_or_else(|| {
             PassError::at(
                 op,
                 "copies ahead a load whose addresses depend on more than the loop index, \
@@ -50,6 +41,12 @@ impl<'c, 'a> Ahead<'c, 'a> {
             )
         })?;
         Ok(Ahead { slice })
+    }
+
+    /// The carried values the slice reads (their indices among the
+    /// loop's).
+    pub fn carried(&self) -> &[usize] {
+        &self.slice.carried
     }
 
     /// The carried values the slice reads, at the loop's start.

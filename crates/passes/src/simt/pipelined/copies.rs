@@ -33,6 +33,13 @@ pub(super) struct Runs {
     owner: Option<Val>,
 }
 
+impl Runs {
+    /// The number of runs a thread copies.
+    pub(super) fn len(&self) -> usize {
+        self.runs.len()
+    }
+}
+
 struct Run {
     /// The register of the run's first element.
     register: usize,
@@ -233,6 +240,10 @@ fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
 /// positions are compared again; a load through pointers reads its
 /// pointers and mask as the loop's address slice left them for that
 /// tile.
+///
+/// With `addresses` (one a run, as 64-bit integers: the loop steps them
+/// itself, see [`super::stepped`]) the runs read there instead.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn issue<'c>(
     e: &mut Emitter<'_, 'c>,
     c: &Copied<'c, '_>,
@@ -240,6 +251,7 @@ pub(super) fn issue<'c>(
     tile: Val,
     at: Val,
     wanted: Val,
+    addresses: Option<&[Val]>,
     op: &OperationRef<'c, '_>,
 ) -> Result<(), PassError> {
     let bytes = c.width as i64 * c.elem_bytes;
@@ -264,9 +276,14 @@ pub(super) fn issue<'c>(
                 .iter()
                 .map(|&(axis, _)| e.ir.binary(arith::muli, tile, deltas[axis]))
                 .collect();
-            for run in &runs.runs {
-                let start = run.start.expect("a block load's run starts");
-                let src = e.ir.gep(start, elements, c.elem);
+            for (i, run) in runs.runs.iter().enumerate() {
+                let src = match addresses {
+                    Some(a) => a[i],
+                    None => {
+                        let start = run.start.expect("a block load's run starts");
+                        e.ir.gep(start, elements, c.elem)
+                    }
+                };
                 let mut valid = wanted;
                 for ((&pos, &(_, extent)), &m) in
                     run.positions.iter().zip(&runs.checked).zip(&moved)
@@ -280,8 +297,11 @@ pub(super) fn issue<'c>(
             }
         }
         Source::Pointers { ptr, mask } => {
-            for run in &runs.runs {
-                let src = e.reg(*ptr, run.register, op)?;
+            for (i, run) in runs.runs.iter().enumerate() {
+                let src = match addresses {
+                    Some(a) => a[i],
+                    None => e.reg(*ptr, run.register, op)?,
+                };
                 let valid = match mask {
                     Some(m) => {
                         let m = e.reg(*m, run.register, op)?;
@@ -315,4 +335,40 @@ pub(super) fn issue<'c>(
         asm.emit(&e.ir, true);
     }
     Ok(())
+}
+
+/// Each run's address at tile number `tile` (i32) of a block load, or at
+/// the iteration the loop's address slice was evaluated for (a load
+/// through pointers), as 64-bit integers; and for a block load the bytes
+/// from one tile to the next (the same for every run).
+pub(super) fn run_addresses<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    runs: &Runs,
+    tile: Val,
+    op: &OperationRef<'c, '_>,
+) -> Result<(Vec<Val>, Option<Val>), PassError> {
+    let i64 = e.ir.int_type(64);
+    let mut out = Vec::with_capacity(runs.runs.len());
+    match &c.source {
+        Source::Block { .. } => {
+            let step = runs.step.expect("a block load's step");
+            let tile64 = e.ir.cast(arith::extsi, tile, i64);
+            let elements = e.ir.binary(arith::muli, tile64, step);
+            for run in &runs.runs {
+                let start = run.start.expect("a block load's run starts");
+                let src = e.ir.gep(start, elements, c.elem);
+                out.push(e.ir.generic("llvm.ptrtoint", &[src], &[i64], &[])[0]);
+            }
+            let bytes = e.int(i64, c.elem_bytes);
+            Ok((out, Some(e.ir.binary(arith::muli, step, bytes))))
+        }
+        Source::Pointers { ptr, .. } => {
+            for run in &runs.runs {
+                let src = e.reg(*ptr, run.register, op)?;
+                out.push(e.ir.generic("llvm.ptrtoint", &[src], &[i64], &[])[0]);
+            }
+            Ok((out, None))
+        }
+    }
 }
