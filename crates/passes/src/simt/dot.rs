@@ -150,7 +150,8 @@ pub struct Operands<'w> {
 }
 
 /// The operands in shared memory. Those a pipelined loop already keeps
-/// there are used as they are; the others are written K-major into the
+/// there are used as they are; the others are written (K-major, or
+/// MN-major where 16-bit registers run along M or N) into the
 /// scratch part of the buffer, one after the other, each aligned for
 /// `wgmma`'s swizzle, with a barrier before (earlier users of the buffer)
 /// and after. With `async_readers` the writes are first made visible to
@@ -206,16 +207,31 @@ fn stage_operands<'c, 'w>(
                 k_major: contiguous == k_axis,
             }),
             Lowered::Regs(regs) => {
-                let tile = SharedTile::new(rows, k, elem_bytes);
+                // Registers that run along M or N go out as they run, in
+                // vector stores, to a tile `wgmma` and `mma.sync` read
+                // transposed (16-bit inputs alone have that form); the
+                // others K-major.
+                let dist = e.dist(v, op)?;
+                let mn_runs = dist
+                    .0
+                    .contiguous_registers()
+                    .is_some_and(|(axis, held)| axis != k_axis && held >= 2);
+                let mn_major =
+                    mn_runs && matches!(inputs, DType::F16 | DType::BF16) && convert == Convert::None;
+                let (tile, axes) = if mn_major {
+                    (SharedTile::new(k, rows, elem_bytes), [k_axis, 1 - k_axis])
+                } else {
+                    (SharedTile::new(rows, k, elem_bytes), [1 - k_axis, k_axis])
+                };
                 let at = e.i32(scratch + local);
                 local = align(local + tile.bytes());
                 let s = Staged {
                     tile,
                     at,
-                    k_major: true,
+                    k_major: !mn_major,
                 };
                 staged.push(s);
-                writes.push((v, regs, [1 - k_axis, k_axis], s, convert));
+                writes.push((v, regs, axes, s, convert));
             }
             _ => {
                 return Err(PassError::at(
@@ -281,7 +297,8 @@ pub fn proxy_fence(e: &mut Emitter<'_, '_>) {
 }
 
 /// Stores each register of a tensor in `dist` at its place in `to`: the
-/// tensor's axis `axes[0]` is the tile's rows, `axes[1]` its columns (K).
+/// tensor's axis `axes[0]` is the tile's rows, `axes[1]` its columns (K
+/// for a K-major tile, M or N for a transposed one).
 /// Registers holding consecutive columns go out together, up to 16 bytes
 /// a store (an aligned run stays inside one 16-byte chunk, which the
 /// swizzle moves whole). Columns beyond K (narrow i8 rows padded to 32
@@ -297,8 +314,10 @@ fn write<'c>(
 ) {
     let base = e.shared_buffer();
     let eb = to.tile.elem_bytes;
+    // The columns the tile holds unpadded: K (K-major) or M or N.
+    let cols = if to.k_major { k } else { dist.shape[axes[1]] };
     let run = match dist.contiguous_registers() {
-        Some((axis, held)) if axis == axes[1] && to.tile.cols == k => {
+        Some((axis, held)) if axis == axes[1] && to.tile.cols == cols => {
             (held.min(16 / eb) as usize).max(1)
         }
         _ => 1,
@@ -323,7 +342,7 @@ fn write<'c>(
             v
         };
         store_shared(e, base, at, value, eb * run as i64);
-        if to.tile.cols > k {
+        if to.k_major && to.tile.cols > k {
             let kc = e.i32(k);
             let pad = e.ir.binary(arith::addi, col, kc);
             let at = tile_offset(e, &to, row, pad);
