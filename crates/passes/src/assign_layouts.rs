@@ -144,6 +144,9 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
             && let Some(ptr) = a.ptr
         {
             class = classes.sets.find(ptr);
+        } else if a.atomic {
+            // Atomics choose a layout only for a product's values.
+            continue;
         }
         if shape_of.get(&class) != Some(&a.shape) {
             continue;
@@ -332,6 +335,8 @@ struct PreferredLayout {
     /// The tensor of pointers (its index in [`Tensors`]), for accesses
     /// through pointers.
     ptr: Option<usize>,
+    /// True for an atomic read-modify-write.
+    atomic: bool,
     /// The layout from the axis analysis.
     layout: Blocked,
 }
@@ -349,7 +354,11 @@ fn preferred_layouts<'c>(
         let Ok(Some(view)) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
             return WalkResult::Advance;
         };
-        let Some(access) = analysis.access(&view) else {
+        let access = match &view {
+            TileOp::AtomicRmw(a) => analysis.atomic_access(a),
+            _ => analysis.access(&view),
+        };
+        let Some(access) = access else {
             return WalkResult::Advance;
         };
         let (tensor, store) = match &view {
@@ -359,6 +368,7 @@ fn preferred_layouts<'c>(
             },
             TileOp::Store(s) => (s.value, Some(op.to_raw().ptr as usize)),
             TileOp::BlockStore(s) => (s.value, Some(op.to_raw().ptr as usize)),
+            TileOp::AtomicRmw(a) => (a.val, Some(op.to_raw().ptr as usize)),
             _ => return WalkResult::Advance,
         };
         let Some(tensor) = tensors.id(tensor) else {
@@ -367,6 +377,7 @@ fn preferred_layouts<'c>(
         let ptr = match &view {
             TileOp::Load(l) => tensors.id(l.ptr),
             TileOp::Store(s) => tensors.id(s.ptr),
+            TileOp::AtomicRmw(a) => tensors.id(a.ptr),
             _ => None,
         };
         match access.layout(warps) {
@@ -377,6 +388,7 @@ fn preferred_layouts<'c>(
                 block_ptr: matches!(view, TileOp::BlockLoad(_) | TileOp::BlockStore(_)),
                 store,
                 ptr,
+                atomic: matches!(view, TileOp::AtomicRmw(_)),
                 layout,
             }),
             Err(e) => {

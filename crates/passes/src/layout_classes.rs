@@ -98,8 +98,8 @@ impl Want {
     }
 }
 
-/// A load or store: its value and its pointer tensor (indices in
-/// [`Tensors`]) and the op.
+/// A load, store or atomic read-modify-write: its value and its pointer
+/// tensor (indices in [`Tensors`]) and the op.
 #[derive(Clone, Copy, Debug)]
 pub struct Access {
     /// The value loaded or stored.
@@ -108,7 +108,7 @@ pub struct Access {
     pub ptr: usize,
     /// The op's handle.
     pub op: usize,
-    /// True for stores.
+    /// True for stores and atomics (the value is an operand).
     pub store: bool,
 }
 
@@ -267,6 +267,27 @@ impl Classes {
                         ptr,
                         op: op.to_raw().ptr as usize,
                         store: false,
+                    });
+                }
+                return Ok(());
+            }
+            Ok(Some(TileOp::AtomicRmw(a))) => {
+                // Like a store: the addresses, the mask and the old values
+                // (which come back where the addresses are) in one class;
+                // the operand joins it unless it is a product's.
+                let mut address: Vec<usize> = [Some(a.ptr), a.mask]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(id)
+                    .collect();
+                address.extend(result());
+                self.union_all(&address);
+                if let (Some(&ptr), Some(value)) = (address.first(), id(a.val)) {
+                    self.accesses.push(Access {
+                        value,
+                        ptr,
+                        op: op.to_raw().ptr as usize,
+                        store: true,
                     });
                 }
                 return Ok(());

@@ -66,7 +66,7 @@ fn build<'c>(
 }
 
 /// Gives each access in `own` its layout, converting from or to the layout
-/// of the value loaded or stored.
+/// of the value loaded, stored or atomically combined.
 pub fn convert_at_accesses<'c>(
     types: &TypeTable<'c>,
     func: &OperationRef<'c, '_>,
@@ -98,6 +98,15 @@ pub fn convert_at_accesses<'c>(
                     let ty = types.with_layout(s.value.r#type(), Some(layout));
                     let converted = convert_before(&op, s.value, ty)?;
                     edit::set_operands(&op, &[s.ptr, converted]);
+                }
+            }
+            Ok(Some(TileOp::AtomicRmw(a))) => {
+                if let Some(layout) = own.stores.get(&(raw.ptr as usize)) {
+                    let ty = types.with_layout(a.val.r#type(), Some(layout));
+                    let converted = convert_before(&op, a.val, ty)?;
+                    let mut operands = vec![a.ptr, converted];
+                    operands.extend(a.mask);
+                    edit::set_operands(&op, &operands);
                 }
             }
             Ok(Some(TileOp::Store(s))) => {
