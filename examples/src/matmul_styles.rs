@@ -176,20 +176,29 @@ pub fn kernel<'c>(
         match style {
             Style::BlockPointers => {
                 let (pid_m, pid_n) = grouped_program(k.program_id(0), m, n, config);
-                block_pointers(k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output);
+                block_pointers(
+                    k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output,
+                );
             }
             Style::Pointers | Style::TransposedB => {
                 let (pid_m, pid_n) = grouped_program(k.program_id(0), m, n, config);
                 let transposed = style == Style::TransposedB;
-                pointers(k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, transposed, false);
+                pointers(
+                    k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, transposed,
+                    false,
+                );
             }
             Style::WhileK => {
                 let (pid_m, pid_n) = grouped_program(k.program_id(0), m, n, config);
-                pointers(k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, false, true);
+                pointers(
+                    k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, false, true,
+                );
             }
             Style::Recomputed => {
                 let (pid_m, pid_n) = grouped_program(k.program_id(0), m, n, config);
-                recomputed(k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output);
+                recomputed(
+                    k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output,
+                );
             }
             Style::Batched => {
                 let [s_ab, s_bb, s_cb] =
@@ -201,7 +210,9 @@ pub fn kernel<'c>(
                     c: c_ptr + batch * s_cb,
                 };
                 let (pid_m, pid_n) = grouped_program(k.program_id(0), m, n, config);
-                pointers(k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, false, false);
+                pointers(
+                    k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, false, false,
+                );
             }
             Style::SplitK => {
                 let (pid_m, pid_n) = grouped_program(k.program_id(0), m, n, config);
@@ -213,7 +224,9 @@ pub fn kernel<'c>(
                 let step = k.num_programs(0);
                 k.for_range(start, tiles, step, [], |tile, []| {
                     let (pid_m, pid_n) = grouped_program(tile, m, n, config);
-                    pointers(k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, false, false);
+                    pointers(
+                        k, ptrs, strides, sizes, config, pid_m, pid_n, inputs, output, false, false,
+                    );
                     []
                 });
             }
@@ -438,24 +451,30 @@ fn split_k<'k>(
     let b_ptrs = p.b + (offs_k.expand_dims(1) * s.bk + offs_bn.expand_dims(0) * s.bn);
     let acc = k.zeros(&[c.block_m, c.block_n], acc_type(inputs));
     let steps = z.k.cdiv(bk * slices);
-    let [acc, _, _] = k.for_range(0, steps, 1, [acc, a_ptrs, b_ptrs], |i, [acc, a_ptrs, b_ptrs]| {
-        let left = z.k - (i * slices + slice) * bk;
-        let a = k
-            .load(a_ptrs)
-            .mask(k.arange(0, bk).expand_dims(0).lt(left))
-            .other(0)
-            .build();
-        let b = k
-            .load(b_ptrs)
-            .mask(k.arange(0, bk).expand_dims(1).lt(left))
-            .other(0)
-            .build();
-        [
-            k.dot(a, b).acc(acc).build(),
-            a_ptrs + bk * slices * s.ak,
-            b_ptrs + bk * slices * s.bk,
-        ]
-    });
+    let [acc, _, _] = k.for_range(
+        0,
+        steps,
+        1,
+        [acc, a_ptrs, b_ptrs],
+        |i, [acc, a_ptrs, b_ptrs]| {
+            let left = z.k - (i * slices + slice) * bk;
+            let a = k
+                .load(a_ptrs)
+                .mask(k.arange(0, bk).expand_dims(0).lt(left))
+                .other(0)
+                .build();
+            let b = k
+                .load(b_ptrs)
+                .mask(k.arange(0, bk).expand_dims(1).lt(left))
+                .other(0)
+                .build();
+            [
+                k.dot(a, b).acc(acc).build(),
+                a_ptrs + bk * slices * s.ak,
+                b_ptrs + bk * slices * s.bk,
+            ]
+        },
+    );
     let offs_cm = pid_m * bm + k.arange(0, bm);
     let offs_cn = pid_n * bn + k.arange(0, bn);
     let c_ptrs = p.c + s.cm * offs_cm.expand_dims(1) + s.cn * offs_cn.expand_dims(0);

@@ -169,3 +169,80 @@ func.func @advanced_in_loop(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %
   "tile.block_store"(%outp, %acc) {boundary_check = array<i32: 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<1x1024xf32>>, tensor<1x1024xf32>) -> ()
   return
 }
+
+// -----
+
+// Rows wrapped with `%` (tutorial 03's `(pid * 512 + arange) % n`): with n
+// a multiple of 16 the remainder restarts only at multiples of 16, so runs
+// of 16 stay contiguous and 16-byte aligned: four f32 per access. With n
+// of unknown divisibility nothing is claimed: one element each.
+// CHECK-LABEL: func.func @wrapped_rows
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+// CHECK-LABEL: func.func @wrapped_rows_unknown
+// CHECK: "tile.load"(
+// CHECK-NOT: tile.vector_width
+// CHECK: return
+func.func @wrapped_rows(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c128 = arith.constant 512 : i32
+  %pid = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %base = arith.muli %pid, %c128 : i32
+  %r = "tile.arange"() {end = 512 : i32, start = 0 : i32} : () -> tensor<512xi32>
+  %bs = "tile.splat"(%base) : (i32) -> tensor<512xi32>
+  %offs = arith.addi %bs, %r : tensor<512xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<512xi32>
+  %w = arith.remsi %offs, %ns : tensor<512xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<512x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %w) : (tensor<512x!tile.ptr<f32>>, tensor<512xi32>) -> tensor<512x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<512x!tile.ptr<f32>>) -> tensor<512xf32>
+  %q = "tile.addptr"(%xs, %offs) : (tensor<512x!tile.ptr<f32>>, tensor<512xi32>) -> tensor<512x!tile.ptr<f32>>
+  "tile.store"(%q, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<512x!tile.ptr<f32>>, tensor<512xf32>) -> ()
+  return
+}
+func.func @wrapped_rows_unknown(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+  %c128 = arith.constant 512 : i32
+  %pid = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %base = arith.muli %pid, %c128 : i32
+  %r = "tile.arange"() {end = 512 : i32, start = 0 : i32} : () -> tensor<512xi32>
+  %bs = "tile.splat"(%base) : (i32) -> tensor<512xi32>
+  %offs = arith.addi %bs, %r : tensor<512xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<512xi32>
+  %w = arith.remsi %offs, %ns : tensor<512xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<512x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %w) : (tensor<512x!tile.ptr<f32>>, tensor<512xi32>) -> tensor<512x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<512x!tile.ptr<f32>>) -> tensor<512xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<512x!tile.ptr<f32>>, tensor<512xf32>) -> ()
+  return
+}
+
+// -----
+
+// A pointer carried through an scf.while and advanced by 512 elements:
+// the analysis iterates the while's carried values to a fixed point as a
+// for loop's, so the loads in its body move 16 bytes each.
+// CHECK-LABEL: func.func @while_carried
+// CHECK: scf.while
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @while_carried(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 512 : i32
+  %r = "tile.arange"() {end = 512 : i32, start = 0 : i32} : () -> tensor<512xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<512x!tile.ptr<f32>>
+  %p0 = "tile.addptr"(%xs, %r) : (tensor<512x!tile.ptr<f32>>, tensor<512xi32>) -> tensor<512x!tile.ptr<f32>>
+  %zero = arith.constant dense<0.0> : tensor<512xf32>
+  %res:3 = scf.while (%p = %p0, %acc = %zero, %i = %c0) : (tensor<512x!tile.ptr<f32>>, tensor<512xf32>, i32) -> (tensor<512x!tile.ptr<f32>>, tensor<512xf32>, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %p, %acc, %i : tensor<512x!tile.ptr<f32>>, tensor<512xf32>, i32
+  } do {
+  ^bb0(%p: tensor<512x!tile.ptr<f32>>, %acc: tensor<512xf32>, %i: i32):
+    %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<512x!tile.ptr<f32>>) -> tensor<512xf32>
+    %a = arith.addf %acc, %v : tensor<512xf32>
+    %s = "tile.splat"(%c128) : (i32) -> tensor<512xi32>
+    %q = "tile.addptr"(%p, %s) : (tensor<512x!tile.ptr<f32>>, tensor<512xi32>) -> tensor<512x!tile.ptr<f32>>
+    %j = arith.addi %i, %c128 : i32
+    scf.yield %q, %a, %j : tensor<512x!tile.ptr<f32>>, tensor<512xf32>, i32
+  }
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<512x!tile.ptr<f32>>
+  %py = "tile.addptr"(%ys, %r) : (tensor<512x!tile.ptr<f32>>, tensor<512xi32>) -> tensor<512x!tile.ptr<f32>>
+  "tile.store"(%py, %res#1) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<512x!tile.ptr<f32>>, tensor<512xf32>) -> ()
+  return
+}

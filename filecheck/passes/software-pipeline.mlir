@@ -155,9 +155,10 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 }
 // -----
 
-// Left alone: a tile padded with NaN (cp.async fills zeros).
+// A tile padded with NaN is not copied ahead (cp.async fills zeros): it is
+// loaded one iteration ahead into registers instead.
 // MARK-LABEL: func.func @nan_padding
-// MARK: "tile.block_load"(%arg9) {{{.*}} padding = "nan", tile.vector_width = 8 : i32
+// MARK: "tile.block_load"(%arg9) {{{.*}} padding = "nan", tile.prefetch, tile.vector_width = 8 : i32
 // MARK: "tile.block_load"(%arg10) {{{.*}} padding = "zero", tile.async_copy,
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @nan_padding(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {

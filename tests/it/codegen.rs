@@ -35,7 +35,9 @@ fn check_kernels_compile() {
     for example in tile_examples::ALL {
         let ptx = compile(&(example.build)(&context).unwrap());
         assert!(ptx.contains(&format!(".entry {}", example.name)), "{ptx}");
-        assert!(!ptx.contains(".extern"), "{ptx}");
+        // No call into anything outside (dynamic shared memory is
+        // `.extern .shared`).
+        assert!(!ptx.contains(".extern .func"), "{ptx}");
     }
     let ptx = compile(&gpu_check::grid_ids_kernel(&context).unwrap());
     assert!(

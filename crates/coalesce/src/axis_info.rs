@@ -524,7 +524,10 @@ mod tests {
         // (pid * 128 + arange(0, 128)) % m with m a multiple of 16: runs
         // of 16, checked for several programs and divisors.
         let offs = AxisInfo::add(
-            &AxisInfo::splat(&AxisInfo::mul(&AxisInfo::scalar(1), &AxisInfo::constant(128, &[])), &[128]),
+            &AxisInfo::splat(
+                &AxisInfo::mul(&AxisInfo::scalar(1), &AxisInfo::constant(128, &[])),
+                &[128],
+            ),
             &AxisInfo::arange(0, 128),
         );
         let m = AxisInfo::splat(&AxisInfo::scalar(16), &[128]);
@@ -550,7 +553,11 @@ mod tests {
         // A negative dividend would break the claim: -4 % 4 == 0 but
         // -3 % 4 == -3.
         let negative: Vec<i64> = (-4..4).map(|v| v % 4).collect();
-        let claimed = AxisInfo::rem(&AxisInfo::arange(0, 8), &AxisInfo::splat(&AxisInfo::scalar(4), &[8]), true);
+        let claimed = AxisInfo::rem(
+            &AxisInfo::arange(0, 8),
+            &AxisInfo::splat(&AxisInfo::scalar(4), &[8]),
+            true,
+        );
         assert_eq!(claimed.contiguity, vec![4]);
         assert!(!holds(&claimed, &negative, &[8]));
         // % 1 is zero everywhere.

@@ -141,9 +141,14 @@ pub const STATIC_SHARED_LIMIT: usize = 48 * 1024;
 /// the compiler's option; on an `scf.for`, once `tile-software-pipeline`
 /// chose to pipeline it.
 pub const NUM_STAGES_ATTR: &str = "tile.num_stages";
-/// The unit attribute `tile-software-pipeline` puts on a block load that
-/// is copied ahead into shared memory.
+/// The unit attribute `tile-software-pipeline` puts on a load that is
+/// copied ahead into shared memory.
 pub const ASYNC_COPY_ATTR: &str = "tile.async_copy";
+/// The unit attribute `tile-software-pipeline` puts on a load feeding a
+/// product that cannot be copied asynchronously (accesses under 4 bytes,
+/// operands converted in registers): it is issued one iteration ahead,
+/// into registers the loop carries.
+pub const PREFETCH_ATTR: &str = "tile.prefetch";
 /// The unit module attribute of a debug build: `tile.assert` is compiled
 /// in (elsewhere it is dropped), as with Triton's `debug=True`.
 pub const DEBUG_ATTR: &str = "tile.debug";

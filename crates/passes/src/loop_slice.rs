@@ -10,9 +10,10 @@
 //!
 //! Only ops without memory effects or regions that lower to per-thread
 //! arithmetic in registers belong to a slice (`arith`, `math`, `splat`,
-//! `broadcast`, `expand_dims`, `addptr`, `arange`, program ids and
-//! constants); anything else (a load, a product, a layout conversion
-//! through shared memory) makes the values unreachable ahead of time.
+//! `broadcast`, `expand_dims`, `addptr`, `arange`, program ids, block
+//! pointers and their `advance`, constants); anything else (a load, a
+//! product, a layout conversion through shared memory) makes the values
+//! unreachable ahead of time.
 
 use crate::edit::{as_result, key};
 use melior::ir::operation::OperationLike;
@@ -46,6 +47,8 @@ fn evaluable(op: &OperationRef) -> bool {
             | "tile.arange"
             | "tile.program_id"
             | "tile.num_programs"
+            | "tile.advance"
+            | "tile.make_block_ptr"
     ) || name.starts_with("arith.")
         || name.starts_with("math.")
 }
@@ -182,9 +185,7 @@ impl<'c, 'a> Kinds<'_, 'c, 'a> {
                 (Kind::Affine, Kind::Invariant) | (Kind::Invariant, Kind::Affine) => Kind::Affine,
                 _ => Kind::Other,
             },
-            _ if evaluable(&op) && kinds.iter().all(|&k| k == Kind::Invariant) => {
-                Kind::Invariant
-            }
+            _ if evaluable(&op) && kinds.iter().all(|&k| k == Kind::Invariant) => Kind::Invariant,
             _ => Kind::Other,
         }
     }

@@ -124,18 +124,21 @@ fn plan_rebuild<'c: 'a, 'a>(
         return false;
     }
     let name = op_name(&op);
-    let wants: Vec<(Value<'c, 'a>, Layout)> = match TileOp::read(&op, |x| types.tile_type(x.r#type())) {
-        Ok(Some(TileOp::Arange(_))) => vec![],
-        Ok(Some(TileOp::Splat(_))) => vec![],
-        Ok(Some(TileOp::ExpandDims(e))) => vec![(e.src, want.slice(e.axis as usize))],
-        Ok(Some(TileOp::Broadcast(u))) => vec![(u.src, want.clone())],
-        Ok(Some(TileOp::ConvertLayout(u))) => vec![(u.src, want.clone())],
-        Ok(Some(TileOp::AddPtr(a))) => vec![(a.ptr, want.clone()), (a.offset, want.clone())],
-        Ok(Some(_)) | Err(_) => return false,
-        Ok(None) if name == "arith.constant" => vec![],
-        Ok(None) if name.starts_with("arith.") => op.operands().map(|o| (o, want.clone())).collect(),
-        Ok(None) => return false,
-    };
+    let wants: Vec<(Value<'c, 'a>, Layout)> =
+        match TileOp::read(&op, |x| types.tile_type(x.r#type())) {
+            Ok(Some(TileOp::Arange(_))) => vec![],
+            Ok(Some(TileOp::Splat(_))) => vec![],
+            Ok(Some(TileOp::ExpandDims(e))) => vec![(e.src, want.slice(e.axis as usize))],
+            Ok(Some(TileOp::Broadcast(u))) => vec![(u.src, want.clone())],
+            Ok(Some(TileOp::ConvertLayout(u))) => vec![(u.src, want.clone())],
+            Ok(Some(TileOp::AddPtr(a))) => vec![(a.ptr, want.clone()), (a.offset, want.clone())],
+            Ok(Some(_)) | Err(_) => return false,
+            Ok(None) if name == "arith.constant" => vec![],
+            Ok(None) if name.starts_with("arith.") => {
+                op.operands().map(|o| (o, want.clone())).collect()
+            }
+            Ok(None) => return false,
+        };
     for (operand, layout) in wants {
         if !plan_rebuild(types, operand, &layout, plan) {
             return false;

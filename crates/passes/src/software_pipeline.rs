@@ -34,7 +34,7 @@ use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
 use tile_coalesce::Layout;
 use tile_dialect::DType;
-use tile_dialect::ops::{ASYNC_COPY_ATTR, NUM_STAGES_ATTR, Padding};
+use tile_dialect::ops::{ASYNC_COPY_ATTR, NUM_STAGES_ATTR, PREFETCH_ATTR, Padding};
 use tile_dialect::view::{ForLoop, TileOp, TypeTable, attr, tensor_shape};
 
 static PASS_ID: PassId = PassId;
@@ -96,7 +96,8 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
             continue;
         };
         let loads = pipelined_loads(&types, &l);
-        if loads.is_empty() {
+        let prefetched = prefetched_loads(&types, &l, &loads);
+        if loads.is_empty() && prefetched.is_empty() {
             continue;
         }
         let i64 = IntegerType::new(context, 64).into();
@@ -107,6 +108,9 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
         );
         for load in loads {
             edit::set_attribute(&load, ASYNC_COPY_ATTR, Attribute::unit(context));
+        }
+        for load in prefetched {
+            edit::set_attribute(&load, PREFETCH_ATTR, Attribute::unit(context));
         }
     }
     Ok(())
@@ -133,6 +137,85 @@ fn pipelined_loads<'c, 'a>(
             if let Some(load) = copyable(types, l, operand, k_axis, inputs) {
                 out.push(load);
             }
+        }
+    }
+    out
+}
+
+/// The loads of loop `l`'s body, other than those `copied` ahead, whose
+/// tiles reach a tensor-core product of the body (through any ops of the
+/// body) and whose addresses the loop's address slice can give for the
+/// next iteration: they are issued one iteration ahead, into registers.
+/// Nothing in the body may write memory (a store, an atomic, a nested
+/// region that might), or a load moved ahead could read before a write it
+/// followed.
+fn prefetched_loads<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+    copied: &[OperationRef<'c, 'a>],
+) -> Vec<OperationRef<'c, 'a>> {
+    let ops = edit::ops_of(&l.body);
+    let writes = ops.iter().any(|op| {
+        op.regions().next().is_some()
+            || matches!(
+                TileOp::read(op, |v| types.tile_type(v.r#type())),
+                Ok(Some(
+                    TileOp::Store(_)
+                        | TileOp::BlockStore(_)
+                        | TileOp::AtomicRmw(_)
+                        | TileOp::AtomicCas(_)
+                        | TileOp::Print(_)
+                        | TileOp::Assert(_)
+                ))
+            )
+    });
+    if writes {
+        return Vec::new();
+    }
+    // The values of the body that reach a tensor-core product.
+    let mut reaching: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    for op in ops.iter().rev() {
+        let feeds = match TileOp::read(op, |v| types.tile_type(v.r#type())) {
+            Ok(Some(TileOp::Dot(_))) => crate::edit::result_of(op, 0)
+                .and_then(|r| types.layout(r.r#type()).ok().flatten())
+                .is_some_and(|layout| matches!(layout, Layout::Mma(_))),
+            _ => op
+                .results()
+                .any(|r| reaching.contains(&crate::edit::key(r))),
+        };
+        if feeds {
+            for operand in op.operands() {
+                reaching.insert(crate::edit::key(operand));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for op in ops {
+        if copied.iter().any(|c| c.to_raw().ptr == op.to_raw().ptr) {
+            continue;
+        }
+        let Some(result) = crate::edit::result_of(&op, 0) else {
+            continue;
+        };
+        if !reaching.contains(&crate::edit::key(result)) || tensor_shape(result.r#type()).is_empty()
+        {
+            continue;
+        }
+        let addressing: Vec<Value> = match TileOp::read(&op, |v| types.tile_type(v.r#type())) {
+            Ok(Some(TileOp::Load(ld))) if !ld.access.volatile => [Some(ld.ptr), ld.mask, ld.other]
+                .into_iter()
+                .flatten()
+                .collect(),
+            Ok(Some(TileOp::BlockLoad(b))) if !b.access.volatile => vec![b.ptr],
+            _ => continue,
+        };
+        // The tile must not leave the iteration (the loop yields its own
+        // values, not the one loaded ahead).
+        if l.yielded.iter().any(|&y| y == result.into()) {
+            continue;
+        }
+        if crate::loop_slice::of(l, &addressing).is_some() {
+            out.push(op);
         }
     }
     out
@@ -206,7 +289,8 @@ fn source_load<'c, 'a>(
 ) -> Option<(OperationRef<'c, 'a>, usize)> {
     loop {
         let op = crate::edit::as_result(v)?.owner();
-        if op.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr) || edit::use_count(v) != 1
+        if op.block().map(|b| b.to_raw().ptr) != Some(l.body.to_raw().ptr)
+            || edit::use_count(v) != 1
         {
             return None;
         }

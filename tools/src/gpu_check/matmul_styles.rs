@@ -116,13 +116,15 @@ impl Case {
             _ => (tiles, 1),
         };
         loaded.launch(grid, &args)?;
-        let round = |x: f32| if self.inputs == DType::F32 { tf32(x) } else { x };
-        let b_at = |p: usize, kk: usize, j: usize| {
-            let i = if transposed {
-                j * k + kk
+        let round = |x: f32| {
+            if self.inputs == DType::F32 {
+                tf32(x)
             } else {
-                kk * n + j
-            };
+                x
+            }
+        };
+        let b_at = |p: usize, kk: usize, j: usize| {
+            let i = if transposed { j * k + kk } else { kk * n + j };
             round(b.values[p * k * n + i])
         };
         let mut want = vec![0f64; batch * m * n];
@@ -225,7 +227,11 @@ impl Output {
             }
         }
         if values.len() != self.len + GUARD {
-            errors.push(format!("{} outputs, want {}", values.len(), self.len + GUARD));
+            errors.push(format!(
+                "{} outputs, want {}",
+                values.len(),
+                self.len + GUARD
+            ));
         }
         if errors.is_empty() {
             Ok(())
@@ -264,7 +270,13 @@ pub fn cases(large: bool) -> Vec<Case> {
     };
     // Irregular sizes (one-element accesses) and aligned ones (pipelined).
     let sizes: &[(usize, usize, usize)] = if large {
-        &[(1, 17, 1), (17, 33, 40), (100, 96, 208), (1000, 304, 1000), (4097, 64, 96)]
+        &[
+            (1, 17, 1),
+            (17, 33, 40),
+            (100, 96, 208),
+            (1000, 304, 1000),
+            (4097, 64, 96),
+        ]
     } else {
         &[(1, 17, 1), (17, 33, 40), (100, 96, 208)]
     };

@@ -434,11 +434,11 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
         Check::Matmul { quick } => family("matmul", super::matmul::cases(!quick), |c| {
             (c.name(), c.run(device))
         }),
-        Check::MatmulStyles { quick } => family(
-            "matmul_styles",
-            super::matmul_styles::cases(!quick),
-            |c| (c.name(), c.run(device)),
-        ),
+        Check::MatmulStyles { quick } => {
+            family("matmul_styles", super::matmul_styles::cases(!quick), |c| {
+                (c.name(), c.run(device))
+            })
+        }
         Check::Attention { quick } => family("attention", super::attention::cases(!quick), |c| {
             (c.name(), c.run(device))
         }),

@@ -69,7 +69,11 @@ pub struct Cli {
     #[arg(long = "style", value_name = "STYLE", requires = "styles")]
     pub style_names: Vec<String>,
     /// With --styles: the Triton script.
-    #[arg(long, value_name = "PATH", default_value = "bench/triton_matmul_styles.py")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        default_value = "bench/triton_matmul_styles.py"
+    )]
     pub styles_script: PathBuf,
 }
 

@@ -218,7 +218,11 @@ fn encode(d: DType, values: &[f32]) -> (Vec<u8>, Vec<f32>) {
 
 impl Operands {
     fn new(device: &Device, case: &StyleCase) -> Result<Operands, String> {
-        let batch = if case.style == Style::Batched { BATCH } else { 1 };
+        let batch = if case.style == Style::Batched {
+            BATCH
+        } else {
+            1
+        };
         let (m, n, k) = (case.m, case.n, case.k);
         let (a_bytes, a) = encode(case.dtype, &inputs(batch * m * k, 41));
         let (b_bytes, b) = encode(case.dtype, &inputs(batch * k * n, 43));
@@ -279,8 +283,7 @@ impl Operands {
             let e = p * m * n + i;
             match out {
                 DType::F16 => f64::from(
-                    half::f16::from_bits(u16::from_le_bytes([raw[2 * e], raw[2 * e + 1]]))
-                        .to_f32(),
+                    half::f16::from_bits(u16::from_le_bytes([raw[2 * e], raw[2 * e + 1]])).to_f32(),
                 ),
                 DType::BF16 => f64::from(
                     half::bf16::from_bits(u16::from_le_bytes([raw[2 * e], raw[2 * e + 1]]))
@@ -310,7 +313,8 @@ impl Operands {
         for (i, j) in points {
             let (mut want, mut magnitude) = (0f64, 0f64);
             for kk in 0..k {
-                let t = f64::from(self.a[p * m * k + i * k + kk]) * f64::from(self.b_at(case, p, kk, j));
+                let t = f64::from(self.a[p * m * k + i * k + kk])
+                    * f64::from(self.b_at(case, p, kk, j));
                 want += t;
                 magnitude += t.abs();
             }
@@ -332,8 +336,7 @@ impl Operands {
 /// persistent kernel).
 fn grid(case: &StyleCase, run: &StyleRun, sms: u32) -> (u32, u32) {
     let t = &run.tiles;
-    let tiles =
-        (case.m.div_ceil(t.block_m as usize) * case.n.div_ceil(t.block_n as usize)) as u32;
+    let tiles = (case.m.div_ceil(t.block_m as usize) * case.n.div_ceil(t.block_n as usize)) as u32;
     match case.style {
         Style::Batched => (tiles, BATCH as u32),
         Style::SplitK => (tiles, SPLITS),
@@ -360,8 +363,8 @@ pub fn ours(
     let mut errors = Vec::new();
     for &run in runs {
         let mut attempt = |operands: &mut Operands| -> Result<f64, String> {
-            let kernel = matmul_styles::kernel(&context, case.style, run.tiles, case.dtype)
-                .map_err(err)?;
+            let kernel =
+                matmul_styles::kernel(&context, case.style, run.tiles, case.dtype).map_err(err)?;
             let options = Options {
                 num_stages: run.stages,
                 ..Options::with_warps(run.warps)
@@ -376,7 +379,12 @@ pub fn ours(
             operands.check(device, case)?;
             median_ms(device, timing, flush, || loaded.launch_async(g, &args))
         };
-        let label = format!("{} {} {}", case.style.name(), case.dtype_name(), case.size());
+        let label = format!(
+            "{} {} {}",
+            case.style.name(),
+            case.dtype_name(),
+            case.size()
+        );
         match attempt(&mut operands) {
             Ok(ms) => {
                 println!("  ours {label} {}: {ms:.4} ms", run.name());
@@ -394,7 +402,7 @@ pub fn ours(
 }
 
 /// Reads `RESULT <style> <dtype> <size> key=value...`.
-pub fn parse_result(line: &str) -> Option<(String, String, String, Baseline)> {
+pub fn parse_result(line: &str) -> Option<ScriptResult> {
     let mut words = line.split_whitespace();
     if words.next() != Some("RESULT") {
         return None;
@@ -458,7 +466,11 @@ pub fn markdown(rows: &[StyleRow]) -> String {
     );
     for r in rows {
         let c = &r.case;
-        let tf = |ms: Option<f64>| ms.map_or("-".to_string(), |x| format!("{:.0}", c.flops() / (x * 1e-3) / 1e12));
+        let tf = |ms: Option<f64>| {
+            ms.map_or("-".to_string(), |x| {
+                format!("{:.0}", c.flops() / (x * 1e-3) / 1e12)
+            })
+        };
         let (ours_tf, config) = match &r.ours {
             Ok((ms, run)) => (tf(Some(*ms)), run.name()),
             Err(_) => ("-".into(), "-".into()),
@@ -486,6 +498,10 @@ pub fn markdown(rows: &[StyleRow]) -> String {
     out
 }
 
+/// One `RESULT` line of the script: style, type, size and what it
+/// measured.
+pub type ScriptResult = (String, String, String, Baseline);
+
 /// Runs the Triton script on `cases`; returns its results, its `INFO`
 /// lines and the command line.
 pub fn run_script(
@@ -493,7 +509,7 @@ pub fn run_script(
     script: &std::path::Path,
     timing: Timing,
     cases: &[StyleCase],
-) -> (Vec<(String, String, String, Baseline)>, Vec<String>, String) {
+) -> (Vec<ScriptResult>, Vec<String>, String) {
     let mut args: Vec<String> = vec![
         script.display().to_string(),
         "--warmup".into(),
@@ -559,7 +575,11 @@ pub fn run(
     drop(flush);
     let (baselines, info, command) = match python {
         Some((python, script)) => run_script(python, script, timing, cases),
-        None => (Vec::new(), vec!["baselines not run (--ours-only)".into()], "-".into()),
+        None => (
+            Vec::new(),
+            vec!["baselines not run (--ours-only)".into()],
+            "-".into(),
+        ),
     };
     let rows = cases
         .iter()
@@ -569,7 +589,9 @@ pub fn run(
             ours,
             baseline: baselines
                 .iter()
-                .find(|(s, d, z, _)| s == case.style.name() && d == case.dtype_name() && *z == case.size())
+                .find(|(s, d, z, _)| {
+                    s == case.style.name() && d == case.dtype_name() && *z == case.size()
+                })
                 .map(|(_, _, _, b)| b.clone()),
         })
         .collect();

@@ -185,6 +185,7 @@ fn stage_operands<'c, 'w>(
     }
     let mut staged = Vec::with_capacity(wanted.len());
     let mut writes = Vec::new();
+    let mut placed = Vec::new();
     let mut local = 0i64;
     let scratch = e.scratch() as i64;
     for &(v, k_axis, rows, convert) in &wanted {
@@ -216,22 +217,25 @@ fn stage_operands<'c, 'w>(
                     .0
                     .contiguous_registers()
                     .is_some_and(|(axis, held)| axis != k_axis && held >= 2);
-                let mn_major =
-                    mn_runs && matches!(inputs, DType::F16 | DType::BF16) && convert == Convert::None;
+                let mn_major = mn_runs
+                    && matches!(inputs, DType::F16 | DType::BF16)
+                    && convert == Convert::None;
                 let (tile, axes) = if mn_major {
                     (SharedTile::new(k, rows, elem_bytes), [k_axis, 1 - k_axis])
                 } else {
                     (SharedTile::new(rows, k, elem_bytes), [1 - k_axis, k_axis])
                 };
-                let at = e.i32(scratch + local);
-                local = align(local + tile.bytes());
+                // Placed below (`at` is set once the region's size is
+                // known).
                 let s = Staged {
                     tile,
-                    at,
+                    at: e.i32(0),
                     k_major: !mn_major,
                 };
+                placed.push((staged.len(), local));
+                local = align(local + tile.bytes());
                 staged.push(s);
-                writes.push((v, regs, axes, s, convert));
+                writes.push((v, regs, axes, staged.len() - 1, convert));
             }
             _ => {
                 return Err(PassError::at(
@@ -241,12 +245,39 @@ fn stage_operands<'c, 'w>(
             }
         }
     }
+    // The staged operands' place: the scratch region, or in a pipelined
+    // loop whose product stays in flight into the next iteration, one of
+    // two regions by the iteration's parity (the group still running
+    // reads the other).
+    let result = crate::edit::result_of(op, 0).map(crate::edit::key);
+    let parity = e
+        .staging_parity
+        .filter(|_| result.is_some_and(|r| e.in_flight_products.contains(&r)));
+    let region = match parity {
+        Some(p) => {
+            let size = e.i32(local);
+            let shift = e.ir.binary(arith::muli, p, size);
+            let base = e.i32(scratch);
+            Some(e.ir.binary(arith::addi, base, shift))
+        }
+        None => None,
+    };
+    for &(i, within) in &placed {
+        staged[i].at = match region {
+            Some(r) => {
+                let w = e.i32(within);
+                e.ir.binary(arith::addi, r, w)
+            }
+            None => e.i32(scratch + within),
+        };
+    }
     if !writes.is_empty() {
-        e.reserve_shared(local as usize);
+        let copies = if parity.is_some() { 2 } else { 1 };
+        e.reserve_shared((local * copies) as usize);
         e.ir.barrier();
-        for (v, regs, axes, s, convert) in writes {
+        for (v, regs, axes, i, convert) in writes {
             let dist = e.dist(v, op)?;
-            write(e, &dist.0, &regs, axes, s, convert, k);
+            write(e, &dist.0, &regs, axes, staged[i], convert, k);
         }
         if async_readers {
             proxy_fence(e);

@@ -137,6 +137,10 @@ pub struct Emitter<'t, 'c> {
     /// straight-line code): an in-flight product then needs no
     /// `wgmma.wait_group 1` for the groups before it.
     pub wgmma_may_run: bool,
+    /// In the body of a pipelined loop, the iteration's parity (i32, 0 or
+    /// 1): operands staged from registers for a product that stays in
+    /// flight alternate between two regions by it.
+    pub staging_parity: Option<Val>,
     /// Product operands staged in shared memory before a loop
     /// ([`super::dot::invariant`]), by value and K axis. They stay there
     /// (later loops of the same block read them too) until the block that
@@ -183,6 +187,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             pending: Vec::new(),
             wgmma_pending: false,
             wgmma_may_run: true,
+            staging_parity: None,
             invariant_operands: HashMap::new(),
             pinned: Vec::new(),
         }

@@ -32,8 +32,10 @@
 
 mod ahead;
 mod copies;
+mod prefetch;
 
 use ahead::Ahead;
+use prefetch::Prefetch;
 
 use super::builder::Val;
 use super::emit::{Dist, Emitter, Lowered};
@@ -102,10 +104,10 @@ pub fn for_loop<'c>(
     l: &ForLoop<'c, '_>,
     stages: i64,
 ) -> PassResult {
-    let copies_ahead = crate::edit::ops_of(&l.body)
+    let ahead_of_use = crate::edit::ops_of(&l.body)
         .iter()
-        .any(|inner| inner.has_attribute(ASYNC_COPY_ATTR));
-    if !copies_ahead {
+        .any(|inner| inner.has_attribute(ASYNC_COPY_ATTR) || prefetch::is_prefetched(inner));
+    if !ahead_of_use {
         return control::for_loop(e, op, l);
     }
     let wgmma = reads_with_wgmma(e, l);
@@ -211,6 +213,9 @@ fn pipeline<'c>(
     let mut state = full.initial(e, l, op)?;
     let [lower, step] = [l.lower, l.step].map(|v| e.reg(v, 0, op));
     let (lower, step) = (lower?, step?);
+    let prefetch = Prefetch::of(e, l, op)?;
+    let fetched = prefetch.first(e, l, op, lower)?;
+    let copies_any = !copied.is_empty();
 
     // Tiles 0 .. S-2 are copied; the addresses of tiles 0, 1 (for the
     // steps) and S-1 (where the loop starts) are kept.
@@ -244,7 +249,7 @@ fn pipeline<'c>(
             Ok(())
         })?;
         kept.push(addresses);
-        if copies_now {
+        if copies_now && copies_any {
             async_group(e, "cp.async.commit_group");
         }
     }
@@ -286,9 +291,12 @@ fn pipeline<'c>(
     let mut loop_state = vec![zero, zero];
     loop_state.extend(entry_parts.iter().copied());
     loop_state.extend(start.iter().copied());
+    let fetched_at = loop_state.len();
+    loop_state.extend(fetched.iter().copied());
     let in_flight = super::dot::in_flight::products(e, l);
     let outer_in_flight = std::mem::replace(&mut e.in_flight_products, in_flight.clone());
     let outer_pending = std::mem::take(&mut e.pending);
+    let outer_parity = e.staging_parity;
     e.wgmma_pending = false;
     control::for_loop_with(
         e,
@@ -300,6 +308,12 @@ fn pipeline<'c>(
             // The previous iteration's in-flight group may still run.
             e.wgmma_may_run = true;
             super::dot::in_flight::mark_pending(e, l, &in_flight);
+            let one = e.i32(1);
+            e.staging_parity = Some(e.ir.binary(arith::andi, state[0], one));
+            prefetch.set(e, &state[fetched_at..]);
+            if !copies_any {
+                return Ok(());
+            }
             // No `fence.proxy.async` between the copies and `wgmma`'s
             // reads: what `cp.async` writes is ordered for the tensor
             // cores by the wait and the barrier alone, as in Triton's and
@@ -321,13 +335,28 @@ fn pipeline<'c>(
             }
             Ok(())
         },
-        |inner| inner.has_attribute(ASYNC_COPY_ATTR),
+        |inner| inner.has_attribute(ASYNC_COPY_ATTR) || prefetch::is_prefetched(inner),
         |e, loop_state| {
             let [count, read] = [loop_state[0], loop_state[1]];
+            // The next iteration's registers first (their loads are in
+            // flight while the copies are issued).
+            let current_iv = e.reg(l.induction, 0, op)?;
+            let fetched_next = prefetch.next(
+                e,
+                l,
+                op,
+                current_iv,
+                step,
+                count,
+                trips,
+                &loop_state[fetched_at..],
+            )?;
             // Every thread is done with the buffer iteration i - 1 read
             // (its products have retired): copy the tile S - 1 iterations
             // ahead into it, (read + S - 1) % S.
-            e.ir.barrier();
+            if copies_any {
+                e.ir.barrier();
+            }
             let ahead_count = e.i32(stages - 1);
             let target = e.ir.binary(arith::addi, count, ahead_count);
             let wanted = e.ir.cmpi(CmpiPredicate::Slt, target, trips);
@@ -353,7 +382,9 @@ fn pipeline<'c>(
                 }
                 Ok(())
             })?;
-            async_group(e, "cp.async.commit_group");
+            if copies_any {
+                async_group(e, "cp.async.commit_group");
+            }
             let one = e.i32(1);
             let count = e.ir.binary(arith::addi, count, one);
             let read = rotate(e, read, 1, stages);
@@ -362,11 +393,13 @@ fn pipeline<'c>(
             for (&a, &d) in addresses.iter().zip(&deltas) {
                 out.push(stepped(e, a, d));
             }
+            out.extend(fetched_next);
             Ok(out)
         },
     )?;
     e.in_flight_products = outer_in_flight;
     e.pending = outer_pending;
+    e.staging_parity = outer_parity;
     if std::mem::take(&mut e.wgmma_pending) {
         // The last products: their accumulators leave the loop through
         // the wait.
@@ -419,8 +452,16 @@ fn stepped<'c>(e: &mut Emitter<'_, 'c>, address: Val, step: Val) -> Val {
     let lo = asm.output(RegClass::B32, i32);
     let hi = asm.output(RegClass::B32, i32);
     let [al, ah, dl, dh] = [al, ah, dl, dh].map(|v| asm.input(RegClass::B32, v));
-    asm.instruction(None, "add.cc.u32", vec![Arg::Reg(lo), Arg::Reg(al), Arg::Reg(dl)]);
-    asm.instruction(None, "addc.u32", vec![Arg::Reg(hi), Arg::Reg(ah), Arg::Reg(dh)]);
+    asm.instruction(
+        None,
+        "add.cc.u32",
+        vec![Arg::Reg(lo), Arg::Reg(al), Arg::Reg(dl)],
+    );
+    asm.instruction(
+        None,
+        "addc.u32",
+        vec![Arg::Reg(hi), Arg::Reg(ah), Arg::Reg(dh)],
+    );
     let out = asm.emit(&e.ir, false);
     let lo = e.ir.cast(arith::extui, out[0], i64);
     let hi = e.ir.cast(arith::extui, out[1], i64);

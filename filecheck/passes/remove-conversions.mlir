@@ -1,0 +1,94 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts | FileCheck %s --check-prefix=BEFORE
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-remove-conversions | FileCheck %s
+
+// An index vector used along two axes (tutorial 03's offs_k: A's columns,
+// B's rows) lives in two slice layouts: tile-assign-layouts converts it,
+// tile-remove-conversions builds the arange again in the second layout.
+// BEFORE-LABEL: func.func @index_on_two_axes
+// BEFORE: tile.convert_layout
+// CHECK-LABEL: func.func @index_on_two_axes
+// CHECK-NOT: tile.convert_layout
+// CHECK: "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32, #tile.slice<0
+// CHECK: "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32, #tile.slice<1
+// CHECK: return
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @index_on_two_axes(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %k = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    %r = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %k0 = "tile.expand_dims"(%k) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+    %k0b = "tile.broadcast"(%k0) : (tensor<1x32xi32>) -> tensor<64x32xi32>
+    %r1 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %c32 = arith.constant dense<32> : tensor<64x1xi32>
+    %rs = arith.muli %r1, %c32 : tensor<64x1xi32>
+    %rsb = "tile.broadcast"(%rs) : (tensor<64x1xi32>) -> tensor<64x32xi32>
+    %oa = arith.addi %rsb, %k0b : tensor<64x32xi32>
+    %as = "tile.splat"(%a) : (!tile.ptr<f32>) -> tensor<64x32x!tile.ptr<f32>>
+    %pa = "tile.addptr"(%as, %oa) : (tensor<64x32x!tile.ptr<f32>>, tensor<64x32xi32>) -> tensor<64x32x!tile.ptr<f32>>
+    %va = "tile.load"(%pa) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x32x!tile.ptr<f32>>) -> tensor<64x32xf32>
+    "tile.store"(%pa, %va) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x32x!tile.ptr<f32>>, tensor<64x32xf32>) -> ()
+    // B [32, 128]: the same index along the rows.
+    %k1 = "tile.expand_dims"(%k) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+    %c128 = arith.constant dense<128> : tensor<32x1xi32>
+    %ks = arith.muli %k1, %c128 : tensor<32x1xi32>
+    %ksb = "tile.broadcast"(%ks) : (tensor<32x1xi32>) -> tensor<32x128xi32>
+    %n = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+    %n0 = "tile.expand_dims"(%n) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<1x128xi32>
+    %n0b = "tile.broadcast"(%n0) : (tensor<1x128xi32>) -> tensor<32x128xi32>
+    %ob = arith.addi %ksb, %n0b : tensor<32x128xi32>
+    %bs = "tile.splat"(%b) : (!tile.ptr<f32>) -> tensor<32x128x!tile.ptr<f32>>
+    %pb = "tile.addptr"(%bs, %ob) : (tensor<32x128x!tile.ptr<f32>>, tensor<32x128xi32>) -> tensor<32x128x!tile.ptr<f32>>
+    %vb = "tile.load"(%pb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x128x!tile.ptr<f32>>) -> tensor<32x128xf32>
+    "tile.store"(%pb, %vb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x128x!tile.ptr<f32>>, tensor<32x128xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// A loaded vector used along two axes inside a loop cannot be built
+// again (it reads memory): its conversion moves out of the loop, which
+// does not change it, to just after the load. A conversion of a value
+// the loop changes stays where it is.
+// BEFORE-LABEL: func.func @loaded_on_two_axes
+// BEFORE: scf.for
+// BEFORE: "tile.convert_layout"(%3)
+// BEFORE: "tile.convert_layout"(%arg4)
+// CHECK-LABEL: func.func @loaded_on_two_axes
+// CHECK: %[[V:.*]] = "tile.load"
+// CHECK-NEXT: "tile.convert_layout"(%[[V]])
+// CHECK: scf.for
+// CHECK-NOT: "tile.convert_layout"(%[[V]])
+// CHECK: "tile.convert_layout"(%arg4)
+// CHECK: scf.yield
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @loaded_on_two_axes(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %steps: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<32x!tile.ptr<i32>>
+    %px = "tile.addptr"(%xs, %r) : (tensor<32x!tile.ptr<i32>>, tensor<32xi32>) -> tensor<32x!tile.ptr<i32>>
+    %v = "tile.load"(%px) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x!tile.ptr<i32>>) -> tensor<32xi32>
+    %as = "tile.splat"(%a) : (!tile.ptr<f32>) -> tensor<32x32x!tile.ptr<f32>>
+    %z = arith.constant dense<0> : tensor<32xi32>
+    %out = scf.for %i = %c0 to %steps step %c1 iter_args(%w = %z) -> (tensor<32xi32>) : i32 {
+      %v0 = "tile.expand_dims"(%v) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+      %v0b = "tile.broadcast"(%v0) : (tensor<1x32xi32>) -> tensor<32x32xi32>
+      %v1 = "tile.expand_dims"(%v) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+      %v1b = "tile.broadcast"(%v1) : (tensor<32x1xi32>) -> tensor<32x32xi32>
+      %w0 = "tile.expand_dims"(%w) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+      %w0b = "tile.broadcast"(%w0) : (tensor<1x32xi32>) -> tensor<32x32xi32>
+      %w1 = "tile.expand_dims"(%w) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+      %w1b = "tile.broadcast"(%w1) : (tensor<32x1xi32>) -> tensor<32x32xi32>
+      %ov = arith.addi %v0b, %v1b : tensor<32x32xi32>
+      %ow = arith.addi %w0b, %w1b : tensor<32x32xi32>
+      %o = arith.addi %ov, %ow : tensor<32x32xi32>
+      %pa = "tile.addptr"(%as, %o) : (tensor<32x32x!tile.ptr<f32>>, tensor<32x32xi32>) -> tensor<32x32x!tile.ptr<f32>>
+      %va = "tile.load"(%pa) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x32x!tile.ptr<f32>>) -> tensor<32x32xf32>
+      "tile.store"(%pa, %va) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x32x!tile.ptr<f32>>, tensor<32x32xf32>) -> ()
+      %next = arith.addi %w, %w : tensor<32xi32>
+      scf.yield %next : tensor<32xi32>
+    }
+    "tile.store"(%px, %out) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x!tile.ptr<i32>>, tensor<32xi32>) -> ()
+    return
+  }
+}
