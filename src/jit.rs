@@ -154,6 +154,8 @@ impl TileCompiler {
             .map(|i| match specialization.fact(i) {
                 Fact::None => '-',
                 Fact::DivisibleBy16 => 'd',
+                Fact::DivisibleBy8 => '8',
+                Fact::DivisibleBy4 => '4',
                 Fact::EqualToOne => '1',
             })
             .collect();

@@ -1,8 +1,9 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=WGMMA
 // RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-sm80 | FileCheck %s --check-prefix=MMA
 
-// tile.dot down to PTX. Both operands are staged in shared memory, K-major
-// and swizzled; on sm_90 (compute capability 90 in the module) a warpgroup
+// tile.dot down to PTX. Both operands are staged in shared memory,
+// swizzled: `a` K-major, `b` (whose layout runs along N) MN-major, read
+// with wgmma's transpose bit; on sm_90 (compute capability 90 in the module) a warpgroup
 // multiplies them with wgmma through matrix descriptors, after the staged
 // writes are fenced for the async proxy; on sm_80 each warp loads
 // fragments and issues mma.sync. tile-to-simt marks the module
@@ -20,7 +21,7 @@
 // WGMMA-SAME: fence.proxy.async.shared::cta;
 // WGMMA-SAME: bar.sync
 // WGMMA-SAME: wgmma.fence.sync.aligned;
-// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%r{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{]}}%r{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
 // WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // WGMMA-SAME: wgmma.commit_group.sync.aligned;
 // WGMMA-SAME: wgmma.wait_group.sync.aligned 0;

@@ -46,10 +46,15 @@ pub fn apply(
         )];
         match fact {
             Fact::None => {}
-            Fact::DivisibleBy16 if integer || *ty == ParamType::Ptr => entries.push((
-                Identifier::new(context, DIVISIBILITY_ATTR),
-                IntegerAttribute::new(i32_ty, 16).into(),
-            )),
+            Fact::DivisibleBy16 | Fact::DivisibleBy8 | Fact::DivisibleBy4
+                if integer || *ty == ParamType::Ptr =>
+            {
+                let divisor = fact.divisor().unwrap_or(1);
+                entries.push((
+                    Identifier::new(context, DIVISIBILITY_ATTR),
+                    IntegerAttribute::new(i32_ty, i64::from(divisor)).into(),
+                ))
+            }
             Fact::EqualToOne if integer => entries.push((
                 Identifier::new(context, EQUAL_TO_ONE_ATTR),
                 Attribute::unit(context),

@@ -179,6 +179,8 @@ fn short(fact: Fact) -> &'static str {
     match fact {
         Fact::None => "none",
         Fact::DivisibleBy16 => "%16",
+        Fact::DivisibleBy8 => "%8",
+        Fact::DivisibleBy4 => "%4",
         Fact::EqualToOne => "==1",
     }
 }

@@ -1,8 +1,11 @@
 //! What a compiled kernel may assume about its arguments.
 //!
-//! Like Triton, a kernel is specialized on two facts per argument: a pointer
-//! or integer that is a multiple of 16 (for a pointer: its address, in
-//! bytes), and an integer equal to 1. The compiler uses them to prove
+//! As Triton's, a kernel is specialized on facts per argument: a pointer or
+//! integer that is a multiple of 16 (for a pointer: its address, in bytes),
+//! and an integer equal to 1. Beyond Triton, a multiple of 8 or of 4 is a
+//! fact too: a row of f16 elements whose stride is a multiple of 8 (N =
+//! 3000) starts 16 bytes aligned, and f32 rows of a multiple of 4 do, which
+//! 16 alone cannot show. The compiler uses them to prove
 //! alignment and unit strides, which is what lets loads and stores become
 //! 128-bit vector accesses; a launch whose arguments break a fact the kernel
 //! was compiled for is refused ([`KernelSpec::check_args`]), since a
@@ -14,10 +17,11 @@
 //! ```
 //! use tile_runtime::{Arg, Fact, Specialization};
 //!
-//! let facts = Specialization::of(&[Arg::I32(4096), Arg::I32(1), Arg::I32(1000)]);
+//! let facts = Specialization::of(&[Arg::I32(4096), Arg::I32(1), Arg::I32(1001)]);
 //! assert_eq!(facts.fact(0), Fact::DivisibleBy16);
 //! assert_eq!(facts.fact(1), Fact::EqualToOne);
 //! assert_eq!(facts.fact(2), Fact::None);
+//! assert_eq!(Fact::of(&Arg::I32(3000)), Fact::DivisibleBy8);
 //! // Code for these facts runs any launch whose arguments have them.
 //! assert!(facts.is_of(&[Arg::I32(32), Arg::I32(1), Arg::I32(7)]));
 //! assert!(!facts.is_of(&[Arg::I32(33), Arg::I32(1), Arg::I32(7)]));
@@ -40,6 +44,10 @@ pub enum Fact {
     /// The value (a pointer's address in bytes, or an integer) is a
     /// multiple of 16.
     DivisibleBy16,
+    /// The value is a multiple of 8, not of 16.
+    DivisibleBy8,
+    /// The value is a multiple of 4, not of 8.
+    DivisibleBy4,
     /// The integer equals 1.
     EqualToOne,
 }
@@ -47,34 +55,56 @@ pub enum Fact {
 impl Fact {
     /// The strongest fact that holds for `arg`: [`Fact::EqualToOne`] for an
     /// integer 1, [`Fact::DivisibleBy16`] for a multiple of 16 (0 included)
-    /// or a 16-byte aligned pointer, [`Fact::None`] otherwise and for floats.
+    /// or a 16-byte aligned pointer, then [`Fact::DivisibleBy8`] and
+    /// [`Fact::DivisibleBy4`], [`Fact::None`] otherwise and for floats.
     pub fn of(arg: &Arg) -> Fact {
         let integer = match *arg {
-            Arg::Ptr { ptr, .. } => {
-                return if ptr.0 % DIVISOR == 0 {
-                    Fact::DivisibleBy16
-                } else {
-                    Fact::None
-                };
-            }
+            Arg::Ptr { ptr, .. } => return Fact::divisible(ptr.0),
             Arg::I32(v) => i64::from(v),
             Arg::I64(v) => v,
             Arg::F32(_) | Arg::F16(_) | Arg::BF16(_) => return Fact::None,
         };
         if integer == 1 {
             Fact::EqualToOne
-        } else if integer.rem_euclid(DIVISOR as i64) == 0 {
+        } else {
+            Fact::divisible(integer.unsigned_abs())
+        }
+    }
+
+    /// The divisibility fact of `v`.
+    fn divisible(v: u64) -> Fact {
+        if v % DIVISOR == 0 {
             Fact::DivisibleBy16
+        } else if v % 8 == 0 {
+            Fact::DivisibleBy8
+        } else if v % 4 == 0 {
+            Fact::DivisibleBy4
         } else {
             Fact::None
         }
     }
 
-    /// True when `arg` satisfies this fact.
+    /// The power of two the fact says divides the value (16, 8 or 4).
+    pub fn divisor(self) -> Option<u32> {
+        match self {
+            Fact::DivisibleBy16 => Some(16),
+            Fact::DivisibleBy8 => Some(8),
+            Fact::DivisibleBy4 => Some(4),
+            Fact::None | Fact::EqualToOne => None,
+        }
+    }
+
+    /// True when `arg` satisfies this fact: a value with a larger
+    /// power-of-two divisor has the smaller ones too.
     pub fn holds_for(self, arg: &Arg) -> bool {
-        match (self, Fact::of(arg)) {
-            (Fact::None, _) => true,
-            (want, got) => want == got,
+        let got = Fact::of(arg);
+        match self {
+            Fact::None => true,
+            Fact::EqualToOne => got == Fact::EqualToOne,
+            want => match (want.divisor(), got.divisor()) {
+                (Some(w), Some(g)) => g >= w,
+                _ => false,
+            },
         }
     }
 }
@@ -84,6 +114,8 @@ impl fmt::Display for Fact {
         f.write_str(match self {
             Fact::None => "nothing assumed",
             Fact::DivisibleBy16 => "divisible by 16",
+            Fact::DivisibleBy8 => "divisible by 8",
+            Fact::DivisibleBy4 => "divisible by 4",
             Fact::EqualToOne => "equal to 1",
         })
     }
@@ -146,12 +178,19 @@ mod tests {
     #[test]
     fn facts_follow_the_values() {
         assert_eq!(Fact::of(&ptr(0x7000_0000_0100)), Fact::DivisibleBy16);
-        assert_eq!(Fact::of(&ptr(0x7000_0000_0104)), Fact::None);
+        assert_eq!(Fact::of(&ptr(0x7000_0000_0104)), Fact::DivisibleBy4);
+        assert_eq!(Fact::of(&ptr(0x7000_0000_0102)), Fact::None);
         assert_eq!(Fact::of(&Arg::I32(1)), Fact::EqualToOne);
         assert_eq!(Fact::of(&Arg::I64(1)), Fact::EqualToOne);
         assert_eq!(Fact::of(&Arg::I32(0)), Fact::DivisibleBy16);
         assert_eq!(Fact::of(&Arg::I32(-32)), Fact::DivisibleBy16);
-        assert_eq!(Fact::of(&Arg::I32(1000)), Fact::None);
+        // 1000 = 8 * 125, 3000 = 8 * 375, 1500 = 4 * 375.
+        assert_eq!(Fact::of(&Arg::I32(1000)), Fact::DivisibleBy8);
+        assert_eq!(Fact::of(&Arg::I32(3000)), Fact::DivisibleBy8);
+        assert_eq!(Fact::of(&Arg::I32(1500)), Fact::DivisibleBy4);
+        assert_eq!(Fact::of(&Arg::I32(-12)), Fact::DivisibleBy4);
+        assert_eq!(Fact::of(&Arg::I32(1001)), Fact::None);
+        assert_eq!(Fact::of(&Arg::I32(6)), Fact::None);
         assert_eq!(Fact::of(&Arg::I64(1 << 40)), Fact::DivisibleBy16);
         assert_eq!(Fact::of(&Arg::F32(16.0)), Fact::None);
     }
@@ -165,6 +204,14 @@ mod tests {
         assert!(Fact::EqualToOne.holds_for(&Arg::I64(1)));
         assert!(!Fact::EqualToOne.holds_for(&Arg::I64(2)));
         assert!(!Fact::DivisibleBy16.holds_for(&ptr(0x1008)));
+        // A multiple of 16 is a multiple of 8 and of 4; not the reverse.
+        assert!(Fact::DivisibleBy8.holds_for(&Arg::I32(32)));
+        assert!(Fact::DivisibleBy8.holds_for(&Arg::I32(24)));
+        assert!(!Fact::DivisibleBy8.holds_for(&Arg::I32(12)));
+        assert!(Fact::DivisibleBy4.holds_for(&Arg::I32(12)));
+        assert!(Fact::DivisibleBy4.holds_for(&ptr(0x1008)));
+        assert!(!Fact::DivisibleBy4.holds_for(&Arg::I32(1)));
+        assert!(!Fact::DivisibleBy4.holds_for(&Arg::I32(6)));
     }
 
     #[test]

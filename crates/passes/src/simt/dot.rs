@@ -208,15 +208,17 @@ fn stage_operands<'c, 'w>(
                 k_major: contiguous == k_axis,
             }),
             Lowered::Regs(regs) => {
-                // Registers that run along M or N go out as they run, in
-                // vector stores, to a tile `wgmma` and `mma.sync` read
-                // transposed (16-bit inputs alone have that form); the
-                // others K-major.
+                // A layout whose fastest axis is M or N goes out along it
+                // (in vector stores where a thread holds a run, and with
+                // a warp's lanes on consecutive columns, not rows, of the
+                // tile) to a tile `wgmma` and `mma.sync` read transposed
+                // (16-bit inputs alone have that form); the others
+                // K-major.
                 let dist = e.dist(v, op)?;
                 let mn_runs = dist
                     .0
                     .contiguous_registers()
-                    .is_some_and(|(axis, held)| axis != k_axis && held >= 2);
+                    .is_some_and(|(axis, _)| axis != k_axis);
                 let mn_major = mn_runs
                     && matches!(inputs, DType::F16 | DType::BF16)
                     && convert == Convert::None;
