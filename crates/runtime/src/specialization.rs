@@ -73,11 +73,11 @@ impl Fact {
 
     /// The divisibility fact of `v`.
     fn divisible(v: u64) -> Fact {
-        if v % DIVISOR == 0 {
+        if v.is_multiple_of(DIVISOR) {
             Fact::DivisibleBy16
-        } else if v % 8 == 0 {
+        } else if v.is_multiple_of(8) {
             Fact::DivisibleBy8
-        } else if v % 4 == 0 {
+        } else if v.is_multiple_of(4) {
             Fact::DivisibleBy4
         } else {
             Fact::None
