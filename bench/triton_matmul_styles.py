@@ -369,8 +369,10 @@ def main():
                 if best is None or ms < best:
                     best, best_config = ms, names[configs.index(config)]
             except Exception as error:  # a configuration Triton cannot compile
-                last = [l for l in str(error).splitlines() if l.strip()][-1:] or [""]
-                print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: {type(error).__name__}: {last[0][:300]}", flush=True)
+                # The message's own lines, not the source excerpt and caret.
+                lines = [l.strip() for l in str(error).splitlines() if l.strip() and set(l.strip()) != {"^"}]
+                text = " | ".join(lines[-3:])[:400]
+                print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: {type(error).__name__}: {text}", flush=True)
         torch_ms = "-"
         fn = cublas(style, dtype, a, b)
         if fn is not None:
