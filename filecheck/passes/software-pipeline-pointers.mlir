@@ -25,9 +25,7 @@
 // PTX: cp.async.wait_group 1;
 // PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // PTX: wgmma.wait_group.sync.aligned 1;
-// In the loop each copy reads the address its run carries in two halves.
-// PTX: mov.b64 a, {%r{{[0-9]+}}, %r{{[0-9]+}}};
-// PTX: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ a ], 16, %p{{[0-9]+}};
+// PTX: cp.async.cg.shared.global [ %r{{[0-9]+}} ], [ %rd{{[0-9]+}} ], 16, %p{{[0-9]+}};
 // PTX: cp.async.commit_group;
 // PTX: add.cc.u32
 // PTX: addc.u32

@@ -253,8 +253,7 @@ fn pipeline<'c>(
             async_group(e, "cp.async.commit_group");
         }
     }
-    // Each stepped run's step (bytes) and its address at tile S-1, as
-    // their low and high 32 bits.
+    // Each stepped run's step (bytes, i64), and its address at tile S-1.
     let mut deltas = Vec::new();
     let mut start = Vec::new();
     for i in 0..copied.len() {
@@ -266,12 +265,9 @@ fn pipeline<'c>(
                 Some(d) => d,
                 None => e.ir.binary(arith::subi, kept[1][i][k], first),
             };
-            deltas.push(halves(e, d));
+            deltas.push(d);
         }
-        for &a in &kept[stages as usize - 1][i] {
-            let (lo, hi) = halves(e, a);
-            start.extend([lo, hi]);
-        }
+        start.extend(kept[stages as usize - 1][i].iter().copied());
     }
     // The in-loop slice's carried values at tile S-1.
     let entry: Vec<Lowered> = in_loop
@@ -367,10 +363,7 @@ fn pipeline<'c>(
             let write = rotate(e, read, stages - 1, stages);
             let n = entry_parts.len();
             let current = in_loop.rebuild(e, l, &entry, &loop_state[2..2 + n], op)?;
-            let addresses: Vec<(Val, Val)> = loop_state[2 + n..fetched_at]
-                .chunks_exact(2)
-                .map(|p| (p[0], p[1]))
-                .collect();
+            let addresses = &loop_state[2 + n..];
             let iv = e.reg(l.induction, 0, op)?;
             let steps = e.ir.binary(arith::muli, ahead_count, step);
             let iv = e.ir.binary(arith::addi, iv, steps);
@@ -398,8 +391,7 @@ fn pipeline<'c>(
             let mut out = vec![count, read];
             out.extend(Ahead::flatten(&next));
             for (&a, &d) in addresses.iter().zip(&deltas) {
-                let (lo, hi) = stepped(e, a, d);
-                out.extend([lo, hi]);
+                out.push(stepped(e, a, d));
             }
             out.extend(fetched_next);
             Ok(out)
@@ -434,10 +426,9 @@ fn pipeline<'c>(
     Ok(())
 }
 
-/// `address + step`, each given as its low and high 32 bits, as two
-/// 32-bit adds with a carry, which neither LLVM nor `ptxas` looks into.
-/// The loop carries one address a run in two halves (the copy puts them
-/// together inside its own asm), stepped by its own amount. LLVM's loop strength reduction, seeing
+/// `address + step` (i64) as two 32-bit adds with a carry, which neither
+/// LLVM nor `ptxas` looks into. The loop carries one address a run,
+/// stepped by its own amount. LLVM's loop strength reduction, seeing
 /// equal steps, would rebase every run on one pointer plus an invariant
 /// offset each; and `ptxas`, seeing a 64-bit add of a step that is a
 /// 32-bit value times the element size, rematerializes it as a wide
@@ -445,27 +436,38 @@ fn pipeline<'c>(
 /// `wgmma` instructions around it. Either costs 5-7% of a 4096^3
 /// matmul (measured on an H200: 0.199 against 0.191 ms); the carry chain
 /// becomes one `IADD3` and one `IADD3.X` a run, as in Triton's main loops.
-fn stepped<'c>(e: &mut Emitter<'_, 'c>, address: (Val, Val), step: (Val, Val)) -> (Val, Val) {
+fn stepped<'c>(e: &mut Emitter<'_, 'c>, address: Val, step: Val) -> Val {
+    let i64 = e.ir.int_type(64);
     let i32 = e.ir.int_type(32);
+    let halves = |e: &mut Emitter<'_, 'c>, x: Val| {
+        let lo = e.ir.cast(arith::trunci, x, i32);
+        let c = e.int(i64, 32);
+        let hi = e.ir.binary(arith::shrui, x, c);
+        let hi = e.ir.cast(arith::trunci, hi, i32);
+        (lo, hi)
+    };
+    let (al, ah) = halves(e, address);
+    let (dl, dh) = halves(e, step);
     let mut asm = PtxAsm::new();
     let lo = asm.output(RegClass::B32, i32);
     let hi = asm.output(RegClass::B32, i32);
-    let [al, ah, dl, dh] =
-        [address.0, address.1, step.0, step.1].map(|v| asm.input(RegClass::B32, v));
-    asm.instruction(None, "add.cc.u32", vec![Arg::Reg(lo), Arg::Reg(al), Arg::Reg(dl)]);
-    asm.instruction(None, "addc.u32", vec![Arg::Reg(hi), Arg::Reg(ah), Arg::Reg(dh)]);
+    let [al, ah, dl, dh] = [al, ah, dl, dh].map(|v| asm.input(RegClass::B32, v));
+    asm.instruction(
+        None,
+        "add.cc.u32",
+        vec![Arg::Reg(lo), Arg::Reg(al), Arg::Reg(dl)],
+    );
+    asm.instruction(
+        None,
+        "addc.u32",
+        vec![Arg::Reg(hi), Arg::Reg(ah), Arg::Reg(dh)],
+    );
     let out = asm.emit(&e.ir, false);
-    (out[0], out[1])
-}
-
-/// The low and high 32 bits of `x` (i64).
-fn halves<'c>(e: &mut Emitter<'_, 'c>, x: Val) -> (Val, Val) {
-    let i64 = e.ir.int_type(64);
-    let i32 = e.ir.int_type(32);
-    let lo = e.ir.cast(arith::trunci, x, i32);
+    let lo = e.ir.cast(arith::extui, out[0], i64);
+    let hi = e.ir.cast(arith::extui, out[1], i64);
     let c = e.int(i64, 32);
-    let hi = e.ir.binary(arith::shrui, x, c);
-    (lo, e.ir.cast(arith::trunci, hi, i32))
+    let hi = e.ir.binary(arith::shli, hi, c);
+    e.ir.binary(arith::ori, hi, lo)
 }
 
 /// True when `v` is the result of a `tile.dot`.

@@ -101,12 +101,8 @@ pub enum Arg {
     Address(Operand),
     /// An immediate.
     Imm(i64),
-    /// A register declared inside the block ([`PtxAsm::predicate`],
-    /// [`PtxAsm::temp`]).
+    /// A predicate declared with [`PtxAsm::predicate`].
     Pred(&'static str),
-    /// An address held in a register declared inside the block:
-    /// `[ name ]`.
-    NamedAddress(&'static str),
 }
 
 /// How an input is passed: in a register of a class, or in the register
@@ -122,8 +118,7 @@ enum Input {
 pub struct PtxAsm<'c> {
     outputs: Vec<(RegClass, Type<'c>)>,
     inputs: Vec<(Input, Val)>,
-    /// Registers declared inside the block: their type and name.
-    predicates: Vec<(&'static str, &'static str)>,
+    predicates: Vec<&'static str>,
     instrs: Vec<Instr>,
 }
 
@@ -162,14 +157,7 @@ impl<'c> PtxAsm<'c> {
     /// Declares a predicate register local to the asm (which then goes in
     /// braces), named `name`.
     pub fn predicate(&mut self, name: &'static str) -> Arg {
-        self.predicates.push(("pred", name));
-        Arg::Pred(name)
-    }
-
-    /// A register of PTX type `ty` (`b64`, ...) named `name`, declared
-    /// inside the block (which becomes a `{ }` scope).
-    pub fn temp(&mut self, ty: &'static str, name: &'static str) -> Arg {
-        self.predicates.push((ty, name));
+        self.predicates.push(name);
         Arg::Pred(name)
     }
 
@@ -258,8 +246,8 @@ impl<'c> PtxAsm<'c> {
         let scoped = !self.predicates.is_empty();
         if scoped {
             asm.push_str("{\n\t");
-            for (ty, name) in &self.predicates {
-                let _ = write!(asm, ".reg .{ty} {name};\n\t");
+            for p in &self.predicates {
+                let _ = write!(asm, ".reg .pred {p};\n\t");
             }
         }
         for (n, i) in self.instrs.iter().enumerate() {
@@ -288,9 +276,6 @@ impl<'c> PtxAsm<'c> {
                         let _ = write!(asm, "{v}");
                     }
                     Arg::Pred(p) => asm.push_str(p),
-                    Arg::NamedAddress(p) => {
-                        let _ = write!(asm, "[ {p} ]");
-                    }
                 }
             }
             asm.push(';');

@@ -241,9 +241,8 @@ fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
 /// pointers and mask as the loop's address slice left them for that
 /// tile.
 ///
-/// With `addresses` (one a run, as the low and high 32 bits: the loop
-/// steps them itself, see [`super::stepped`]) the runs read there
-/// instead.
+/// With `addresses` (one a run, as 64-bit integers: the loop steps them
+/// itself, see [`super::stepped`]) the runs read there instead.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn issue<'c>(
     e: &mut Emitter<'_, 'c>,
@@ -252,7 +251,7 @@ pub(super) fn issue<'c>(
     tile: Val,
     at: Val,
     wanted: Val,
-    addresses: Option<&[(Val, Val)]>,
+    addresses: Option<&[Val]>,
     op: &OperationRef<'c, '_>,
 ) -> Result<(), PassError> {
     let bytes = c.width as i64 * c.elem_bytes;
@@ -264,9 +263,8 @@ pub(super) fn issue<'c>(
     } else {
         "cp.async.ca.shared.global"
     };
-    // Each run's source address (a pointer, or the halves of one) and
-    // whether it copies.
-    let mut sources: Vec<(Source64, Val)> = Vec::with_capacity(runs.runs.len());
+    // Each run's source address and whether it copies.
+    let mut sources = Vec::with_capacity(runs.runs.len());
     match &c.source {
         Source::Block { deltas, .. } => {
             let i64 = e.ir.int_type(64);
@@ -280,10 +278,10 @@ pub(super) fn issue<'c>(
                 .collect();
             for (i, run) in runs.runs.iter().enumerate() {
                 let src = match addresses {
-                    Some(a) => Source64::Halves(a[i]),
+                    Some(a) => a[i],
                     None => {
                         let start = run.start.expect("a block load's run starts");
-                        Source64::Pointer(e.ir.gep(start, elements, c.elem))
+                        e.ir.gep(start, elements, c.elem)
                     }
                 };
                 let mut valid = wanted;
@@ -301,8 +299,8 @@ pub(super) fn issue<'c>(
         Source::Pointers { ptr, mask } => {
             for (i, run) in runs.runs.iter().enumerate() {
                 let src = match addresses {
-                    Some(a) => Source64::Halves(a[i]),
-                    None => Source64::Pointer(e.reg(*ptr, run.register, op)?),
+                    Some(a) => a[i],
+                    None => e.reg(*ptr, run.register, op)?,
                 };
                 let valid = match mask {
                     Some(m) => {
@@ -322,23 +320,17 @@ pub(super) fn issue<'c>(
         let mut asm = PtxAsm::new();
         let guard = runs.owner.map(|o| asm.input(RegClass::Pred, o));
         let dst = asm.input(RegClass::B32, dst);
-        let src = match src {
-            Source64::Pointer(p) => Arg::Address(asm.input(RegClass::B64, p)),
-            Source64::Halves((lo, hi)) => {
-                // The address is put together here, from the halves the
-                // loop carries.
-                let lo = asm.input(RegClass::B32, lo);
-                let hi = asm.input(RegClass::B32, hi);
-                let a = asm.temp("b64", "a");
-                asm.instruction(None, "mov.b64", vec![a, Arg::Vector(vec![lo, hi])]);
-                Arg::NamedAddress("a")
-            }
-        };
+        let src = asm.input(RegClass::B64, src);
         let ignore = asm.input(RegClass::Pred, ignore);
         asm.instruction(
             guard,
             opcode,
-            vec![Arg::Address(dst), src, Arg::Imm(bytes), Arg::Reg(ignore)],
+            vec![
+                Arg::Address(dst),
+                Arg::Address(src),
+                Arg::Imm(bytes),
+                Arg::Reg(ignore),
+            ],
         );
         asm.emit(&e.ir, true);
     }
@@ -379,11 +371,4 @@ pub(super) fn run_addresses<'c>(
             Ok((out, None))
         }
     }
-}
-
-/// A copy's source address: a pointer, or the low and high halves of one.
-#[derive(Clone, Copy)]
-enum Source64 {
-    Pointer(Val),
-    Halves((Val, Val)),
 }
