@@ -155,26 +155,63 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 
 // -----
 
-// Rows no specialization proves 16-byte aligned (the stride %s is not
-// known to be a multiple of 16): each access moves 2 bytes, too few for
-// cp.async. The load is issued one iteration ahead into registers
+// A masked load whose masked-off lanes read 1.0 cannot be copied ahead
+// (cp.async fills zeros): it is issued one iteration ahead into registers
 // instead: the first tile before the loop, the next one after the
 // product, under a branch that skips it in the last iteration.
-// MARK-LABEL: func.func @unaligned
-// MARK: "tile.load"{{.*}}tile.prefetch
+// MARK-LABEL: func.func @nonzero_other
+// MARK: "tile.load"{{.*}}tile.prefetch, tile.vector_width = 4
 // MARK: } {tile.num_stages = 3 : i64}
-// PTX-LABEL: .entry unaligned(
-// PTX: ld.global.b16
-// PTX: [[LOOP:\$L__BB[0-9_]+]]:
+// PTX-LABEL: .entry nonzero_other(
+// PTX: ld.global.v2.b32
 // PTX: wgmma.mma_async
+// PTX: wgmma.wait_group.sync.aligned 1;
 // PTX: @%p{{[0-9]+}} bra
-// PTX: ld.global.b16
-// Left alone when the loop also stores: a load moved ahead could read
-// before a store it followed.
+// PTX: ld.global.v2.b32
+// Left alone: rows no specialization proves aligned (each access moves
+// one element; issued ahead they would double the kernel's loads), and a
+// loop that also stores (a load moved ahead could read before a store it
+// followed).
+// MARK-LABEL: func.func @unaligned
+// MARK-NOT: tile.prefetch
 // MARK-LABEL: func.func @stores_too
 // MARK-NOT: tile.prefetch
 // MARK: return
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @nonzero_other(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i32 {tile.divisibility = 16 : i32}, %k: i32, %steps: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %one = arith.constant dense<1.0> : tensor<64x64xf16>
+    %rm = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %rm1 = "tile.expand_dims"(%rm) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %ss = "tile.splat"(%s) : (i32) -> tensor<64x1xi32>
+    %rows = arith.muli %rm1, %ss : tensor<64x1xi32>
+    %rowsb = "tile.broadcast"(%rows) : (tensor<64x1xi32>) -> tensor<64x64xi32>
+    %rn0 = "tile.expand_dims"(%rm) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %colsb = "tile.broadcast"(%rn0) : (tensor<1x64xi32>) -> tensor<64x64xi32>
+    %o = arith.addi %rowsb, %colsb : tensor<64x64xi32>
+    %as = "tile.splat"(%a) : (!tile.ptr<f16>) -> tensor<64x64x!tile.ptr<f16>>
+    %pa = "tile.addptr"(%as, %o) : (tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f16>>
+    %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %zero, %q = %pa) -> (tensor<64x64xf32>, tensor<64x64x!tile.ptr<f16>>) : i32 {
+      %done = arith.muli %i, %c64 : i32
+      %left = arith.subi %k, %done : i32
+      %ls = "tile.splat"(%left) : (i32) -> tensor<64x1xi32>
+      %mr = arith.cmpi slt, %rm1, %ls : tensor<64x1xi32>
+      %m = "tile.broadcast"(%mr) : (tensor<64x1xi1>) -> tensor<64x64xi1>
+      %x = "tile.load"(%q, %m, %one) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi1>, tensor<64x64xf16>) -> tensor<64x64xf16>
+      %d = "tile.dot"(%x, %x, %acc) {input_precision = "ieee"} : (tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %step = "tile.splat"(%s) : (i32) -> tensor<64x64xi32>
+      %n = "tile.addptr"(%q, %step) : (tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f16>>
+      scf.yield %d, %n : tensor<64x64xf32>, tensor<64x64x!tile.ptr<f16>>
+    }
+    %cs = "tile.splat"(%c) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %pc = "tile.addptr"(%cs, %o) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    "tile.store"(%pc, %r#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+
   func.func @unaligned(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i32, %steps: i32) attributes {tile.kernel} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32

@@ -4,6 +4,7 @@
 use tile::Options;
 use tile_dialect::{DType, Kernel};
 use tile_examples::matmul::{self, Epilogue, MatmulConfig};
+use tile_examples::matmul_styles::{self, Style, StyleConfig};
 use tile_examples::{layer_norm, row_sum, vector_add};
 
 /// One kernel the benchmark compiles: how it is built, its warps, and the
@@ -35,8 +36,11 @@ pub struct Measured {
 /// on 4 warps, and with the 128x256x64 tiles on 8 warps that
 /// `tile-tools matmul-bench` finds fastest, specialized as it launches
 /// them (row-major 4096^3: unit strides along K of A and N of B and C);
-/// 3 pipeline stages, the default, in both.
-pub const KERNELS: [Measured; 6] = [
+/// 3 pipeline stages, the default, in both. Then the matmul written the
+/// other ways users write it (`matmul_styles`: tutorial 03's pointers,
+/// recomputed offsets, `A @ B^T`, a batch, split-K, a persistent loop, a
+/// `while` K loop), in the same tiles and specialization (target 150 ms).
+pub const KERNELS: [Measured; 13] = [
     Measured {
         name: "safe_kernel",
         build: |c| vector_add::safe_kernel(c, vector_add::BLOCK),
@@ -94,7 +98,43 @@ pub const KERNELS: [Measured; 6] = [
         specialized: true,
         unit: &["stride_ak", "stride_bn", "stride_cn"],
     },
+    style("matmul_pointers", |c| styled(c, Style::Pointers)),
+    style("matmul_recomputed", |c| styled(c, Style::Recomputed)),
+    Measured {
+        unit: &["stride_ak", "stride_bk", "stride_cn"],
+        ..style("matmul_b_transposed", |c| styled(c, Style::TransposedB))
+    },
+    style("matmul_batched", |c| styled(c, Style::Batched)),
+    style("matmul_split_k", |c| styled(c, Style::SplitK)),
+    style("matmul_persistent", |c| styled(c, Style::Persistent)),
+    style("matmul_while_k", |c| styled(c, Style::WhileK)),
 ];
+
+/// A matmul style measured as `matmul_specialized` is.
+const fn style(
+    name: &'static str,
+    build: for<'c> fn(&'c melior::Context) -> tile_dialect::Result<Kernel<'c>>,
+) -> Measured {
+    Measured {
+        name,
+        build,
+        num_warps: 8,
+        target_ms: 150.0,
+        specialized: true,
+        unit: &["stride_ak", "stride_bn", "stride_cn"],
+    }
+}
+
+/// `style` in f16 with 128x256x64 tiles.
+fn styled(context: &melior::Context, style: Style) -> tile_dialect::Result<Kernel<'_>> {
+    let tiles = StyleConfig {
+        block_m: 128,
+        block_n: 256,
+        block_k: 64,
+        group_m: 8,
+    };
+    matmul_styles::kernel(context, style, tiles, DType::F16)
+}
 
 /// Options of every measured compilation: the defaults with the kernel's
 /// warps, without dumps.
