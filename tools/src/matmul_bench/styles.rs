@@ -597,3 +597,100 @@ pub fn run(
         .collect();
     Ok((rows, info, command))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_rows_and_verdicts() {
+        let (style, dtype, size, b) = parse_result(
+            "RESULT b_transposed bf16 4096x4096x4096 triton_ms=0.2000 torch_ms=0.1800 ok=1 config=128x256x64/w8/s3",
+        )
+        .unwrap();
+        assert_eq!(
+            (style.as_str(), dtype.as_str(), size.as_str()),
+            ("b_transposed", "bf16", "4096x4096x4096")
+        );
+        assert_eq!(
+            (b.triton_ms, b.torch_ms, b.ok),
+            (Some(0.2), Some(0.18), true)
+        );
+        assert!(parse_result("INFO triton=3.6.0").is_none());
+        let case = StyleCase {
+            style: Style::Pointers,
+            dtype: DType::F16,
+            m: 4096,
+            n: 4096,
+            k: 4096,
+        };
+        let run = configs_for(&case)[0];
+        let row = |ours_ms: f64, triton_ms: f64, torch_ms: f64| StyleRow {
+            case,
+            ours: Ok((ours_ms, run)),
+            baseline: Some(Baseline {
+                triton_ms: Some(triton_ms),
+                torch_ms: Some(torch_ms),
+                ok: true,
+                config: String::new(),
+            }),
+        };
+        // 0.95 of Triton's throughput and 0.90 of cuBLAS's pass; less fails.
+        assert_eq!(row(0.20, 0.191, 0.181).verdict(), "PASS");
+        assert_eq!(row(0.21, 0.19, 0.18).verdict(), "FAIL");
+        assert_eq!(row(0.20, 0.20, 0.17).verdict(), "FAIL");
+        // The block-pointer form must match Triton.
+        let block = StyleRow {
+            case: StyleCase {
+                style: Style::BlockPointers,
+                ..case
+            },
+            ..row(0.20, 0.195, 0.19)
+        };
+        assert_eq!(block.verdict(), "FAIL");
+        // No cuBLAS target off the square sizes.
+        let odd = StyleRow {
+            case: StyleCase {
+                m: 1000,
+                n: 3000,
+                k: 2000,
+                ..case
+            },
+            ..row(0.10, 0.10, 0.02)
+        };
+        assert_eq!(odd.verdict(), "PASS");
+        assert_eq!(case.flops(), 2.0 * 4096f64.powi(3));
+        // The default list: every style, f16 and bf16 at four sizes, TF32
+        // and i8 at one.
+        assert_eq!(cases(false).len(), Style::ALL.len() * 10);
+        assert_eq!(
+            configs_for(&StyleCase { m: 32, ..case })[0].tiles.block_m,
+            64
+        );
+        assert_eq!(
+            configs_for(&StyleCase {
+                dtype: DType::I8,
+                ..case
+            })[0]
+                .tiles
+                .block_k,
+            128
+        );
+    }
+
+    #[test]
+    fn style_cases_parse() {
+        let parse = |args: &str| match crate::parse(&format!("matmul-bench {args}")) {
+            Ok(crate::Command::MatmulBench(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let cli = parse("--styles --style-case pointers:tf32:1000x3000x2000").unwrap();
+        assert!(cli.styles);
+        assert_eq!(cli.style_cases[0].style, Style::Pointers);
+        assert_eq!(cli.style_cases[0].dtype, DType::F32);
+        assert_eq!(cli.style_cases[0].size(), "1000x3000x2000");
+        assert!(parse("--styles --style-case tutorial:f16:1x1x1").is_err());
+        assert!(parse("--style-case pointers:f16:1x1x1").is_err());
+    }
+}
