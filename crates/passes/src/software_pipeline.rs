@@ -2,15 +2,32 @@
 //! fetched `num_stages - 1` iterations ahead, into shared memory, while the
 //! tensor cores work.
 //!
-//! A loop qualifies when a `tile.dot` in its body multiplies, in a
-//! tensor-core layout (`#tile.mma`), a tile that a `tile.block_load` of the
-//! same body loads through a block pointer the loop carries and advances by
-//! loop-invariant offsets each iteration; the load must be the dot's only
-//! use of it, check bounds with zero padding (or not at all), and move at
-//! least 4 bytes per access (`tile.vector_width`: an asynchronous copy moves
-//! 4, 8 or 16 bytes). Inputs are f16, bf16 or i8 (f32 ones are rounded to
-//! TF32 in registers first); `wgmma` reads i8 operands only K-major, so
-//! those must have K contiguous.
+//! A load is copied ahead (`tile.async_copy`) when its tile reaches a
+//! `tile.dot` that multiplies in a tensor-core layout (`#tile.mma`), as
+//! one operand, through layout conversions and 2-D transposes only the
+//! dot reads, and:
+//!
+//! - it is a `tile.block_load` through a block pointer the loop carries
+//!   and advances by loop-invariant offsets each iteration, checking
+//!   bounds with zero padding or not at all; or
+//! - it is a `tile.load` through a pointer tensor (with or without a mask)
+//!   whose `other` is zero or absent, and whose pointer and mask the
+//!   loop's address slice ([`crate::loop_slice`]) can compute for any
+//!   iteration: from loop-invariant values, the induction variable, and
+//!   carried values the loop steps by invariant amounts (tutorial 03's
+//!   `a_ptrs += BLOCK_K * stride_ak`); offsets recomputed from `k` each
+//!   iteration qualify as well;
+//!
+//! and each access moves 4, 8 or 16 bytes (`tile.vector_width`: what an
+//! asynchronous copy moves). Inputs are f16, bf16 or i8 (f32 ones are
+//! rounded to TF32 in registers first); `wgmma` reads i8 operands only
+//! K-major, so those must have K contiguous.
+//!
+//! Other loads of several elements an access whose tiles reach such a
+//! product (rows no specialization proves aligned, a nonzero `other`,
+//! TF32 inputs) get `tile.prefetch` when the slice gives their addresses
+//! and nothing in the body writes memory: they are issued one iteration
+//! ahead, into registers.
 //!
 //! The decision is recorded, the work left to `tile-to-simt`: the loop gets
 //! `tile.num_stages = S` and each such load `tile.async_copy`. The lowering

@@ -1,7 +1,10 @@
 //! A software-pipelined `scf.for` (chosen by `tile-software-pipeline`):
-//! its marked block loads (`tile.async_copy`) become asynchronous copies
-//! (`cp.async`) into rings of `S` buffers in shared memory, issued `S - 1`
-//! iterations ahead of the `tile.dot` that reads them there.
+//! its marked loads (`tile.async_copy`, through block pointers or pointer
+//! tensors) become asynchronous copies (`cp.async`) into rings of `S`
+//! buffers in shared memory, issued `S - 1` iterations ahead of the
+//! `tile.dot` that reads them there (addresses from [`ahead`]); loads
+//! marked `tile.prefetch` are issued one iteration ahead into registers
+//! ([`prefetch`]).
 //!
 //! ```text
 //! copy tiles 0 .. S-2 into buffers 0 .. S-2, one commit group a tile
