@@ -1,36 +1,64 @@
 #!/usr/bin/env bash
-# The GPU runs, by purpose, on the GPU machine from the repository root,
-# with .gpu/tile-tools.xz carried over (bash scripts/gpu-pack.sh builds
-# it). Each mode writes its log under $OUT (default /tmp/out); a summary
-# of every mode comes last.
+# Every GPU run, by purpose: on the GPU machine, from the repository root,
+# with .gpu/tile-tools.xz carried over (bash scripts/gpu-pack.sh builds it;
+# name .gpu in the device tool's `carry`). Each mode writes its logs under
+# $OUT (default /tmp/out); a summary of every mode run comes last: exit
+# codes and times, check counts and first failures, sanitizer verdicts,
+# and the table each benchmark printed.
 #
-#   bash bench/gpu.sh check         # every GPU correctness case (gpu-check)
+# Correctness:
+#   bash bench/gpu.sh check         # every GPU correctness case (gpu-check):
+#                                   # each kernel against a CPU reference and
+#                                   # the CPU interpreter
 #   bash bench/gpu.sh matmul        # the tensor-core cases alone: the
 #                                   # tutorial matmul and every style
+#   bash bench/gpu.sh ops           # the op sweeps and op kernels, the debug
+#                                   # ops (device_print, device_assert)
+#   bash bench/gpu.sh runtime       # the runtime: launch overhead beside the
+#                                   # driver and Triton, the autotuner, faults,
+#                                   # cudarc interop, ahead-of-time artifacts
+#                                   # (with .gpu/tile-aot-example, if carried)
 #   bash bench/gpu.sh memcheck      # compute-sanitizer memcheck and racecheck
-#                                   # over the quick tensor-core, attention
-#                                   # and op-kernel checks
-#   bash bench/gpu.sh bench         # memory-bound kernels beside Triton
-#   bash bench/gpu.sh matmul-bench  # the tutorial matmul beside Triton, cuBLAS
+#                                   # over the quick tensor-core, attention,
+#                                   # op-kernel, shape-op and interop checks
+#   bash bench/gpu.sh fuzz          # four `fuzz --programs` campaigns on the
+#                                   # GPU against the interpreter (PROGRAMS
+#                                   # each, LIMIT seconds)
+# Speed (each beside Triton 3.6 and PyTorch/cuBLAS from the same run):
+#   bash bench/gpu.sh bench         # memory-bound kernels
+#   bash bench/gpu.sh matmul-bench  # the tutorial matmul
 #   bash bench/gpu.sh styles        # the matmul written every way users write
-#                                   # it, beside Triton on the same source and
-#                                   # cuBLAS (STYLE_ARGS: extra arguments, e.g.
+#                                   # it (STYLE_ARGS: extra arguments, e.g.
 #                                   # "--style pointers --style recomputed")
-#   bash bench/gpu.sh attention     # flash attention beside Triton and SDPA
+#   bash bench/gpu.sh attention     # flash attention (and SDPA)
 #   bash bench/gpu.sh profile       # Nsight Compute's full set on one launch of
 #                                   # ours for each of PROFILE_CASES (style
 #                                   # cases, STYLE:DTYPE:MxNxK) in PROFILE_CONFIG
 #                                   # (BMxBNxBK/wW/sS): details and SASS
-#   bash bench/gpu.sh all           # all of the above
+# Everything:
+#   bash bench/gpu.sh all           # check memcheck bench matmul-bench styles
+#                                   # attention (about 45 minutes: split it
+#                                   # over calls of at most 10 minutes)
 #
-# Modes run in the order given.
+# Modes run in the order given. TILE_TOOLS=path runs that binary instead of
+# unpacking .gpu/tile-tools.xz (to try the script elsewhere: without a GPU
+# every check says it was skipped).
 set -uo pipefail
+cd "$(dirname "$0")/.."
+modes=("$@")
+[ ${#modes[@]} -eq 0 ] && { sed -n '2,45p' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-xz -dc .gpu/tile-tools.xz > /tmp/tile-tools && chmod +x /tmp/tile-tools
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/device.txt"
+: > "$OUT/summary.txt"
+if [ -n "${TILE_TOOLS:-}" ]; then
+  tools=$TILE_TOOLS
+else
+  xz -dc .gpu/tile-tools.xz > /tmp/tile-tools && chmod +x /tmp/tile-tools
+  tools=/tmp/tile-tools
+fi
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/device.txt" 2>&1 \
+  || echo "no GPU (nvidia-smi failed)" > "$OUT/device.txt"
 cp .gpu/commit.txt "$OUT/commit.txt" 2>/dev/null || echo unknown > "$OUT/commit.txt"
-tools=/tmp/tile-tools
 
 # run NAME LIMIT_SECONDS COMMAND...: the command's output to $OUT/NAME.log.
 run() {
@@ -41,62 +69,106 @@ run() {
   echo "$name exit=$? $((SECONDS - started)) s" >> "$OUT/summary.txt"
 }
 
+# sanitize TOOL NAME LIMIT ARGS...: tile-tools ARGS under compute-sanitizer.
+sanitize() {
+  local tool=$1 name=$2 limit=$3
+  shift 3
+  local leaks=()
+  [ "$tool" = memcheck ] && leaks=(--leak-check full)
+  run "$name" "$limit" compute-sanitizer --tool "$tool" "${leaks[@]}" "$tools" "$@"
+}
+
 # The counts of a gpu-check log, and its first failures.
 checks() {
   local name=$1
-  [ -f "$OUT/$name.log" ] || return
-  echo "--- $name: $(grep -c '^PASS' "$OUT/$name.log") passed, $(grep -c '^FAIL' "$OUT/$name.log") failed"
+  [ -f "$OUT/$name.log" ] || return 0
+  echo "--- $name: $(grep -c '^PASS' "$OUT/$name.log") passed, $(grep -c '^FAIL' "$OUT/$name.log") failed" \
+    "$(grep -m1 -o 'skipped: .*' "$OUT/$name.log")"
   grep '^FAIL' "$OUT/$name.log" | cut -c1-300 | head -10
 }
 
 # The sanitizer's verdict lines of a log.
 sanitized() {
   local name=$1
-  [ -f "$OUT/$name.log" ] || return
-  echo "--- $name: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY' "$OUT/$name.log" | tr '\n' ' ')"
+  [ -f "$OUT/$name.log" ] || return 0
+  local verdict
+  verdict=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY' "$OUT/$name.log" | tr '\n' ' ')
+  echo "--- $name: ${verdict:-no verdict: $(tail -1 "$OUT/$name.log")}"
 }
 
 # The table a benchmark printed last.
 table() {
   local name=$1
-  [ -f "$OUT/$name.log" ] || return
+  [ -f "$OUT/$name.log" ] || return 0
   echo "--- $name"
   awk '/^\|/{print} /^$/{if (seen) exit} /^\|/{seen=1}' "$OUT/$name.log" | tail -n 100
 }
 
-modes=("$@")
 [ "${modes[*]}" = "all" ] && modes=(check memcheck bench matmul-bench styles attention)
+export TILE_CACHE_DIR=${TILE_CACHE_DIR:-/tmp/tile-cache}
 for mode in "${modes[@]}"; do
   case $mode in
     check)
-      run check 900 $tools gpu-check
+      run check 900 "$tools" gpu-check
       ;;
     matmul)
-      run matmul 600 $tools gpu-check matmul
+      run matmul 600 "$tools" gpu-check matmul
       # The f64 reference checks every output; the interpreter's second
       # opinion is left to the quick sizes (memcheck mode) and CI.
-      TILE_CHECK_INTERPRETER=0 run matmul-styles 600 $tools gpu-check matmul-styles
+      TILE_CHECK_INTERPRETER=0 run matmul-styles 600 "$tools" gpu-check matmul-styles
+      ;;
+    ops)
+      run ops 300 "$tools" gpu-check ops
+      run op-kernels 300 "$tools" gpu-check op-kernels
+      run debug 300 "$tools" gpu-check debug
+      ;;
+    runtime)
+      run launch-bench 300 "$tools" gpu-check launch-bench
+      run triton-launch 300 python3 bench/triton_launch.py
+      run autotune 300 "$tools" gpu-check autotune --cache-dir /tmp/tile-tune
+      run fault 120 "$tools" gpu-check fault
+      run interop 120 "$tools" gpu-check interop
+      if [ -f .gpu/tile-aot-example ]; then
+        run aot-example 120 bash -c 'cp .gpu/tile-aot-example /tmp/tile-aot-example &&
+          chmod +x /tmp/tile-aot-example && /tmp/tile-aot-example --out /tmp/aot.bin'
+        run aot-compare 120 "$tools" gpu-check aot-compare /tmp/aot.bin
+      else
+        echo "aot-example skipped: .gpu/tile-aot-example not carried" >> "$OUT/summary.txt"
+      fi
       ;;
     memcheck)
-      run memcheck-styles 600 compute-sanitizer --tool memcheck --leak-check full \
-        $tools gpu-check matmul-styles --quick
-      run memcheck-matmul 600 compute-sanitizer --tool memcheck --leak-check full \
-        $tools gpu-check matmul --quick
-      run racecheck-styles 600 compute-sanitizer --tool racecheck \
-        $tools gpu-check matmul-styles --quick
+      sanitize memcheck memcheck-styles 600 gpu-check matmul-styles --quick
+      sanitize memcheck memcheck-matmul 600 gpu-check matmul --quick
+      sanitize racecheck racecheck-styles 600 gpu-check matmul-styles --quick
+      sanitize memcheck memcheck-attention 600 gpu-check attention --quick
+      sanitize memcheck memcheck-op-kernels 300 gpu-check op-kernels --quick
+      sanitize racecheck racecheck-op-kernels 300 gpu-check op-kernels --quick
+      sanitize memcheck memcheck-shape 300 gpu-check ops --group shape
+      sanitize racecheck racecheck-shape 300 gpu-check ops --group shape
+      sanitize memcheck memcheck-interop 240 gpu-check interop
+      ;;
+    fuzz)
+      started=$SECONDS
+      for seed in 11 12 13 14; do
+        mkdir -p "$OUT/fuzz-$seed"
+        timeout "${LIMIT:-330}" "$tools" fuzz --programs --inputs "${PROGRAMS:-10000}" \
+          --seed "$seed" --out "$OUT/fuzz-$seed" > "$OUT/fuzz-$seed.log" 2>&1 &
+      done
+      wait
+      echo "fuzz (4 campaigns) $((SECONDS - started)) s" >> "$OUT/summary.txt"
       ;;
     bench)
-      run bench 600 $tools bench --out "$OUT/bench.md"
+      run bench 600 "$tools" bench --out "$OUT/bench.md"
       ;;
     matmul-bench)
-      run matmul-bench 600 $tools matmul-bench --out "$OUT/matmul-bench.md"
+      run matmul-bench 600 "$tools" matmul-bench --out "$OUT/matmul-bench.md"
       ;;
     styles)
       # shellcheck disable=SC2086
-      run styles 600 $tools matmul-bench --styles ${STYLE_ARGS:-} --out "$OUT/styles.md"
+      run styles 600 "$tools" matmul-bench --styles ${STYLE_ARGS:-} --out "$OUT/styles.md"
       ;;
     attention)
-      run attention 600 $tools attention-bench --out "$OUT/attention.md"
+      run attention 600 "$tools" attention-bench --out "$OUT/attention.md"
       ;;
     profile)
       for case in ${PROFILE_CASES:?PROFILE_CASES lists style cases}; do
@@ -105,7 +177,7 @@ for mode in "${modes[@]}"; do
         # The second launch: the first is the correctness check.
         timeout 300 ncu --set full --import-source no --kernel-name "regex:^$kernel\$" \
           --launch-skip 1 --launch-count 1 -f -o "$OUT/ncu-$name" \
-          $tools matmul-bench --styles --ours-only --warmup 1 --reps 1 \
+          "$tools" matmul-bench --styles --ours-only --warmup 1 --reps 1 \
           --style-case "$case" --config "${PROFILE_CONFIG:-128x256x64/w8/s3}" \
           > "$OUT/ncu-$name.run.log" 2>&1
         echo "ncu-$name exit=$?" >> "$OUT/summary.txt"
@@ -116,7 +188,8 @@ for mode in "${modes[@]}"; do
       done
       ;;
     *)
-      echo "unknown mode $mode (check, matmul, memcheck, bench, matmul-bench, styles, attention, profile, all)" >&2
+      echo "unknown mode $mode (check, matmul, ops, runtime, memcheck, fuzz, bench," \
+        "matmul-bench, styles, attention, profile, all)" >&2
       exit 2
       ;;
   esac
@@ -124,6 +197,23 @@ done
 
 echo "=== $(cat "$OUT/device.txt")  commit $(tr '\n' ' ' < "$OUT/commit.txt")"
 cat "$OUT/summary.txt"
-for name in check matmul matmul-styles; do checks $name; done
-for name in memcheck-styles memcheck-matmul racecheck-styles; do sanitized $name; done
+for name in check matmul matmul-styles ops op-kernels debug autotune fault interop aot-compare; do
+  checks $name
+done
+for name in memcheck-styles memcheck-matmul racecheck-styles memcheck-attention \
+  memcheck-op-kernels racecheck-op-kernels memcheck-shape racecheck-shape memcheck-interop; do
+  sanitized $name
+done
+for seed in 11 12 13 14; do
+  [ -f "$OUT/fuzz-$seed.log" ] || continue
+  echo "--- fuzz seed $seed: $(grep -E '^(fuzz|Disagreed|Panicked)' "$OUT/fuzz-$seed.log" | head -3 | tr '\n' ' ')"
+  ls "$OUT/fuzz-$seed"/finding-* 2>/dev/null | head -3
+done
+if ls -d "$OUT"/fuzz-1? > /dev/null 2>&1; then
+  (cd "$OUT" && tar czf fuzz-out.tgz fuzz-1? && rm -rf fuzz-1?)
+fi
+for name in launch-bench triton-launch; do
+  [ -f "$OUT/$name.log" ] && { echo "--- $name"; tail -8 "$OUT/$name.log"; }
+done
 for name in bench matmul-bench styles attention; do table $name; done
+true
