@@ -11,8 +11,8 @@ scripts/setup.sh
 # Every binary links LLVM and MLIR, and each distinct build of mlir-sys and
 # tblgen is a 400 MB archive: CI's disk is small. So every step builds with
 # one profile (test) and one feature resolution (the whole workspace, all
-# targets), which lets them share one copy; incremental state is not kept;
-# and the packaged crates build in a directory of their own, removed after.
+# targets), which lets them share one copy, with the packaged crates'
+# verification too; incremental state is not kept.
 export CARGO_INCREMENTAL=0
 target_dir=${CARGO_TARGET_DIR:-target}
 case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
@@ -37,10 +37,10 @@ echo "== cargo package (the library crates as crates.io would get them, each bui
 # Cargo verifies each crate against its siblings as packaged, unpacked into
 # $CARGO_HOME/registry/src/-<hash>/<crate>-<version>, and reuses such a
 # directory when it exists: after a change to a sibling at the same
-# version it would verify against the stale copy. Remove ours first.
+# version it would verify against the stale copy. Remove ours first. The
+# verification builds in the workspace's target directory with the
+# profiles of .cargo/config.toml, so it reuses every dependency built
+# above and compiles only our seven crates.
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tile-{dialect,passes,coalesce,codegen,runtime,interpreter}-*
-package_dir=$(mktemp -d)
-trap 'rm -rf "$package_dir"' EXIT
-CARGO_TARGET_DIR="$package_dir" cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
+cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
   -p tile-codegen -p tile-runtime -p tile-interpreter
-rm -rf "$package_dir"
