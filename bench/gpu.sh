@@ -13,14 +13,15 @@
 #   bash bench/gpu.sh matmul        # the tensor-core cases alone: the
 #                                   # tutorial matmul and every style
 #   bash bench/gpu.sh ops           # the op sweeps and op kernels, the debug
-#                                   # ops (device_print, device_assert)
+#                                   # ops (device_print, device_assert), the
+#                                   # math accuracy and GELU beside PyTorch
 #   bash bench/gpu.sh runtime       # the runtime: launch overhead beside the
 #                                   # driver and Triton, the autotuner, faults,
 #                                   # cudarc interop, ahead-of-time artifacts
 #                                   # (with .gpu/tile-aot-example, if carried)
 #   bash bench/gpu.sh memcheck      # compute-sanitizer memcheck and racecheck
 #                                   # over the quick tensor-core, attention,
-#                                   # op-kernel, shape-op and interop checks
+#                                   # op-kernel, shape-op, fp8 and interop checks
 #   bash bench/gpu.sh fuzz          # four `fuzz --programs` campaigns on the
 #                                   # GPU against the interpreter (PROGRAMS
 #                                   # each, LIMIT seconds)
@@ -31,6 +32,7 @@
 #                                   # it (STYLE_ARGS: extra arguments, e.g.
 #                                   # "--style pointers --style recomputed")
 #   bash bench/gpu.sh attention     # flash attention (and SDPA)
+#   bash bench/gpu.sh compile       # cold compile latency on the GPU host
 #   bash bench/gpu.sh profile       # Nsight Compute's full set on one launch of
 #                                   # ours for each of PROFILE_CASES (style
 #                                   # cases, STYLE:DTYPE:MxNxK) in PROFILE_CONFIG
@@ -46,7 +48,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 modes=("$@")
-[ ${#modes[@]} -eq 0 ] && { sed -n '2,45p' "$0"; exit 2; }
+[ ${#modes[@]} -eq 0 ] && { awk 'NR > 1 && /^#/ {print; next} NR > 1 {exit}' "$0"; exit 2; }
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 : > "$OUT/summary.txt"
@@ -121,6 +123,9 @@ for mode in "${modes[@]}"; do
       run ops 300 "$tools" gpu-check ops
       run op-kernels 300 "$tools" gpu-check op-kernels
       run debug 300 "$tools" gpu-check debug
+      run math-accuracy 300 "$tools" gpu-check math-accuracy
+      run gelu-dump 120 "$tools" gpu-check gelu-dump /tmp/gelu
+      run gelu-vs-torch 120 python3 bench/gelu_vs_torch.py /tmp/gelu
       ;;
     runtime)
       run launch-bench 300 "$tools" gpu-check launch-bench
@@ -145,6 +150,7 @@ for mode in "${modes[@]}"; do
       sanitize racecheck racecheck-op-kernels 300 gpu-check op-kernels --quick
       sanitize memcheck memcheck-shape 300 gpu-check ops --group shape
       sanitize racecheck racecheck-shape 300 gpu-check ops --group shape
+      sanitize memcheck memcheck-fp8 300 gpu-check ops --group fp8
       sanitize memcheck memcheck-interop 240 gpu-check interop
       ;;
     fuzz)
@@ -170,6 +176,9 @@ for mode in "${modes[@]}"; do
     attention)
       run attention 600 "$tools" attention-bench --out "$OUT/attention.md"
       ;;
+    compile)
+      run compile 600 "$tools" compile-bench --out "$OUT/compile.md"
+      ;;
     profile)
       for case in ${PROFILE_CASES:?PROFILE_CASES lists style cases}; do
         name=$(echo "$case" | tr ':x' '--')
@@ -189,7 +198,7 @@ for mode in "${modes[@]}"; do
       ;;
     *)
       echo "unknown mode $mode (check, matmul, ops, runtime, memcheck, fuzz, bench," \
-        "matmul-bench, styles, attention, profile, all)" >&2
+        "matmul-bench, styles, attention, compile, profile, all)" >&2
       exit 2
       ;;
   esac
@@ -201,7 +210,8 @@ for name in check matmul matmul-styles ops op-kernels debug autotune fault inter
   checks $name
 done
 for name in memcheck-styles memcheck-matmul racecheck-styles memcheck-attention \
-  memcheck-op-kernels racecheck-op-kernels memcheck-shape racecheck-shape memcheck-interop; do
+  memcheck-op-kernels racecheck-op-kernels memcheck-shape racecheck-shape memcheck-fp8 \
+  memcheck-interop; do
   sanitized $name
 done
 for seed in 11 12 13 14; do
@@ -212,8 +222,8 @@ done
 if ls -d "$OUT"/fuzz-1? > /dev/null 2>&1; then
   (cd "$OUT" && tar czf fuzz-out.tgz fuzz-1? && rm -rf fuzz-1?)
 fi
-for name in launch-bench triton-launch; do
+for name in launch-bench triton-launch math-accuracy gelu-vs-torch; do
   [ -f "$OUT/$name.log" ] && { echo "--- $name"; tail -8 "$OUT/$name.log"; }
 done
-for name in bench matmul-bench styles attention; do table $name; done
+for name in bench matmul-bench styles attention compile; do table $name; done
 true
