@@ -19,8 +19,8 @@ autotuning (to compare the same blocks, warps and stages, or to profile).
 
 `--ours-dir DIR` (written by `tile-tools attention-bench`): for each case
 whose files `DIR/<BxHxTxD>-<mask>.{q,k,v,o}` exist (raw f16, [B, T, H, D]),
-SDPA in f32 on those q, k and v against that o: `ours_err=<largest
-absolute difference>` on the case's RESULT line.
+SDPA in f32 on those q, k and v against that o: `ours_err` (the largest
+absolute difference) on the case's result line.
 
 Inputs are random normal (fixed seed), f16. Triton's output is checked
 against SDPA's computed in f32: the largest absolute difference must be at
@@ -29,24 +29,31 @@ and a synchronize, then per repetition zero a `flush_bytes` buffer (L2
 flush), record a start event, call once, record an end event; one
 synchronize; the median.
 
-Output: `INFO` lines, then per case
+Output: protocol lines (bench/protocol.py: one JSON object a line): `info`
+lines (versions and device, a case that failed), then per case
 
-    RESULT f16 <BxHxTxD> <causal|full> triton_ms=<median> sdpa_ms=<median> max_err=<err> ok=<1|0> config=<BMxBN/wW/sS> [ours_err=<err>]
+    {"protocol": 1, "kind": "result", "dtype": "f16", "size": "BxHxTxD",
+     "mask": "causal"|"full", "triton_ms": MEDIAN, "sdpa_ms": MEDIAN,
+     "max_err": ERR, "ok": true|false, "config": "BMxBN/wW/sS", "ours_err": ERR}
 
-with `-` for what could not be measured. Exit status 0 when every Triton
-output matched, 1 otherwise, 2 for bad arguments, 3 without torch/triton.
+times to 4 decimals, errors to 4 significant digits, null for what could
+not be measured (`ours_err` without --ours-dir or its files). Exit status
+0 when every Triton output matched, 1 otherwise, 2 for bad arguments, 3
+without torch/triton (after a `skip` line).
 """
 
 import argparse
 import statistics
 import sys
 
+import protocol
+
 try:
     import torch
     import triton
     import triton.language as tl
 except ImportError as error:
-    print(f"SKIP cannot import torch and triton: {error}", flush=True)
+    protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
 TOLERANCE = 1e-2
@@ -214,8 +221,8 @@ def main():
     args = parser.parse_args()
     if not args.case:
         parser.error("no --case")
-    print(f"INFO torch={torch.__version__} triton={triton.__version__} "
-          f"device={torch.cuda.get_device_name()}", flush=True)
+    protocol.info(f"torch={torch.__version__} triton={triton.__version__} "
+                  f"device={torch.cuda.get_device_name()}")
     flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
     status = 0
     for size, mask in args.case:
@@ -228,16 +235,19 @@ def main():
             triton_ms, sdpa_ms, err, name = run_case(b, h, t, d, causal, args, flush)
             ok = err <= TOLERANCE
             status |= 0 if ok else 1
-            ours = ""
+            ours = None
             if args.ours_dir is not None:
-                e = ours_error(f"{args.ours_dir}/{size}-{mask}", b, h, t, d, causal)
-                ours = "" if e is None else f" ours_err={e:.3e}"
-            print(f"RESULT f16 {size} {mask} triton_ms={triton_ms:.4f} sdpa_ms={sdpa_ms:.4f} "
-                  f"max_err={err:.3e} ok={int(ok)} config={name}{ours}", flush=True)
+                ours = ours_error(f"{args.ours_dir}/{size}-{mask}", b, h, t, d, causal)
+            protocol.result(dtype="f16", size=size, mask=mask,
+                            triton_ms=protocol.rounded(triton_ms, ".4f"),
+                            sdpa_ms=protocol.rounded(sdpa_ms, ".4f"),
+                            max_err=protocol.rounded(err, ".3e"), ok=bool(ok), config=name,
+                            ours_err=protocol.rounded(ours, ".3e"))
         except Exception as error:  # a case that fails is reported, the others still run
             status = 1
-            print(f"INFO {size} {mask} failed: {error}", flush=True)
-            print(f"RESULT f16 {size} {mask} triton_ms=- sdpa_ms=- max_err=- ok=0 config=-", flush=True)
+            protocol.info(f"{size} {mask} failed: {error}")
+            protocol.result(dtype="f16", size=size, mask=mask, triton_ms=None, sdpa_ms=None,
+                            max_err=None, ok=False, config=None, ours_err=None)
     sys.exit(status)
 
 

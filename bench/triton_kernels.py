@@ -28,14 +28,17 @@ then for each of `reps` repetitions: zero a `flush_bytes` buffer (L2
 flush), record a start event, call once, record an end event; one
 synchronize at the end; the median of the elapsed times.
 
-Output: one `INFO` line (versions, device), then one line per case:
+Output: protocol lines (bench/protocol.py: one JSON object a line): one
+`info` line (versions, device), then one `result` per case:
 
-    RESULT <kernel> <size> triton_ms=<median> torch_ms=<median> max_err=<err> ok=<1|0>
+    {"protocol": 1, "kind": "result", "kernel": KERNEL, "size": SIZE,
+     "triton_ms": MEDIAN, "torch_ms": MEDIAN, "max_err": ERR, "ok": true|false}
 
-with `-` for what could not be measured (the error is printed on an `ERROR`
-line before it). Exit status: 0 when every Triton output matched, 1 when
-one did not or a case failed, 2 for bad arguments, 3 when torch or triton
-cannot be imported.
+times to 5 decimals, the error to 4 significant digits, null for what
+could not be measured (the error is on an `error` line before it). Exit
+status: 0 when every Triton output matched, 1 when one did not or a case
+failed, 2 for bad arguments, 3 when torch or triton cannot be imported
+(after a `skip` line).
 """
 
 import argparse
@@ -43,12 +46,14 @@ import math
 import statistics
 import sys
 
+import protocol
+
 try:
     import torch
     import triton
     import triton.language as tl
 except ImportError as error:
-    print(f"SKIP cannot import torch and triton: {error}", flush=True)
+    protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
 # Where the tensors live (the kernels also run under TRITON_INTERPRET=1 on
@@ -563,12 +568,8 @@ def bench(fn, warmup, reps, flush):
     return statistics.median([s.elapsed_time(e) for s, e in zip(starts, ends)])
 
 
-def show(value, spec):
-    return "-" if value is None else format(value, spec)
-
-
 def run_case(kernel, size, block, warps, opts, flush):
-    """Checks and times one case and prints its RESULT line; True when
+    """Checks and times one case and prints its result line; True when
     Triton's output matched PyTorch's."""
     torch.manual_seed(opts.seed)
     run_triton, run_torch, error = CASES[kernel](dims(size), dims(block), int(warps))
@@ -578,7 +579,7 @@ def run_case(kernel, size, block, warps, opts, flush):
         torch.cuda.synchronize()
         torch_ms = bench(run_torch, opts.warmup, opts.reps, flush)
     except Exception as e:  # noqa: BLE001 - reported, and the case goes on
-        print(f"ERROR {kernel} {size} torch: {type(e).__name__}: {e}", flush=True)
+        protocol.error(f"{kernel} {size} torch: {type(e).__name__}: {e}")
     try:
         run_triton()
         torch.cuda.synchronize()
@@ -586,11 +587,11 @@ def run_case(kernel, size, block, warps, opts, flush):
             err = error()
         triton_ms = bench(run_triton, opts.warmup, opts.reps, flush)
     except Exception as e:  # noqa: BLE001 - reported, and the case goes on
-        print(f"ERROR {kernel} {size} triton: {type(e).__name__}: {e}", flush=True)
+        protocol.error(f"{kernel} {size} triton: {type(e).__name__}: {e}")
     ok = err is not None and math.isfinite(err) and err <= TOLERANCE
-    print(f"RESULT {kernel} {size} triton_ms={show(triton_ms, '.5f')} "
-          f"torch_ms={show(torch_ms, '.5f')} max_err={show(err, '.3e')} ok={int(ok)}",
-          flush=True)
+    protocol.result(kernel=kernel, size=size, triton_ms=protocol.rounded(triton_ms, ".5f"),
+                    torch_ms=protocol.rounded(torch_ms, ".5f"),
+                    max_err=protocol.rounded(err, ".3e"), ok=bool(ok))
     return ok
 
 
@@ -623,21 +624,21 @@ def main(argv=None):
     # PyTorch's fp32 products in full fp32, as ours and Triton's.
     torch.backends.cuda.matmul.allow_tf32 = False
     name = torch.cuda.get_device_name().replace(" ", "_")
-    print(f"INFO triton={triton.__version__} torch={torch.__version__} device={name}",
-          flush=True)
+    protocol.info(f"triton={triton.__version__} torch={torch.__version__} device={name}")
     flush = torch.empty(opts.flush_bytes // 4, dtype=torch.int32, device=DEVICE)
     failed = 0
     for kernel, size, block, warps in opts.case:
         try:
             ok = run_case(kernel, size, block, warps, opts, flush)
         except Exception as e:  # noqa: BLE001 - the case failed; the next one runs
-            print(f"ERROR {kernel} {size}: {type(e).__name__}: {e}", flush=True)
-            print(f"RESULT {kernel} {size} triton_ms=- torch_ms=- max_err=- ok=0", flush=True)
+            protocol.error(f"{kernel} {size}: {type(e).__name__}: {e}")
+            protocol.result(kernel=kernel, size=size, triton_ms=None, torch_ms=None,
+                            max_err=None, ok=False)
             ok = False
         failed += not ok
     if failed:
-        print(f"FAIL {failed} of {len(opts.case)} cases: Triton's output did not match "
-              f"PyTorch's within {TOLERANCE:g}, or a case could not run", flush=True)
+        protocol.error(f"FAIL {failed} of {len(opts.case)} cases: Triton's output did not "
+                       f"match PyTorch's within {TOLERANCE:g}, or a case could not run")
     return 1 if failed else 0
 
 

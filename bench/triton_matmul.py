@@ -19,24 +19,31 @@ TOLERANCE. Both are timed as `tile-tools matmul-bench` times ours:
 repetitions: zero a `flush_bytes` buffer (L2 flush), record a start event,
 call once, record an end event; one synchronize at the end; the median.
 
-Output: one `INFO` line, then per case
+Output: protocol lines (bench/protocol.py: one JSON object a line): one
+`info` line, then per case
 
-    RESULT <dtype> <MxNxK> triton_ms=<median> torch_ms=<median> max_err=<err> ok=<1|0> config=<BMxBNxBK/wW/sS>
+    {"protocol": 1, "kind": "result", "dtype": DTYPE, "size": "MxNxK",
+     "triton_ms": MEDIAN, "torch_ms": MEDIAN, "max_err": ERR, "ok": true|false,
+     "config": "BMxBNxBK/wW/sS"}
 
-with `-` for what could not be measured. Exit status 0 when every Triton
-output matched, 1 otherwise, 2 for bad arguments, 3 without torch/triton.
+times to 4 decimals, the error to 4 significant digits, null for what
+could not be measured (the error is on an `error` line before it). Exit
+status 0 when every Triton output matched, 1 otherwise, 2 for bad
+arguments, 3 without torch/triton (after a `skip` line).
 """
 
 import argparse
 import statistics
 import sys
 
+import protocol
+
 try:
     import torch
     import triton
     import triton.language as tl
 except ImportError as error:
-    print(f"SKIP cannot import torch and triton: {error}", flush=True)
+    protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
 TOLERANCE = 1e-2
@@ -118,8 +125,8 @@ def main():
     parser.add_argument("--flush-bytes", type=int, default=256 << 20)
     parser.add_argument("--case", nargs=2, action="append", metavar=("DTYPE", "MxNxK"), required=True)
     args = parser.parse_args()
-    print(f"INFO triton={triton.__version__} torch={torch.__version__} "
-          f"device={torch.cuda.get_device_name().replace(' ', '_')}", flush=True)
+    protocol.info(f"triton={triton.__version__} torch={torch.__version__} "
+                  f"device={torch.cuda.get_device_name().replace(' ', '_')}")
     flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
     all_ok = True
     for dtype_name, size in args.case:
@@ -127,36 +134,38 @@ def main():
         try:
             m, n, k = (int(x) for x in size.split("x"))
         except ValueError:
-            print(f"ERROR bad size {size}", flush=True)
+            protocol.error(f"bad size {size}")
             sys.exit(2)
         if dtype is None:
-            print(f"ERROR bad dtype {dtype_name}", flush=True)
+            protocol.error(f"bad dtype {dtype_name}")
             sys.exit(2)
         gen = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
         a = torch.randn((m, k), device="cuda", dtype=dtype, generator=gen)
         b = torch.randn((k, n), device="cuda", dtype=dtype, generator=gen)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-        triton_ms = torch_ms = err = "-"
+        triton_ms = torch_ms = err = None
         ok = 0
-        config = "-"
+        config = None
         try:
             want = torch.matmul(a, b)
             triton_matmul(a, b, c)
             torch.cuda.synchronize()
             scale = want.float().abs().max().item()
             err_value = (c.float() - want.float()).abs().max().item() / max(scale, 1e-30)
-            err = f"{err_value:.3e}"
+            err = protocol.rounded(err_value, ".3e")
             ok = int(err_value <= TOLERANCE)
             best = matmul_kernel.best_config
             config = (f"{best.kwargs['BLOCK_M']}x{best.kwargs['BLOCK_N']}x{best.kwargs['BLOCK_K']}"
                       f"/w{best.num_warps}/s{best.num_stages}")
-            triton_ms = f"{median_ms(lambda: triton_matmul(a, b, c), args.warmup, args.reps, flush):.4f}"
-            torch_ms = f"{median_ms(lambda: torch.matmul(a, b, out=c), args.warmup, args.reps, flush):.4f}"
+            triton_ms = protocol.rounded(
+                median_ms(lambda: triton_matmul(a, b, c), args.warmup, args.reps, flush), ".4f")
+            torch_ms = protocol.rounded(
+                median_ms(lambda: torch.matmul(a, b, out=c), args.warmup, args.reps, flush), ".4f")
         except Exception as error:  # report and go on with the next case
-            print(f"ERROR {dtype_name} {size}: {error}", flush=True)
+            protocol.error(f"{dtype_name} {size}: {error}")
         all_ok &= bool(ok)
-        print(f"RESULT {dtype_name} {size} triton_ms={triton_ms} torch_ms={torch_ms} "
-              f"max_err={err} ok={ok} config={config}", flush=True)
+        protocol.result(dtype=dtype_name, size=size, triton_ms=triton_ms, torch_ms=torch_ms,
+                        max_err=err, ok=bool(ok), config=config)
     sys.exit(0 if all_ok else 1)
 
 

@@ -32,24 +32,31 @@ exact for i8). Timing as `tile-tools matmul-bench`: warm-up calls and a
 synchronize, then per repetition zero a flush buffer (L2), record a start
 event, call once, record an end event; one synchronize; the median.
 
-Output: `INFO` lines, then per case
+Output: protocol lines (bench/protocol.py: one JSON object a line): one
+`info` line (versions, device, SMs), `log` lines (each configuration's
+time or failure), then per case
 
-    RESULT <style> <dtype> <MxNxK> triton_ms=<median> torch_ms=<median> ok=<1|0> config=<BMxBNxBK/wW/sS>
+    {"protocol": 1, "kind": "result", "style": STYLE, "dtype": DTYPE,
+     "size": "MxNxK", "triton_ms": MEDIAN, "torch_ms": MEDIAN, "ok": true|false,
+     "config": "BMxBNxBK/wW/sS"}
 
-with `-` for what could not be measured. Exit status 0 when every Triton
-output matched, 1 otherwise, 2 for bad arguments, 3 without torch/triton.
+times to 4 decimals, null for what could not be measured. Exit status 0
+when every Triton output matched, 1 otherwise, 2 for bad arguments, 3
+without torch/triton (after a `skip` line).
 """
 
 import argparse
 import statistics
 import sys
 
+import protocol
+
 try:
     import torch
     import triton
     import triton.language as tl
 except ImportError as error:
-    print(f"SKIP cannot import torch and triton: {error}", flush=True)
+    protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
 TOLERANCE = 2e-2
@@ -336,7 +343,8 @@ def main():
         return 2
     torch.backends.cuda.matmul.allow_tf32 = True
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    print(f"INFO triton={triton.__version__} torch={torch.__version__} device={torch.cuda.get_device_name()} sms={sms}", flush=True)
+    protocol.info(f"triton={triton.__version__} torch={torch.__version__} "
+                  f"device={torch.cuda.get_device_name()} sms={sms}")
     flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
     status = 0
     for style, dtype, size, config_list in args.case:
@@ -347,7 +355,7 @@ def main():
         shape = (BATCH, m, n) if style == "batched" else (m, n)
         c = torch.zeros(shape, device="cuda", dtype=out_dtype(style, dtype))
         want = reference(style, dtype, a, b)
-        best, best_config, ok = None, "-", True
+        best, best_config, ok = None, None, True
         for config in configs:
             try:
                 fn = launcher(style, dtype, a, b, c, m, n, k, config, sms)
@@ -362,29 +370,31 @@ def main():
                     good = err <= TOLERANCE
                 if not good:
                     ok = False
-                    print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: wrong result", flush=True)
+                    protocol.log(f"{style} {dtype} {size} {names[configs.index(config)]}: wrong result")
                     continue
                 ms = median_ms(fn, args.warmup, args.reps, flush)
-                print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: {ms:.4f} ms", flush=True)
+                protocol.log(f"{style} {dtype} {size} {names[configs.index(config)]}: {ms:.4f} ms")
                 if best is None or ms < best:
                     best, best_config = ms, names[configs.index(config)]
             except Exception as error:  # a configuration Triton cannot compile
                 # The message's own lines, not the source excerpt and caret.
                 lines = [l.strip() for l in str(error).splitlines() if l.strip() and set(l.strip()) != {"^"}]
                 text = " | ".join(lines[-3:])[:400]
-                print(f"INFO {style} {dtype} {size} {names[configs.index(config)]}: {type(error).__name__}: {text}", flush=True)
-        torch_ms = "-"
+                protocol.log(f"{style} {dtype} {size} {names[configs.index(config)]}: "
+                             f"{type(error).__name__}: {text}")
+        torch_ms = None
         fn = cublas(style, dtype, a, b)
         if fn is not None:
             try:
-                torch_ms = f"{median_ms(fn, args.warmup, args.reps, flush):.4f}"
+                torch_ms = protocol.rounded(median_ms(fn, args.warmup, args.reps, flush), ".4f")
             except Exception as error:
-                print(f"INFO cublas {style} {dtype} {size}: {type(error).__name__}: {str(error)[:200]}", flush=True)
-        triton_ms = "-" if best is None else f"{best:.4f}"
+                protocol.log(f"cublas {style} {dtype} {size}: {type(error).__name__}: {str(error)[:200]}")
+        triton_ms = protocol.rounded(best, ".4f")
         if best is None:
             ok = False
         status |= 0 if ok else 1
-        print(f"RESULT {style} {dtype} {size} triton_ms={triton_ms} torch_ms={torch_ms} ok={int(ok)} config={best_config}", flush=True)
+        protocol.result(style=style, dtype=dtype, size=size, triton_ms=triton_ms,
+                        torch_ms=torch_ms, ok=bool(ok), config=best_config)
     return status
 
 
