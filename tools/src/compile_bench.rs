@@ -49,7 +49,7 @@ pub const CHILD_ARG: &str = "--first-compile-child";
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]
 pub struct Cli {
     /// Repetitions of each measurement.
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = crate::bench::positive_count)]
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = crate::timing::positive_count)]
     pub reps: usize,
     /// Also write the results as Markdown to FILE.
     #[arg(long, value_name = "FILE")]

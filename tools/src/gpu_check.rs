@@ -6,6 +6,7 @@
 
 pub mod attention;
 pub mod cross_check;
+pub mod cross_entropy;
 pub mod debug;
 pub mod interop;
 pub mod layer_norm;
@@ -53,24 +54,6 @@ pub fn inputs(n: usize, seed: u64) -> Vec<f32> {
             ((s >> 40) as f32 / (1u64 << 24) as f32) * 16.0 - 8.0
         })
         .collect()
-}
-
-/// The bits of `x` rounded to `d` (bf16, else f16).
-pub fn to_bits(d: DType, x: f32) -> u16 {
-    if d == DType::BF16 {
-        half::bf16::from_f32(x).to_bits()
-    } else {
-        half::f16::from_f32(x).to_bits()
-    }
-}
-
-/// The value of bits `b` of type `d` (bf16, else f16).
-pub fn from_bits(d: DType, b: u16) -> f32 {
-    if d == DType::BF16 {
-        half::bf16::from_bits(b).to_f32()
-    } else {
-        half::f16::from_bits(b).to_f32()
-    }
 }
 
 /// An output of `n` elements plus the guard, all poisoned.

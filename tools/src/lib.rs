@@ -18,13 +18,25 @@
 //! | `plot FILE.json` | the picture of a `bench --out` run, drawn from its JSON | [`bench::plot`] |
 //!
 //! The kernels themselves are in `tile-examples`.
+//!
+//! What the programs share is written once: [`timing`] (warm-up and
+//! repetitions, the L2 flush, CUDA-event medians, the fastest
+//! configuration), [`protocol`] (the JSON lines the Python baselines
+//! print, and running them), [`markdown`] (tables and reports),
+//! [`reference`] (f64 references) and [`elements`] (16-bit floats and
+//! stored outputs).
 
 pub mod attention_bench;
 pub mod bench;
 pub mod compile_bench;
+pub mod elements;
 pub mod fuzz;
 pub mod gpu_check;
+pub mod markdown;
 pub mod matmul_bench;
+pub mod protocol;
+pub mod reference;
+pub mod timing;
 
 use clap::{Parser, Subcommand};
 

@@ -4,6 +4,7 @@
 use super::{Case, err};
 use crate::gpu_check::attention::QK_RANGE;
 use crate::gpu_check::inputs;
+use crate::reference::attention_row;
 use tile::{Arg, Device};
 
 /// The inputs of one case on the device, and their values.
@@ -74,29 +75,14 @@ impl Inputs {
             };
             let keys = if c.causal { t + 1 } else { c.t };
             let q = &self.q[at(b, t, h)..at(b, t, h) + c.d];
-            let scores: Vec<f64> = (0..keys)
-                .map(|j| {
-                    let k = &self.k[at(b, j, h)..at(b, j, h) + c.d];
-                    q.iter()
-                        .zip(k)
-                        .map(|(&x, &y)| f64::from(x) * f64::from(y))
-                        .sum::<f64>()
-                        * scale
-                })
-                .collect();
-            let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let l: f64 = scores.iter().map(|s| (s - m).exp()).sum();
-            let want_lse = m + l.ln();
+            let key = |j: usize| &self.k[at(b, j, h)..at(b, j, h) + c.d];
+            let value = |j: usize| &self.v[at(b, j, h)..at(b, j, h) + c.d];
+            let (want, want_lse) = attention_row(q, keys, key, value, scale);
             let got_lse = f64::from(lse[(b * c.t + t) * c.h + h]);
             if (got_lse - want_lse).abs() > 2e-4 || got_lse.is_nan() {
                 return Err(format!("lse[{b},{t},{h}] = {got_lse}, want {want_lse}"));
             }
-            for dd in 0..c.d {
-                let want: f64 = scores
-                    .iter()
-                    .enumerate()
-                    .map(|(j, s)| (s - m).exp() / l * f64::from(self.v[at(b, j, h) + dd]))
-                    .sum();
+            for (dd, &want) in want.iter().enumerate() {
                 let got = f64::from(half::f16::from_bits(o[at(b, t, h) + dd]).to_f32());
                 if (got - want).abs() > 4.0 * 2f64.powi(-11) || got.is_nan() {
                     return Err(format!("o[{b},{t},{h},{dd}] = {got}, want {want}"));

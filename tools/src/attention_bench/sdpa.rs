@@ -24,7 +24,7 @@ pub(super) fn dump(
     device: &Device,
     dir: &Path,
     case: &Case,
-    inputs: &super::Inputs,
+    inputs: &super::inputs::Inputs,
     kernel: &LoadedKernel,
     grid: (u32, u32),
 ) -> Result<(), String> {

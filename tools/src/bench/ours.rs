@@ -1,13 +1,14 @@
 //! Our kernels under the benchmark: inputs, compilation specialized on the
-//! launch arguments, one checked run against a CPU reference, then the
-//! timing ([`median_ms`]); and the device-to-device copy that gives the
-//! bandwidth to compare with.
+//! launch arguments, one checked run against a CPU reference, ready for
+//! the timing ([`crate::timing::Timer`]).
 
 use super::cases::{Case, KernelKind};
-use super::{Timing, median};
+use crate::gpu_check::cross_entropy::{self as launch, Buffers};
 use crate::gpu_check::layer_norm::Inputs as NormInputs;
 use crate::gpu_check::reductions::compare_close;
 use crate::gpu_check::{compare, inputs, poisoned};
+use crate::reference;
+use crate::timing::compile_and_load;
 use tile::{Arg, Buffer, Device, LoadedKernel, Options};
 use tile_dialect::{DType, Kernel};
 use tile_examples::{
@@ -63,8 +64,7 @@ fn load_and_run(
         Specialization::none()
     };
     let options = Options::with_warps(case.num_warps).specialized(specialization);
-    let compiled = tile::compile(kernel, &options).map_err(err)?;
-    let loaded = device.load(&compiled.ptx, &compiled.spec).map_err(err)?;
+    let loaded = compile_and_load(device, kernel, &options)?;
     let grid = u32::try_from(grid).map_err(err)?;
     loaded.launch(grid, &args).map_err(err)?;
     Ok(Prepared {
@@ -140,13 +140,12 @@ fn prepare_row_sum(device: &Device, case: &Case) -> Result<Prepared, String> {
 fn dot_rows(a: &[f32], m: usize, n: usize, weight: impl Fn(usize) -> f64) -> (Vec<f64>, Vec<f64>) {
     (0..m)
         .map(|r| {
-            a[r * n..(r + 1) * n]
-                .iter()
-                .enumerate()
-                .fold((0f64, 0f64), |(s, t), (c, &x)| {
-                    let p = f64::from(x) * weight(c);
-                    (s + p, t + p.abs())
-                })
+            let row = &a[r * n..(r + 1) * n];
+            reference::sum(
+                row.iter()
+                    .enumerate()
+                    .map(|(c, &x)| f64::from(x) * weight(c)),
+            )
         })
         .unzip()
 }
@@ -226,18 +225,13 @@ fn prepare_weighted_sum_bwd(device: &Device, case: &Case) -> Result<Prepared, St
 /// of the terms' magnitudes.
 fn partial_grad_weight(x: &[f32], g: &[f32], d: usize, rows_tile: usize) -> (Vec<f64>, Vec<f64>) {
     let programs = g.len().div_ceil(rows_tile);
-    let mut sums = vec![0f64; programs * d];
-    let mut magnitudes = vec![0f64; programs * d];
-    for (r, &gr) in g.iter().enumerate() {
-        let p = r / rows_tile;
-        let row = &x[r * d..(r + 1) * d];
-        for (c, &xc) in row.iter().enumerate() {
-            let term = f64::from(xc) * f64::from(gr);
-            sums[p * d + c] += term;
-            magnitudes[p * d + c] += term.abs();
-        }
-    }
-    (sums, magnitudes)
+    (0..programs * d)
+        .map(|i| {
+            let (p, c) = (i / d, i % d);
+            let rows = p * rows_tile..g.len().min((p + 1) * rows_tile);
+            reference::sum(rows.map(|r| f64::from(x[r * d + c]) * f64::from(g[r])))
+        })
+        .unzip()
 }
 
 fn prepare_softmax(device: &Device, case: &Case) -> Result<Prepared, String> {
@@ -256,7 +250,7 @@ fn prepare_softmax(device: &Device, case: &Case) -> Result<Prepared, String> {
     let context = tile::context().map_err(err)?;
     let kernel = softmax::softmax(&context, case.block[0] as i32).map_err(err)?;
     let run = load_and_run(device, &kernel, case, rows, args, vec![dx, dout])?;
-    let want = softmax_rows(&x, cols);
+    let want: Vec<f64> = x.chunks(cols).flat_map(reference::softmax).collect();
     // Each value against itself: the tolerance is relative per element.
     let magnitude: Vec<f64> = want.iter().map(|w| w.abs()).collect();
     let got = device.download(run.buffer(1)).map_err(err)?;
@@ -278,35 +272,18 @@ fn prepare_layer_norm(device: &Device, case: &Case) -> Result<Prepared, String> 
 fn prepare_cross_entropy(device: &Device, case: &Case) -> Result<Prepared, String> {
     let (rows, v) = case.rows_cols();
     let x = inputs(rows * v, 13);
-    let targets: Vec<i32> = (0..rows).map(|r| ((r * 7919) % v) as i32).collect();
-    let dx = device.upload(&x).map_err(err)?;
-    let dt = device.upload(&targets).map_err(err)?;
-    let dl = device.upload(&poisoned(rows)).map_err(err)?;
-    let dp = device.upload(&vec![-1i32; rows]).map_err(err)?;
-    // X, T, Loss, Pred, stride, V.
-    let args = vec![
-        Arg::from(&dx),
-        Arg::from(&dt),
-        Arg::from(&dl),
-        Arg::from(&dp),
-        Arg::from(v as i32),
-        Arg::from(v as i32),
-    ];
+    let targets = launch::targets(rows, v);
+    let buffers = Buffers::upload(device, &x, &targets, &poisoned(rows))?;
     let context = tile::context().map_err(err)?;
     let kernel = cross_entropy::cross_entropy_fwd(&context, case.block[0] as i32).map_err(err)?;
-    let mut run = load_and_run(device, &kernel, case, rows, args, vec![dx, dl])?;
+    let mut run = load_and_run(device, &kernel, case, rows, buffers.args(v), Vec::new())?;
     let (want_loss, want_pred) = cross_entropy::reference(&x, &targets, v);
-    let loss = device.download(run.buffer(1)).map_err(err)?;
+    let loss = device.download(&buffers.loss).map_err(err)?;
     let magnitude: Vec<f64> = want_loss.iter().map(|w| w.abs().max(1.0)).collect();
     compare_close(&loss, &want_loss, &magnitude, TOLERANCE)?;
-    let pred = device.download(&dp).map_err(err)?;
-    if let Some(r) = (0..rows).find(|&r| pred[r] != want_pred[r]) {
-        return Err(format!(
-            "row {r}: argmax {}, want {}",
-            pred[r], want_pred[r]
-        ));
-    }
-    run.ints = vec![dt, dp];
+    buffers.check_predictions(device, &want_pred)?;
+    run.buffers = vec![buffers.logits, buffers.loss];
+    run.ints = vec![buffers.targets, buffers.predictions];
     Ok(run)
 }
 
@@ -341,53 +318,6 @@ fn prepare_layer_norm_bwd(device: &Device, case: &Case) -> Result<Prepared, Stri
     load_and_run(device, &kernel, case, case.programs(), args, buffers)
 }
 
-/// The softmax of each row of `cols` values, in f64.
-fn softmax_rows(x: &[f32], cols: usize) -> Vec<f64> {
-    x.chunks(cols)
-        .flat_map(|row| {
-            let max = row
-                .iter()
-                .fold(f64::NEG_INFINITY, |m, &v| m.max(f64::from(v)));
-            let den: f64 = row.iter().map(|&v| (f64::from(v) - max).exp()).sum();
-            row.iter().map(move |&v| (f64::from(v) - max).exp() / den)
-        })
-        .collect()
-}
-
-/// The median device time of `timed`, measured as the Python side
-/// measures it: `timing.warmup` untimed calls and a wait, then
-/// `timing.reps` repetitions of (zero `flush`, start event, `timed`, end
-/// event) queued back to back, one wait, and the median of the elapsed
-/// times (see [`Device::time_each_ms`]).
-pub fn median_ms(
-    device: &Device,
-    timing: Timing,
-    flush: &mut Buffer<u8>,
-    mut timed: impl FnMut() -> tile_runtime::Result<()>,
-) -> Result<f64, String> {
-    for _ in 0..timing.warmup {
-        timed().map_err(err)?;
-    }
-    device.synchronize().map_err(err)?;
-    let times = device
-        .time_each_ms(timing.reps, || device.zero_async(flush), timed)
-        .map_err(err)?;
-    median(&times).ok_or_else(|| "no repetitions to time".to_string())
-}
-
-/// The median time of a device-to-device copy of `elems` fp32, timed like
-/// the kernels.
-pub fn copy_ms(
-    device: &Device,
-    elems: usize,
-    timing: Timing,
-    flush: &mut Buffer<u8>,
-) -> Result<f64, String> {
-    let src = device.alloc::<f32>(elems).map_err(err)?;
-    let mut dst = device.alloc::<f32>(elems).map_err(err)?;
-    median_ms(device, timing, flush, || device.copy_async(&src, &mut dst))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,12 +333,10 @@ mod tests {
     }
 
     #[test]
-    fn row_dots_and_softmax_reference() {
+    fn row_dots() {
         let a = [1.0, -2.0, 3.0, 4.0];
         let (sums, magnitudes) = dot_rows(&a, 2, 2, |c| if c == 0 { 2.0 } else { 1.0 });
         assert_eq!(sums, vec![0.0, 10.0]);
         assert_eq!(magnitudes, vec![4.0, 10.0]);
-        let s = softmax_rows(&[0.0, 0.0, 1.0, f32::NEG_INFINITY], 2);
-        assert_eq!(s, vec![0.5, 0.5, 1.0, 0.0]);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::cases::Case;
 use super::triton::Baseline;
-use std::fmt::Write as _;
+use crate::markdown::Table;
 
 /// One row of the table.
 #[derive(Clone, Debug)]
@@ -97,34 +97,39 @@ fn cell(x: Option<f64>, digits: usize) -> String {
 /// The markdown table of `rows`; `copy_gbps` is the measured copy
 /// bandwidth the last numeric column is a percentage of.
 pub fn markdown(rows: &[Row], copy_gbps: Option<f64>) -> String {
-    let mut out = String::from(
-        "| kernel | size | ours ms | Triton ms | PyTorch ms | ours/Triton | target | \
-         ours GB/s | Triton GB/s | % of copy (ours) | verdict |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
+    let mut table = Table::new(&[
+        "kernel",
+        "size",
+        "ours ms",
+        "Triton ms",
+        "PyTorch ms",
+        "ours/Triton",
+        "target",
+        "ours GB/s",
+        "Triton GB/s",
+        "% of copy (ours)",
+        "verdict",
+    ]);
     for row in rows {
         let ours = row.ours.as_ref().ok().copied();
         let ours_gbps = ours.map(|ms| gbps(row.bytes, ms));
         let torch = row.baseline.as_ref().and_then(|b| b.torch_ms);
         let of_copy = ours_gbps.zip(copy_gbps).map(|(o, c)| 100.0 * o / c);
-        // Writing to a String cannot fail.
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} |",
-            row.kernel,
-            row.size,
+        table.push([
+            row.kernel.to_string(),
+            row.size.clone(),
             cell(ours, 4),
             cell(row.triton_ms(), 4),
             cell(torch, 4),
             cell(row.ratio(), 3),
-            row.target,
+            format!("{:.2}", row.target),
             cell(ours_gbps, 0),
             cell(row.triton_ms().map(|ms| gbps(row.bytes, ms)), 0),
             cell(of_copy, 1),
             row.verdict(),
-        );
+        ]);
     }
-    out
+    table.to_string()
 }
 
 #[cfg(test)]

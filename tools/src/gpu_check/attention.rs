@@ -16,7 +16,8 @@
 //! [`out_tolerance`]. The log-sum-exp is computed in f32 throughout:
 //! within [`LSE_TOLERANCE`].
 
-use super::{GUARD, Outcome, POISON, Specializing, from_bits, inputs, to_bits, verdict};
+use super::{GUARD, Outcome, POISON, Specializing, inputs, verdict};
+use crate::elements::{from_bits, to_bits};
 use tile::{Arg, Device, Options};
 use tile_dialect::DType;
 use tile_examples::flash_attention::{self, AttentionConfig};

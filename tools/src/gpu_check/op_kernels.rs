@@ -4,6 +4,7 @@
 //! prefix sum of 2^24 elements across programs (exact: `i32`, and `f32`
 //! values whose every partial sum is an integer below 2^24).
 
+use super::cross_entropy::{Buffers, targets};
 use super::{Outcome, inputs};
 use tile::{Arg, DType, Device, Options};
 use tile_examples::{cross_entropy, cumsum, histogram};
@@ -30,33 +31,17 @@ fn cross_entropy_case(device: &Device, rows: usize, v: usize) -> Outcome {
             row[(i + 7) % v] = m;
         }
     }
-    let targets: Vec<i32> = (0..rows).map(|r| ((r * 7919) % v) as i32).collect();
+    let targets = targets(rows, v);
     let context = tile::context().map_err(err)?;
     let kernel = cross_entropy::cross_entropy_fwd(&context, cross_entropy::BLOCK).map_err(err)?;
     let jit = tile::jit(&kernel, Options::with_warps(cross_entropy::NUM_WARPS)).map_err(err)?;
-    let dx = device.upload(&x).map_err(err)?;
-    let dt = device.upload(&targets).map_err(err)?;
-    let dl = device.upload(&vec![f32::NAN; rows]).map_err(err)?;
-    let dp = device.upload(&vec![-1i32; rows]).map_err(err)?;
-    let args = [
-        Arg::from(&dx),
-        Arg::from(&dt),
-        Arg::from(&dl),
-        Arg::from(&dp),
-        Arg::from(v as i32),
-        Arg::from(v as i32),
-    ];
-    jit.launch(device, rows as u32, &args).map_err(err)?;
-    let loss = device.download(&dl).map_err(err)?;
-    let pred = device.download(&dp).map_err(err)?;
+    let buffers = Buffers::upload(device, &x, &targets, &vec![f32::NAN; rows])?;
+    jit.launch(device, rows as u32, &buffers.args(v))
+        .map_err(err)?;
+    let loss = device.download(&buffers.loss).map_err(err)?;
     let (want_loss, want_pred) = cross_entropy::reference(&x, &targets, v);
+    buffers.check_predictions(device, &want_pred)?;
     for r in 0..rows {
-        if pred[r] != want_pred[r] {
-            return Err(format!(
-                "row {r}: argmax {}, want {}",
-                pred[r], want_pred[r]
-            ));
-        }
         let diff = (f64::from(loss[r]) - want_loss[r]).abs();
         if diff.is_nan() || diff > 1e-5 * want_loss[r].abs().max(1.0) {
             return Err(format!("row {r}: loss {}, want {}", loss[r], want_loss[r]));

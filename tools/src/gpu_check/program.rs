@@ -308,7 +308,7 @@ pub enum Check {
     /// Host time per launch of a cached 4-argument kernel (median, p99, mean).
     LaunchBench {
         /// Launches timed.
-        #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = crate::bench::positive_count)]
+        #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = crate::timing::positive_count)]
         samples: usize,
     },
     /// The autotuner over row-sum configurations, its choice re-timed.

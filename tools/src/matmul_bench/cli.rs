@@ -1,9 +1,21 @@
 //! The command line of `tile-tools matmul-bench`.
 
 use super::{Case, Config};
-use crate::bench::RunArgs;
+use crate::timing::RunArgs;
 use std::path::PathBuf;
 use tile_dialect::DType;
+
+/// Reads `MxNxK`, each positive.
+fn parse_size(size: &str) -> Option<(usize, usize, usize)> {
+    let d: Vec<usize> = size
+        .split('x')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    match d[..] {
+        [m, n, k] if m > 0 && n > 0 && k > 0 => Some((m, n, k)),
+        _ => None,
+    }
+}
 
 /// Reads `f16:MxNxK` or `bf16:MxNxK` (a value parser of clap).
 fn parse_case(text: &str) -> Result<Case, String> {
@@ -14,15 +26,8 @@ fn parse_case(text: &str) -> Result<Case, String> {
         "bf16" => DType::BF16,
         _ => return Err(bad()),
     };
-    let d: Vec<usize> = size
-        .split('x')
-        .map(|x| x.parse().ok())
-        .collect::<Option<_>>()
-        .ok_or_else(bad)?;
-    match d[..] {
-        [m, n, k] if m > 0 && n > 0 && k > 0 => Ok(Case { dtype, m, n, k }),
-        _ => Err(bad()),
-    }
+    let (m, n, k) = parse_size(size).ok_or_else(bad)?;
+    Ok(Case { dtype, m, n, k })
 }
 
 /// Reads `BMxBNxBK/wW/sS` (a value parser of clap).
@@ -96,19 +101,12 @@ fn parse_style_case(text: &str) -> Result<super::styles::StyleCase, String> {
         "i8" => DType::I8,
         _ => return Err(bad()),
     };
-    let d: Vec<usize> = size
-        .split('x')
-        .map(|x| x.parse().ok())
-        .collect::<Option<_>>()
-        .ok_or_else(bad)?;
-    match d[..] {
-        [m, n, k] if m > 0 && n > 0 && k > 0 => Ok(super::styles::StyleCase {
-            style,
-            dtype,
-            m,
-            n,
-            k,
-        }),
-        _ => Err(bad()),
-    }
+    let (m, n, k) = parse_size(size).ok_or_else(bad)?;
+    Ok(super::styles::StyleCase {
+        style,
+        dtype,
+        m,
+        n,
+        k,
+    })
 }

@@ -1,6 +1,7 @@
 //! The matmul benchmark's table: one row per type and size.
 
 use super::{Baseline, Case, Config};
+use crate::markdown::Table;
 
 /// One row: the case, our best time and configuration (or why there is
 /// none), and the script's baselines.
@@ -48,10 +49,21 @@ fn tflops(case: &Case, ms: f64) -> String {
 
 /// The rows as a Markdown table.
 pub fn markdown(rows: &[Row]) -> String {
-    let mut out = String::from(
-        "| dtype | MxNxK | ours ms | ours TFLOP/s | ours config | Triton ms | Triton TFLOP/s | Triton config | cuBLAS ms | cuBLAS TFLOP/s | ours/Triton | target | verdict |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
+    let mut table = Table::new(&[
+        "dtype",
+        "MxNxK",
+        "ours ms",
+        "ours TFLOP/s",
+        "ours config",
+        "Triton ms",
+        "Triton TFLOP/s",
+        "Triton config",
+        "cuBLAS ms",
+        "cuBLAS TFLOP/s",
+        "ours/Triton",
+        "target",
+        "verdict",
+    ]);
     for r in rows {
         let c = &r.case;
         let (ours_ms, ours_tf, config) = match &r.ours {
@@ -63,19 +75,23 @@ pub fn markdown(rows: &[Row]) -> String {
         let tf = |v: Option<f64>| v.map_or("-".to_string(), |x| tflops(c, x));
         let triton_config = if b.config.is_empty() { "-" } else { &b.config };
         let ratio = r.ratio().map_or("-".to_string(), |x| format!("{x:.3}"));
-        out.push_str(&format!(
-            "| {} | {} | {ours_ms} | {ours_tf} | {config} | {} | {} | {triton_config} | {} | {} | {ratio} | {:.2} | {} |\n",
-            c.dtype_name(),
+        table.push([
+            c.dtype_name().to_string(),
             c.size(),
+            ours_ms,
+            ours_tf,
+            config,
             ms(b.triton_ms),
             tf(b.triton_ms),
+            triton_config.to_string(),
             ms(b.torch_ms),
             tf(b.torch_ms),
-            c.target(),
-            r.verdict(),
-        ));
+            ratio,
+            format!("{:.2}", c.target()),
+            r.verdict().to_string(),
+        ]);
     }
-    out
+    table.to_string()
 }
 
 #[cfg(test)]
@@ -97,6 +113,7 @@ mod tests {
             torch_ms: Some(0.2),
             ok: true,
             config: "128x256x64/w8/s3".into(),
+            ..Baseline::default()
         };
         let row = |ms| Row::new(case, Ok((ms, config)), Some(baseline.clone()));
         assert_eq!(row(0.22).verdict(), "PASS");
