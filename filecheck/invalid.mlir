@@ -754,6 +754,54 @@ func.func @fp8_reduction(%a: tensor<4xf8E5M2>) {
 
 // -----
 
+//===----------------------------------------------------------------------===//
+// Rust rules: hints (multiple_of, max_contiguous, max_constancy) on any op
+//===----------------------------------------------------------------------===//
+
+func.func @hint_one_value_for_two_axes(%a: tensor<4x8xi32>, %b: tensor<4x8xi32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'arith.addi' op multiple_of needs one value per axis of shape [4, 8] (one for a scalar), each from 1 to 2^30 and, for runs, at most its axis; got [16]
+  %0 = arith.addi %a, %b {tile.multiple_of = array<i32: 16>} : tensor<4x8xi32>
+  return
+}
+
+// -----
+
+func.func @hint_run_longer_than_its_axis(%a: tensor<8xi32>, %b: tensor<8xi32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'arith.addi' op max_contiguous needs one value per axis of shape [8] (one for a scalar), each from 1 to 2^30 and, for runs, at most its axis; got [16]
+  %0 = arith.addi %a, %b {tile.max_contiguous = array<i32: 16>} : tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @hint_on_floats(%a: tensor<8xf32>, %b: tensor<8xf32>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'arith.addf' op max_constancy applies to integers and pointers, not to tensor<8xf32>
+  %0 = arith.addf %a, %b {tile.max_constancy = array<i32: 8>} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @hint_on_a_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'scf.for' op multiple_of applies to a value an op computes, not to a kernel argument or a loop's or branch's result (an argument's facts come from specialization)
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %c0) -> (i32) : i32 {
+    scf.yield %i : i32
+  } {tile.multiple_of = array<i32: 16>}
+  return
+}
+
+// -----
+
+func.func @hint_not_an_array(%a: i32, %b: i32) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'arith.addi' op attribute 'tile.multiple_of' must be an array<i32: ...>
+  %0 = arith.addi %a, %b {tile.multiple_of = 16 : i32} : i32
+  return
+}
+
+// -----
+
 func.func @valid_at_the_end() -> i32 {
   %0 = "tile.program_id"() {axis = 2 : i32} : () -> i32
   return %0 : i32

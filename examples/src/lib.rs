@@ -47,6 +47,7 @@ pub mod cumsum;
 pub mod flash_attention;
 pub mod gelu;
 pub mod histogram;
+pub mod jagged_rows;
 pub mod layer_norm;
 pub mod layer_norm_bwd;
 pub mod layer_norm_bwd_grouped;

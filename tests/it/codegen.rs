@@ -266,3 +266,30 @@ fn aligned_vector_add_uses_128_bit_accesses() {
         .ptx;
     assert_eq!(count(&ptx, ".v4."), 0, "{ptx}");
 }
+
+/// A `multiple_of` hint on offsets loaded from memory reaches the PTX:
+/// specialized as a launch with aligned pointers and a width divisible by
+/// 16 would be, the hinted gather reads its rows four f32 an access, the
+/// same kernel without the hint one at a time.
+#[test]
+fn a_multiple_of_hint_gives_vector_loads() {
+    use tile::{Arg, Specialization};
+    use tile_examples::jagged_rows::jagged_rows;
+    use tile_runtime::DevicePtr;
+    let context = tile::context().unwrap();
+    let aligned = Arg::from(DevicePtr(0x1000));
+    let args = [aligned, aligned, aligned, Arg::I32(17), Arg::I32(128)];
+    let options = Options {
+        specialization: Specialization::of(&args),
+        ..options()
+    };
+    let ptx = |hinted| {
+        let kernel = jagged_rows(&context, 16, 128, hinted).unwrap();
+        tile::compile(&kernel, &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .ptx
+    };
+    let (hinted, plain) = (ptx(true), ptx(false));
+    assert!(hinted.contains("ld.global.v4.f32"), "{hinted}");
+    assert!(!plain.contains("ld.global.v"), "{plain}");
+}

@@ -466,3 +466,40 @@ fn arithmetic_and_sums_on_8_bit_floats_are_refused() {
     });
     assert!(ok.is_ok(), "{:?}", ok.err());
 }
+
+#[test]
+fn hints_on_what_they_cannot_describe() {
+    let mut line = 0;
+    // A kernel argument: its facts come from specialization.
+    let e = build_error(|k| {
+        let n = k.arg("n", DType::I32);
+        line = line!(); let _ = n.multiple_of(&[16]);
+    });
+    assert_at(&e, "tile.multiple_of", line);
+    assert_eq!(e.rule, Rule::HintTarget { hint: "multiple_of" });
+    // A loop's result.
+    let e = build_error(|k| {
+        let [s] = k.for_range(0, 4, 1, [k.i32(0)], |i, [s]| [s + i]);
+        line = line!(); let _ = s.max_contiguous(&[1]);
+    });
+    assert_at(&e, "tile.max_contiguous", line);
+    assert_eq!(e.rule, Rule::HintTarget { hint: "max_contiguous" });
+    // Floats.
+    let e = build_error(|k| {
+        let x = k.arg_ptr("x", DType::F32);
+        let v = k.load(x + k.arange(0, 16)).build();
+        line = line!(); let _ = v.max_constancy(&[4]);
+    });
+    assert_at(&e, "tile.max_constancy", line);
+    assert!(matches!(e.rule, Rule::HintType { hint: "max_constancy", .. }), "{e}");
+    // One value for a 2-D tile, and a run longer than its axis.
+    for (values, rank2) in [(&[16][..], true), (&[1, 64][..], true), (&[0][..], false)] {
+        let e = build_error(|k| {
+            let r = k.arange(0, 32);
+            let t = if rank2 { r.expand_dims(0) + r.expand_dims(1) } else { r + 1 };
+            line = line!(); let _ = t.max_contiguous(values);
+        });
+        assert_at(&e, "tile.max_contiguous", line);
+        assert!(matches!(e.rule, Rule::HintValues { .. }), "{e}");
+    }
+}

@@ -32,6 +32,7 @@ mod control;
 mod debug;
 mod dot;
 mod fused;
+mod hints;
 mod kernel;
 mod memory;
 mod rearrange;

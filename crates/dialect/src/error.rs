@@ -339,6 +339,30 @@ pub enum Rule {
         /// The 8-bit float type.
         dtype: String,
     },
+    /// A hint on a value no op of the kernel computes: a kernel argument
+    /// (whose facts come from specialization), a loop's or a branch's
+    /// result.
+    HintTarget {
+        /// The hint (`multiple_of`, ...).
+        hint: &'static str,
+    },
+    /// A hint on a value that is neither an integer nor a pointer.
+    HintType {
+        /// The hint.
+        hint: &'static str,
+        /// The value's type.
+        ty: String,
+    },
+    /// A hint's values: not one per axis, not from 1 to 2^30, or a run
+    /// longer than its axis.
+    HintValues {
+        /// The hint.
+        hint: &'static str,
+        /// The values given.
+        values: Vec<i64>,
+        /// The value's shape.
+        shape: Vec<i64>,
+    },
 }
 
 use crate::DType;
@@ -471,6 +495,25 @@ impl fmt::Display for Rule {
                 "value used outside the loop body that defined it (carry it through the loop instead)",
             ),
             Rule::ForeignValue => f.write_str("value belongs to another kernel builder"),
+            Rule::HintTarget { hint } => write!(
+                f,
+                "{hint} applies to a value an op computes, not to a kernel argument or a loop's \
+                 or branch's result (an argument's facts come from specialization)"
+            ),
+            Rule::HintType { hint, ty } => {
+                write!(f, "{hint} applies to integers and pointers, not to {ty}")
+            }
+            Rule::HintValues {
+                hint,
+                values,
+                shape,
+            } => write!(
+                f,
+                "{hint} needs one value per axis of shape {} (one for a scalar), each from 1 to \
+                 2^30 and, for runs, at most its axis; got {}",
+                shape_str(shape),
+                shape_str(values)
+            ),
             Rule::LoopCarriedMismatch {
                 index,
                 expected,

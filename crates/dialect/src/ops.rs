@@ -165,6 +165,47 @@ pub const NUM_WARPS_ATTR: &str = "tile.num_warps";
 /// moves per access.
 pub const VECTOR_WIDTH_ATTR: &str = "tile.vector_width";
 
+/// A compiler hint on the value an op computes, as Triton's `multiple_of`,
+/// `max_contiguous` and `max_constancy`: a fact the axis analysis cannot
+/// prove, stated by the user and trusted (a false one gives wrong
+/// results). Recorded as an `array<i32: ...>` attribute of the op, one
+/// entry per axis of its result (one for a scalar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Each run's first value (a scalar's value; a pointer's address, in
+    /// bytes) is a multiple of the entry (`tile.multiple_of`).
+    MultipleOf,
+    /// Values run in ascending steps of one, in runs of the entry's
+    /// length along the axis (`tile.max_contiguous`).
+    MaxContiguous,
+    /// Values are equal in runs of the entry's length along the axis
+    /// (`tile.max_constancy`).
+    MaxConstancy,
+}
+
+impl Hint {
+    /// Every hint.
+    pub const ALL: [Hint; 3] = [Hint::MultipleOf, Hint::MaxContiguous, Hint::MaxConstancy];
+
+    /// The builder method's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hint::MultipleOf => "multiple_of",
+            Hint::MaxContiguous => "max_contiguous",
+            Hint::MaxConstancy => "max_constancy",
+        }
+    }
+
+    /// The attribute that holds it.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            Hint::MultipleOf => "tile.multiple_of",
+            Hint::MaxContiguous => "tile.max_contiguous",
+            Hint::MaxConstancy => "tile.max_constancy",
+        }
+    }
+}
+
 /// What a masked-off or out-of-bounds element of a block-pointer load reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Padding {

@@ -14,8 +14,10 @@ use crate::types::{Elem, TileType};
 type R<T> = Result<T, Rule>;
 
 mod debug;
+mod hint;
 mod shape;
 pub use debug::{assert, print};
+pub use hint::{MAX_HINT, hint};
 pub use shape::{cat, join, permute, reshape, split};
 
 /// True for a positive power of two.

@@ -7,9 +7,10 @@
 use crate::diagnostics::DiagnosticCapture;
 use crate::error::{Diagnostic, Rule};
 use crate::limits;
+use crate::ops::Hint;
 use crate::rules;
 use crate::types::TileType;
-use crate::view::{Constant, ConstantValue};
+use crate::view::{Constant, ConstantValue, attr};
 use crate::view::{TileOp, TypeTable};
 use melior::ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult};
 use melior::ir::{Module, Type, Value, ValueLike};
@@ -34,13 +35,15 @@ pub fn verify_operation(root: &OperationRef) -> bool {
     let table = TypeTable::new(crate::context_of(root.context()));
     root.walk(WalkOrder::PreOrder, |op| {
         let name = crate::view::op_name(&op);
-        let checked = check_limits(&op, name).and_then(|()| {
-            if name.starts_with("tile.") {
-                check(&table, &op)
-            } else {
-                Ok(())
-            }
-        });
+        let checked = check_limits(&op, name)
+            .and_then(|()| check_hints(&table, &op))
+            .and_then(|()| {
+                if name.starts_with("tile.") {
+                    check(&table, &op)
+                } else {
+                    Ok(())
+                }
+            });
         if let Err(rule) = checked {
             emit_error(&op, &format!("'{name}' op {rule}"));
             ok = false;
@@ -148,6 +151,27 @@ fn forbid(op: &OperationRef, name: &'static str, rule: Rule) -> Result<(), Rule>
     } else {
         Ok(())
     }
+}
+
+/// The hints of any op (`tile.multiple_of`, ...): on its only result, of
+/// an integer or pointer type, with the values [`rules::hint`] allows.
+fn check_hints<'c>(table: &TypeTable<'c>, op: &OperationRef<'c, '_>) -> Result<(), Rule> {
+    for hint in Hint::ALL {
+        if !op.has_attribute(hint.attribute()) {
+            continue;
+        }
+        let values = attr::i32_array(op, hint.attribute())?;
+        if op.result_count() != 1 || op.region_count() != 0 {
+            return Err(Rule::HintTarget { hint: hint.name() });
+        }
+        let ty = op.result(0).expect("counted above").r#type();
+        let ty = table.tile_type(ty).ok_or_else(|| Rule::HintType {
+            hint: hint.name(),
+            ty: ty.to_string(),
+        })?;
+        rules::hint(hint, &ty, &values)?;
+    }
+    Ok(())
 }
 
 /// The tile type of a value, or the rule an op breaks by using it.

@@ -2,6 +2,10 @@
 //! boolean and pointer value, the facts of every block pointer, and from
 //! them the [`Access`] of each load and store.
 //!
+//! Ops may carry the user's hints (`tile.multiple_of`, `tile.max_contiguous`,
+//! `tile.max_constancy`, from the builder's `multiple_of`, ...): their
+//! results get the larger of what is proven and what is stated.
+//!
 //! Kernel arguments start from their specialization attributes:
 //! `tile.divisibility = 16` (a multiple of 16; for pointers, the address in
 //! bytes) and `tile.equal_to_one`. A pointer without them is assumed aligned
@@ -16,8 +20,9 @@ use melior::ir::{BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashMap;
 use tile_coalesce::axis_info::pow2_divisor;
 use tile_coalesce::{Access, AxisInfo};
+use tile_dialect::ops::Hint;
 use tile_dialect::view::{
-    Constant, ConstantValue, ForLoop, IfOp, KernelFunc, TileOp, TypeTable, WhileLoop, op_name,
+    Constant, ConstantValue, ForLoop, IfOp, KernelFunc, TileOp, TypeTable, WhileLoop, attr, op_name,
 };
 use tile_dialect::{DType, Elem, TileType};
 
@@ -254,7 +259,7 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
         }
         // Anything else with regions is walked with its block arguments
         // unknown, so its results are unknown too.
-        if let Some(fact) = self.transfer(op)
+        if let Some(fact) = self.with_hints(op, self.transfer(op))
             && let Some(r) = crate::edit::result_of(op, 0)
         {
             self.facts.insert(key(r), fact);
@@ -398,6 +403,50 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
                 None => self.facts.remove(&key(*v)),
             };
         }
+    }
+
+    /// `fact`, the facts proven of `op`'s result, with the hints the op
+    /// carries (`tile.multiple_of`, `tile.max_contiguous`,
+    /// `tile.max_constancy`): each axis keeps the larger of the proven
+    /// and the stated value (runs no longer than the axis). A result
+    /// nothing is proven of starts from nothing known.
+    fn with_hints(&self, op: &OperationRef<'c, '_>, fact: Option<Fact>) -> Option<Fact> {
+        if !Hint::ALL.iter().any(|h| op.has_attribute(h.attribute())) || op.result_count() != 1 {
+            return fact;
+        }
+        let res: Value = crate::edit::result_of(op, 0)?.into();
+        let shape = self.shape(res);
+        let mut info = match fact {
+            Some(Fact::Axis(info)) => info,
+            None => AxisInfo::unknown(shape.len().max(1)),
+            block => return block,
+        };
+        for hint in Hint::ALL {
+            let Ok(values) = attr::i32_array(op, hint.attribute()) else {
+                continue;
+            };
+            if values.len() != info.rank() {
+                continue;
+            }
+            for (axis, &v) in values.iter().enumerate() {
+                let extent = shape.get(axis).copied().unwrap_or(1).max(1);
+                match hint {
+                    Hint::MultipleOf => {
+                        let d = &mut info.divisibility[axis];
+                        *d = (*d).max(pow2_divisor(v.max(1)));
+                    }
+                    Hint::MaxContiguous => {
+                        let c = &mut info.contiguity[axis];
+                        *c = (*c).max(v.clamp(1, extent));
+                    }
+                    Hint::MaxConstancy => {
+                        let c = &mut info.constancy[axis];
+                        *c = (*c).max(v.clamp(1, extent));
+                    }
+                }
+            }
+        }
+        Some(Fact::Axis(info))
     }
 
     /// The facts of `op`'s first result.
