@@ -34,7 +34,7 @@ pub use cli::{Cli, Mask};
 use crate::markdown;
 use crate::protocol::run_or_skip;
 use crate::protocol::script::timing_args;
-use crate::timing::Timer;
+use crate::timing::time_cases;
 use std::path::Path;
 use table::{Baseline, Row};
 
@@ -177,13 +177,6 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
         cli.configs.clone()
     };
     let timing = cli.run.timing();
-    let mut timer = match Timer::new(&device, timing) {
-        Ok(timer) => timer,
-        Err(e) => {
-            println!("FAIL: {e}");
-            return 1;
-        }
-    };
     // Ours' inputs and outputs for the comparison with SDPA (not without
     // the baselines' script).
     let dump = if cli.ours_only {
@@ -201,11 +194,15 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
         }
     };
     let dump_path = dump.as_ref().map(|d| d.path());
-    let ours: Vec<_> = cases
-        .iter()
-        .map(|c| ours::ours(&device, c, &configs, &mut timer, dump_path))
-        .collect();
-    drop(timer);
+    let ours = match time_cases(&device, timing, &cases, |c, timer| {
+        ours::ours(&device, c, &configs, timer, dump_path)
+    }) {
+        Ok(ours) => ours,
+        Err(e) => {
+            println!("FAIL: {e}");
+            return 1;
+        }
+    };
     let python = (!cli.ours_only).then_some((cli.python.as_str(), Path::new(&cli.script)));
     let script = run_or_skip::<Baseline>(python, &script_args(cli, &cases, dump_path));
     drop(dump);
@@ -219,24 +216,21 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
         })
         .collect();
     let table = table::markdown(&rows);
-    let mut status = i32::from(rows.iter().any(|r| r.verdict() != "PASS"));
-    if let Some(path) = &cli.out {
-        let mut facts = vec![
+    let facts = [
+        vec![
             format!("command: `{command_line}`"),
             format!("timing: {}", timing.describe()),
             format!(
                 "ours: the fastest of {} configurations, each checked first; ratios are throughput (ours over theirs)",
                 configs.len()
             ),
-        ];
-        facts.extend(script.info);
-        let report = markdown::report("attention-bench", &facts, &table);
-        if !markdown::write_report(Path::new(path), &report) {
-            status = 1;
-        }
-    }
-    println!("\n{table}");
-    status
+        ],
+        script.info,
+    ]
+    .concat();
+    let out = cli.out.as_deref().map(Path::new);
+    let written = markdown::publish(out, "attention-bench", &facts, &table);
+    i32::from(rows.iter().any(|r| r.verdict() != "PASS") || !written)
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ pub mod specializing;
 
 pub use specializing::Specializing;
 
-use tile::{Arg, Device};
+use tile::{Arg, Device, Options};
 use tile_dialect::{DType, Kernel, Result};
 use tile_examples::{masked_tile_2d, vector_add};
 
@@ -89,12 +89,35 @@ pub fn verdict(got: &[f32], n: usize, mut errors: Vec<String>) -> Outcome {
             n + GUARD
         ));
     }
+    summarize(errors)
+}
+
+/// The outcome of a check that found `errors`: `Ok` for none, else their
+/// count and the first five.
+pub fn summarize(mut errors: Vec<String>) -> Outcome {
     if errors.is_empty() {
         Ok(())
     } else {
         let count = errors.len();
         errors.truncate(5);
         Err(format!("{count} wrong: {}", errors.join("; ")))
+    }
+}
+
+/// A launch's shape as the case names show it: `tiles BMxBNxBK warps=W
+/// stages=S CHIP`.
+pub fn launch_name(tiles: [i64; 3], warps: u32, stages: u32, chip: &str) -> String {
+    let [m, n, k] = tiles;
+    format!("tiles {m}x{n}x{k} warps={warps} stages={stages} {chip}")
+}
+
+/// The options of a case compiled for `chip` (`sm_90`: wgmma; `sm_80`:
+/// mma.sync) with `warps` warps and `stages` pipeline stages.
+pub fn chip_options(chip: &str, warps: u32, stages: u32) -> Options {
+    Options {
+        chip: chip.into(),
+        num_stages: stages,
+        ..Options::with_warps(warps)
     }
 }
 
@@ -327,5 +350,28 @@ mod tests {
         assert!(compare(&got, &want).unwrap_err().contains("guard [17]"));
         // Untouched outputs are poison, not the expected values.
         assert!(compare(&poisoned(10), &want).is_err());
+    }
+
+    #[test]
+    fn errors_are_counted_and_cases_named() {
+        assert_eq!(summarize(Vec::new()), Ok(()));
+        let errors: Vec<String> = (0..7).map(|i| format!("[{i}]")).collect();
+        assert_eq!(
+            summarize(errors),
+            Err("7 wrong: [0]; [1]; [2]; [3]; [4]".to_string())
+        );
+        assert_eq!(
+            matmul::cases(false)[0].name(),
+            "1x1x1 f16 A row B row tiles 64x64x32 warps=4 stages=3 sm_90"
+        );
+        assert_eq!(
+            matmul_styles::cases(false)[0].name(),
+            "block_ptr 1x17x1 f16 tiles 64x64x32 warps=4 stages=3 sm_90"
+        );
+        let options = chip_options("sm_80", 8, 2);
+        assert_eq!(
+            (options.chip.as_str(), options.num_warps, options.num_stages),
+            ("sm_80", 8, 2)
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The Markdown the programs print and write, written once: tables
 //! ([`Table`]) and reports (a title, a list of facts, then the tables:
-//! [`report`], written by [`write_report`]).
+//! [`report`], written by [`write_report`]; [`publish`] ends a benchmark
+//! with both).
 
 use std::fmt::Display;
 
@@ -78,6 +79,15 @@ pub fn write_report(path: &std::path::Path, report: &str) -> bool {
     }
 }
 
+/// Ends a benchmark: writes the report (`title`, `facts`, then `table`)
+/// to `out` when given, then prints `table` last. False when the report
+/// could not be written.
+pub fn publish(out: Option<&std::path::Path>, title: &str, facts: &[String], table: &str) -> bool {
+    let written = out.is_none_or(|path| write_report(path, &report(title, facts, table)));
+    println!("\n{table}");
+    written
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +117,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(write_report(&dir.path().join("r.md"), "# r"));
         assert!(!write_report(&dir.path().join("no/such/dir/r.md"), "# r"));
+        let path = dir.path().join("p.md");
+        assert!(publish(Some(&path), "t", &["a".into()], "| t |"));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# t\n\n- a\n\n| t |"
+        );
+        assert!(publish(None, "t", &[], "| t |"));
     }
 }

@@ -33,7 +33,7 @@ pub use table::{Row, markdown};
 use crate::markdown as md;
 use crate::protocol::run_or_skip;
 use crate::protocol::script::timing_args;
-use crate::timing::Timer;
+use crate::timing::{Timing, time_cases};
 use tile_dialect::DType;
 use tile_examples::matmul::{self, MatmulConfig};
 
@@ -172,6 +172,28 @@ pub fn configs() -> Vec<Config> {
     tuned.chain(more).collect()
 }
 
+/// The facts of a report of `matmul-bench` (its `--styles` too): the
+/// device, the command line, the timing, what ours is, the baselines'
+/// command and their `info` lines.
+fn report_facts(
+    device: &str,
+    command_line: &str,
+    timing: Timing,
+    ours: String,
+    command: &str,
+    info: Vec<String>,
+) -> Vec<String> {
+    let mut facts = vec![
+        format!("device: {device}"),
+        format!("command: `{command_line}`"),
+        format!("timing: {}", timing.describe()),
+        ours,
+        format!("baselines: `{command}`"),
+    ];
+    facts.extend(info);
+    facts
+}
+
 /// `tile-tools matmul-bench`; returns the exit status (1 when one of our
 /// cases could not run). Without a GPU it prints `skipped: no CUDA device`
 /// and returns 0.
@@ -195,18 +217,15 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
         cli.configs.clone()
     };
     let timing = cli.run.timing();
-    let mut timer = match Timer::new(&device, timing) {
-        Ok(timer) => timer,
+    let ours = match time_cases(&device, timing, &cases, |case, timer| {
+        ours::ours(&device, case, &configs, timer)
+    }) {
+        Ok(ours) => ours,
         Err(e) => {
             println!("FAIL: {e}");
             return 1;
         }
     };
-    let ours: Vec<Result<(f64, Config), String>> = cases
-        .iter()
-        .map(|case| ours::ours(&device, case, &configs, &mut timer))
-        .collect();
-    drop(timer);
     let python = (!cli.ours_only).then_some((cli.python.as_str(), cli.script.as_path()));
     let args = [timing_args(timing), baselines::case_args(&cases)].concat();
     let script = run_or_skip::<Baseline>(python, &args);
@@ -216,26 +235,25 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
         .map(|(case, ours)| Row::new(*case, ours, baselines::find(&script.results, case)))
         .collect();
     let table = markdown(&rows);
-    let mut status = i32::from(rows.iter().any(|r| r.ours.is_err()));
-    if let Some(path) = &cli.out {
-        let mut facts = vec![
-            format!("device: {name}"),
-            format!("command: `{command_line}`"),
-            format!("timing: {}", timing.describe()),
-            format!(
-                "ours: the fastest of {} configurations, each checked first",
-                configs.len()
-            ),
-            format!("baselines: `{}`", script.command),
-        ];
-        facts.extend(script.info);
-        let report = md::report("tile-tools matmul-bench", &facts, &table);
-        if !md::write_report(path, &report) {
-            status = 1;
-        }
-    }
-    println!("\n{table}");
-    status
+    let ours_are = format!(
+        "ours: the fastest of {} configurations, each checked first",
+        configs.len()
+    );
+    let facts = report_facts(
+        &name,
+        command_line,
+        timing,
+        ours_are,
+        &script.command,
+        script.info,
+    );
+    let written = md::publish(
+        cli.out.as_deref(),
+        "tile-tools matmul-bench",
+        &facts,
+        &table,
+    );
+    i32::from(rows.iter().any(|r| r.ours.is_err()) || !written)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ pub mod timer;
 pub mod tuning;
 
 pub use timer::Timer;
-pub use tuning::{compile_and_load, fastest, specialized};
+pub use tuning::{Best, Compared, compile_and_load, fastest, specialized, time_cases};
 
 /// The size of the buffer zeroed before each timed launch, to flush the
 /// L2 cache: 256 MiB, as `triton.testing.do_bench`.

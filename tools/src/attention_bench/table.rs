@@ -5,6 +5,7 @@
 use super::{Case, Config, sdpa};
 use crate::markdown::Table;
 use crate::protocol::{measurement, text_or_dash};
+use crate::timing::Compared;
 
 /// What the script measured for one case.
 #[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
@@ -43,15 +44,7 @@ pub fn find(results: &[Baseline], case: &Case) -> Option<Baseline> {
 
 /// One row: the case, ours (the fastest time and its configuration, or
 /// why none) and the script's baseline.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// The case.
-    pub case: Case,
-    /// Our best median in ms and its configuration.
-    pub ours: Result<(f64, Config), String>,
-    /// Triton's and SDPA's, if the script gave them.
-    pub baseline: Option<Baseline>,
-}
+pub type Row = Compared<Case, Config, Baseline>;
 
 impl Row {
     /// `PASS` when ours is at least Triton's throughput and within
@@ -60,8 +53,8 @@ impl Row {
     pub fn verdict(&self) -> &'static str {
         let base = self.baseline.clone().unwrap_or_default();
         let matches_sdpa = base.ours_err.is_some_and(|e| e <= sdpa::TOLERANCE);
-        match (self.ours.as_ref().ok(), base.triton_ms) {
-            (Some((o, _)), Some(t)) if *o <= t && matches_sdpa => "PASS",
+        match (self.ours_ms(), base.triton_ms) {
+            (Some(o), Some(t)) if o <= t && matches_sdpa => "PASS",
             (Some(_), Some(_)) => "FAIL",
             _ => "-",
         }
@@ -95,9 +88,10 @@ pub fn markdown(rows: &[Row]) -> String {
             Some(ms) => (format!("{ms:.4}"), format!("{:.0}", c.flops() / ms / 1e9)),
             None => ("-".into(), "-".into()),
         };
-        let (ours_ms, ours_cfg) = match &row.ours {
-            Ok((ms, cfg)) => (Some(*ms), cfg.name()),
-            Err(e) => (None, format!("FAILED: {e}")),
+        let ours_ms = row.ours_ms();
+        let ours_cfg = match &row.ours {
+            Ok((_, cfg)) => cfg.name(),
+            Err(e) => format!("FAILED: {e}"),
         };
         let ratio = |other: Option<f64>| match (ours_ms, other) {
             (Some(o), Some(b)) => format!("{:.3}", b / o),

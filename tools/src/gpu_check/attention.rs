@@ -16,9 +16,10 @@
 //! [`out_tolerance`]. The log-sum-exp is computed in f32 throughout:
 //! within [`LSE_TOLERANCE`].
 
-use super::{GUARD, Outcome, POISON, Specializing, inputs, verdict};
+use super::{GUARD, Outcome, POISON, Specializing, chip_options, inputs, summarize, verdict};
 use crate::elements::{from_bits, to_bits};
-use tile::{Arg, Device, Options};
+use crate::reference::attention_row;
+use tile::{Arg, Device};
 use tile_dialect::DType;
 use tile_examples::flash_attention::{self, AttentionConfig};
 
@@ -116,11 +117,7 @@ impl Case {
         let context = tile::context().map_err(|e| err(&e))?;
         let kernel = flash_attention::attention_fwd(&context, self.config, self.dtype)
             .map_err(|e| err(&e))?;
-        let options = Options {
-            chip: self.chip.into(),
-            num_stages: self.stages,
-            ..Options::with_warps(self.warps)
-        };
+        let options = chip_options(self.chip, self.warps, self.stages);
         let loaded = Specializing::with_options(device, &kernel, options);
         let (h, d) = (self.heads, self.config.head_dim as usize);
         let total: usize = self.seqlens.iter().sum();
@@ -187,16 +184,7 @@ impl Case {
                 errors.push(format!("o guard [{i}] was written: {g:#x}"));
             }
         }
-        let o_outcome = if errors.is_empty() {
-            Ok(())
-        } else {
-            let count = errors.len();
-            errors.truncate(5);
-            Err(format!(
-                "{count} wrong: {} (tol {tol:e})",
-                errors.join("; ")
-            ))
-        };
+        let o_outcome = summarize(errors).map_err(|e| format!("{e} (tol {tol:e})"));
         let mut lse_errors = Vec::new();
         for (i, (&g, &w)) in got_lse.iter().zip(&want_lse).enumerate() {
             if g.is_nan() || (f64::from(g) - w).abs() > LSE_TOLERANCE {
@@ -227,34 +215,17 @@ pub fn reference(
     let mut out = vec![0f64; total * h * d];
     let mut lse = vec![0f64; total * h];
     let at = |token: usize, head: usize| (token * h + head) * d;
-    let mut scores = Vec::new();
     for seq in cu.windows(2) {
         let (bos, eos) = (seq[0] as usize, seq[1] as usize);
         for head in 0..h {
+            let key = |j: usize| &k[at(bos + j, head)..at(bos + j, head) + d];
+            let value = |j: usize| &v[at(bos + j, head)..at(bos + j, head) + d];
             for i in bos..eos {
                 let keys = if causal { i + 1 } else { eos };
                 let qi = &q[at(i, head)..at(i, head) + d];
-                scores.clear();
-                scores.extend((bos..keys).map(|j| {
-                    let kj = &k[at(j, head)..at(j, head) + d];
-                    let dot: f64 = qi
-                        .iter()
-                        .zip(kj)
-                        .map(|(&a, &b)| f64::from(a) * f64::from(b))
-                        .sum();
-                    dot * sm_scale
-                }));
-                let m = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let l: f64 = scores.iter().map(|s| (s - m).exp()).sum();
-                lse[i * h + head] = m + l.ln();
-                let row = &mut out[at(i, head)..at(i, head) + d];
-                for (n, s) in scores.iter().enumerate() {
-                    let p = (s - m).exp() / l;
-                    let vj = &v[at(bos + n, head)..at(bos + n, head) + d];
-                    for (o, &x) in row.iter_mut().zip(vj) {
-                        *o += p * f64::from(x);
-                    }
-                }
+                let (row, row_lse) = attention_row(qi, keys - bos, key, value, sm_scale);
+                lse[i * h + head] = row_lse;
+                out[at(i, head)..at(i, head) + d].copy_from_slice(&row);
             }
         }
     }

@@ -12,8 +12,15 @@
 //! fragment moves an output by the order of its terms. i8 products are
 //! exact in i32.
 
+mod cases;
+mod operand;
+
+pub use cases::{SMALL, cases};
+pub(crate) use operand::{Operand, tf32};
+
 use super::reductions::compare_close;
-use super::{GUARD, Outcome, POISON, Specializing, inputs};
+use super::{GUARD, Outcome, POISON, Specializing, chip_options, inputs, launch_name};
+use crate::reference::sum;
 use tile::{Arg, Device, Options};
 use tile_dialect::{DType, InputPrecision};
 use tile_examples::matmul::{self, Epilogue, MatmulConfig};
@@ -133,20 +140,16 @@ impl Case {
             Epilogue::None => "",
             Epilogue::BiasRelu => " +bias,relu",
         };
+        let tiles = [c.block_m, c.block_n, c.block_k];
+        let launch = launch_name(tiles, self.warps, self.stages, self.chip);
         format!(
-            "{}x{}x{} {}{precision} A {} B {} tiles {}x{}x{} warps={} stages={} {}{epilogue}",
+            "{}x{}x{} {}{precision} A {} B {} {launch}{epilogue}",
             self.m,
             self.n,
             self.k,
             self.inputs,
             self.a.name(),
             self.b.name(),
-            c.block_m,
-            c.block_n,
-            c.block_k,
-            self.warps,
-            self.stages,
-            self.chip
         )
     }
 
@@ -177,11 +180,7 @@ impl Case {
             self.epilogue,
         )
         .map_err(|e| err(&e))?;
-        let options = Options {
-            chip: self.chip.into(),
-            num_stages: self.stages,
-            ..Options::with_warps(self.warps)
-        };
+        let options = chip_options(self.chip, self.warps, self.stages);
         let loaded = Specializing::with_options(device, &kernel, options);
         let (m, n, k) = (self.m, self.n, self.k);
         let a = Operand::new(device, m * k, (m * 31 + k) as u64, self.inputs)?;
@@ -237,12 +236,8 @@ impl Case {
         let mut magnitude = vec![0f64; m * n];
         for i in 0..m {
             for j in 0..n {
-                let (mut s, mut mag) = (0f64, 0f64);
-                for kk in 0..k {
-                    let t = f64::from(a_at(i, kk)) * f64::from(b_at(kk, j));
-                    s += t;
-                    mag += t.abs();
-                }
+                let (mut s, mut mag) =
+                    sum((0..k).map(|kk| f64::from(a_at(i, kk)) * f64::from(b_at(kk, j))));
                 if self.epilogue == Epilogue::BiasRelu {
                     s = (s + f64::from(bias[j])).max(0.0);
                     mag += f64::from(bias[j]).abs();
@@ -271,236 +266,4 @@ fn index(s: Storage, rows: usize, cols: usize, row: usize, col: usize) -> usize 
         Storage::RowMajor => row * cols + col,
         _ => col * rows + row,
     }
-}
-
-/// `x` rounded to TF32 (to nearest, ties away from zero).
-pub(crate) fn tf32(x: f32) -> f32 {
-    if !x.is_finite() {
-        return x;
-    }
-    f32::from_bits((x.to_bits() + 0x1000) & !0x1fff)
-}
-
-/// An operand uploaded in its type, and the values the kernel reads.
-pub(crate) struct Operand {
-    pub(crate) values: Vec<f32>,
-    arg: Arg,
-    _keep: Box<dyn std::any::Any>,
-}
-
-impl Operand {
-    pub(crate) fn new(device: &Device, len: usize, seed: u64, d: DType) -> Result<Operand, String> {
-        let raw = inputs(len, seed);
-        let e = |e: tile::RuntimeError| e.to_string();
-        let (values, arg, keep): (Vec<f32>, Arg, Box<dyn std::any::Any>) = match d {
-            DType::F16 => {
-                let bits: Vec<u16> = raw
-                    .iter()
-                    .map(|&x| half::f16::from_f32(x).to_bits())
-                    .collect();
-                let values = bits
-                    .iter()
-                    .map(|&b| half::f16::from_bits(b).to_f32())
-                    .collect();
-                let buffer = device.upload(&bits).map_err(e)?;
-                (values, Arg::from(&buffer), Box::new(buffer))
-            }
-            DType::BF16 => {
-                let bits: Vec<u16> = raw
-                    .iter()
-                    .map(|&x| half::bf16::from_f32(x).to_bits())
-                    .collect();
-                let values = bits
-                    .iter()
-                    .map(|&b| half::bf16::from_bits(b).to_f32())
-                    .collect();
-                let buffer = device.upload(&bits).map_err(e)?;
-                (values, Arg::from(&buffer), Box::new(buffer))
-            }
-            DType::F32 => {
-                let buffer = device.upload(&raw).map_err(e)?;
-                (raw, Arg::from(&buffer), Box::new(buffer))
-            }
-            DType::I8 => {
-                let ints: Vec<i8> = raw.iter().map(|&x| x.floor() as i8).collect();
-                let values = ints.iter().map(|&i| f32::from(i)).collect();
-                let buffer = device.upload(&ints).map_err(e)?;
-                (values, Arg::from(&buffer), Box::new(buffer))
-            }
-            other => return Err(format!("no matmul inputs of {other}")),
-        };
-        Ok(Operand {
-            values,
-            arg,
-            _keep: keep,
-        })
-    }
-
-    pub(crate) fn arg(&self) -> Arg {
-        self.arg
-    }
-}
-
-/// Small tiles for the interpreter and quick runs.
-pub const SMALL: MatmulConfig = MatmulConfig {
-    block_m: 64,
-    block_n: 64,
-    block_k: 32,
-    group_m: 4,
-    a_order: [1, 0],
-    b_order: [1, 0],
-};
-
-/// The cases: every input type and precision on each path, transposed
-/// operands, other tiles and warps, the epilogue, and sizes mixing 1, 17,
-/// 64, 1000 and 4097. `large` adds the sizes only a GPU runs in reasonable
-/// time.
-pub fn cases(large: bool) -> Vec<Case> {
-    let mut out = Vec::new();
-    let small = [
-        (1, 1, 1),
-        (17, 17, 17),
-        (64, 64, 64),
-        (17, 64, 1000),
-        (100, 33, 70),
-    ];
-    let big = [(4097, 64, 1000), (64, 4097, 17), (1000, 17, 4097)];
-    let sizes: Vec<(usize, usize, usize)> = small
-        .iter()
-        .chain(if large { &big[..] } else { &[] })
-        .copied()
-        .collect();
-    let kinds = [
-        (DType::F16, None),
-        (DType::BF16, None),
-        (DType::F32, Some(InputPrecision::Tf32)),
-        (DType::F32, Some(InputPrecision::Tf32x3)),
-        (DType::F32, Some(InputPrecision::Ieee)),
-        (DType::I8, None),
-    ];
-    for &(m, n, k) in &sizes {
-        for &(inputs, precision) in &kinds {
-            for chip in ["sm_90", "sm_80"] {
-                if chip == "sm_80" && precision == Some(InputPrecision::Ieee) {
-                    continue;
-                }
-                out.push(Case {
-                    precision,
-                    chip,
-                    config: SMALL,
-                    ..Case::new(m, n, k, inputs)
-                });
-            }
-        }
-    }
-    // 1000^3 on each tensor-core path (the interpreter, which every GPU
-    // launch is also compared with, takes seconds for each).
-    if large {
-        for (inputs, chip) in [(DType::F16, "sm_90"), (DType::BF16, "sm_80")] {
-            out.push(Case {
-                chip,
-                ..Case::new(1000, 1000, 1000, inputs)
-            });
-        }
-    }
-    // Transposed operands, other tiles and warps, the epilogue.
-    let (m, n, k) = (100, 70, 130);
-    for (a, b) in [
-        (Storage::Strided, Storage::RowMajor),
-        (Storage::RowMajor, Storage::Strided),
-        (Storage::Order01, Storage::Order01),
-    ] {
-        for inputs in [DType::F16, DType::F32] {
-            out.push(Case {
-                a,
-                b,
-                config: SMALL,
-                ..Case::new(m, n, k, inputs)
-            });
-        }
-    }
-    for (config, warps) in [
-        (MatmulConfig::default(), 4),
-        (MatmulConfig::default(), 8),
-        (
-            MatmulConfig {
-                block_m: 16,
-                block_n: 32,
-                block_k: 16,
-                ..SMALL
-            },
-            1,
-        ),
-    ] {
-        for chip in ["sm_90", "sm_80"] {
-            out.push(Case {
-                config,
-                warps,
-                chip,
-                ..Case::new(200, 150, 96, DType::BF16)
-            });
-        }
-    }
-    out.push(Case {
-        epilogue: Epilogue::BiasRelu,
-        config: SMALL,
-        ..Case::new(m, n, k, DType::F16)
-    });
-    // Pipelined K loops: strides divisible by 16 (so 16-byte copies),
-    // rows and K not multiples of the tiles, 2 to 4 stages, operands
-    // contiguous along K or along M and N, each tensor-core path.
-    // The interpreter (CI) runs the smaller size; on a GPU the interpreter
-    // checks every launch too, so the sizes stay near 2^28 products.
-    let (m, n, k) = if large {
-        (1000, 256, 1088)
-    } else {
-        (130, 64, 192)
-    };
-    for (inputs, chip, stages) in [
-        (DType::F16, "sm_90", 2),
-        (DType::F16, "sm_90", 3),
-        (DType::F16, "sm_90", 4),
-        (DType::BF16, "sm_80", 3),
-        (DType::I8, "sm_90", 3),
-    ] {
-        out.push(Case {
-            stages,
-            chip,
-            ..Case::new(m, n, k, inputs)
-        });
-    }
-    for (a, b) in [
-        (Storage::Order01, Storage::Order01),
-        (Storage::Order01, Storage::RowMajor),
-    ] {
-        for chip in ["sm_90", "sm_80"] {
-            out.push(Case {
-                a,
-                b,
-                chip,
-                ..Case::new(if large { 512 } else { 128 }, 256, 320, DType::F16)
-            });
-        }
-    }
-    // The autotuned kernels (`matmul::autotuner`), plain and with the
-    // epilogue.
-    out.push(Case {
-        autotuned: true,
-        ..Case::new(257, 256, if large { 520 } else { 72 }, DType::F16)
-    });
-    out.push(Case {
-        autotuned: true,
-        epilogue: Epilogue::BiasRelu,
-        ..Case::new(130, 300, 96, DType::BF16)
-    });
-    out.push(Case {
-        epilogue: Epilogue::BiasRelu,
-        warps: 8,
-        config: MatmulConfig {
-            block_n: 256,
-            ..MatmulConfig::default()
-        },
-        ..Case::new(256, 512, if large { 1024 } else { 64 }, DType::BF16)
-    });
-    out
 }

@@ -16,8 +16,10 @@
 //! followed by a guard region that must stay poisoned.
 
 use super::matmul::{Operand, TOLERANCE, tf32};
-use super::{GUARD, Outcome, Specializing};
-use tile::{Arg, Device, Options};
+use super::{GUARD, Outcome, Specializing, chip_options, launch_name, summarize};
+use crate::elements::{decode, rounding};
+use crate::reference::sum;
+use tile::{Arg, Device};
 use tile_dialect::DType;
 use tile_examples::matmul_styles::{self, Style, StyleConfig, output_type};
 
@@ -57,19 +59,15 @@ impl Case {
     /// What the case is, for reports.
     pub fn name(&self) -> String {
         let c = &self.config;
+        let tiles = [c.block_m, c.block_n, c.block_k];
+        let launch = launch_name(tiles, self.warps, self.stages, self.chip);
         format!(
-            "{} {}x{}x{} {} tiles {}x{}x{} warps={} stages={} {}",
+            "{} {}x{}x{} {} {launch}",
             self.style.name(),
             self.m,
             self.n,
             self.k,
             self.inputs,
-            c.block_m,
-            c.block_n,
-            c.block_k,
-            self.warps,
-            self.stages,
-            self.chip
         )
     }
 
@@ -88,11 +86,7 @@ impl Case {
         let context = tile::context().map_err(|e| err(&e))?;
         let kernel = matmul_styles::kernel(&context, self.style, self.config, self.inputs)
             .map_err(|e| err(&e))?;
-        let options = Options {
-            chip: self.chip.into(),
-            num_stages: self.stages,
-            ..Options::with_warps(self.warps)
-        };
+        let options = chip_options(self.chip, self.warps, self.stages);
         let loaded = Specializing::with_options(device, &kernel, options);
         let (m, n, k, batch) = (self.m, self.n, self.k, self.batch());
         let a = Operand::new(device, batch * m * k, (m * 31 + k) as u64, self.inputs)?;
@@ -127,23 +121,14 @@ impl Case {
             let i = if transposed { j * k + kk } else { kk * n + j };
             round(b.values[p * k * n + i])
         };
-        let mut want = vec![0f64; batch * m * n];
-        let mut magnitude = vec![0f64; batch * m * n];
-        for p in 0..batch {
-            for i in 0..m {
-                for j in 0..n {
-                    let (mut s, mut mag) = (0f64, 0f64);
-                    for kk in 0..k {
-                        let t = f64::from(round(a.values[p * m * k + i * k + kk]))
-                            * f64::from(b_at(p, kk, j));
-                        s += t;
-                        mag += t.abs();
-                    }
-                    want[p * m * n + i * n + j] = s;
-                    magnitude[p * m * n + i * n + j] = mag;
-                }
-            }
-        }
+        let (want, magnitude): (Vec<f64>, Vec<f64>) = (0..batch * m * n)
+            .map(|e| {
+                let (p, i, j) = (e / (m * n), e % (m * n) / n, e % n);
+                sum((0..k).map(|kk| {
+                    f64::from(round(a.values[p * m * k + i * k + kk])) * f64::from(b_at(p, kk, j))
+                }))
+            })
+            .unzip();
         c.check(device, &want, &magnitude)
     }
 }
@@ -182,40 +167,21 @@ impl Output {
     fn check(&self, device: &Device, want: &[f64], magnitude: &[f64]) -> Outcome {
         let raw: Vec<u8> = device.download(&self.buffer).map_err(|e| e.to_string())?;
         let bytes = (self.dtype.bits() / 8) as usize;
+        let poison: u32 = if bytes == 2 { 0x7EAD } else { 0x7FC0_DEAD };
         let (values, poisoned): (Vec<f64>, Vec<bool>) = raw
             .chunks_exact(bytes)
-            .map(|c| match self.dtype {
-                DType::F16 => {
-                    let b = u16::from_le_bytes([c[0], c[1]]);
-                    (f64::from(half::f16::from_bits(b).to_f32()), b == 0x7EAD)
-                }
-                DType::BF16 => {
-                    let b = u16::from_le_bytes([c[0], c[1]]);
-                    (f64::from(half::bf16::from_bits(b).to_f32()), b == 0x7EAD)
-                }
-                DType::I32 => {
-                    let b = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    (f64::from(b as i32), b == 0x7FC0_DEAD)
-                }
-                _ => {
-                    let b = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                    (f64::from(f32::from_bits(b)), b == 0x7FC0_DEAD)
-                }
+            .map(|c| {
+                let bits = c.iter().rev().fold(0u32, |b, &x| (b << 8) | u32::from(x));
+                (decode(self.dtype, c), bits == poison)
             })
             .unzip();
-        // One rounding to the output type.
-        let rounding = match self.dtype {
-            DType::F16 => 2f64.powi(-11),
-            DType::BF16 => 2f64.powi(-8),
-            _ => 0.0,
-        };
         let exact = self.dtype == DType::I32;
         let mut errors = Vec::new();
         for (i, (&got, &w)) in values.iter().zip(want).enumerate() {
             let allowed = if exact {
                 0.0
             } else {
-                w.abs() * rounding + TOLERANCE * magnitude[i] + f64::MIN_POSITIVE
+                w.abs() * rounding(self.dtype) + TOLERANCE * magnitude[i] + f64::MIN_POSITIVE
             };
             if got.is_nan() || (got - w).abs() > allowed {
                 errors.push(format!("[{i}] = {got}, want {w}"));
@@ -233,13 +199,7 @@ impl Output {
                 self.len + GUARD
             ));
         }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            let count = errors.len();
-            errors.truncate(5);
-            Err(format!("{count} wrong: {}", errors.join("; ")))
-        }
+        summarize(errors)
     }
 }
 

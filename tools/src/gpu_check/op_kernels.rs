@@ -197,3 +197,20 @@ pub fn cases(device: &Device, full: bool) -> Vec<(String, Outcome)> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cross-entropy case on the interpreter: the shared launch
+    /// ([`super::super::cross_entropy`]) computes and checks it.
+    #[test]
+    fn the_cross_entropy_case_runs_on_the_interpreter() {
+        let device = Device::interpreter();
+        cross_entropy_case(&device, 7, 300).unwrap();
+        let buffers = Buffers::upload(&device, &[1.0, 2.0], &[0], &[0.0]).unwrap();
+        let e = buffers.check_predictions(&device, &[1]).unwrap_err();
+        assert_eq!(e, "row 0: argmax -1, want 1");
+        assert_eq!(targets(3, 5), vec![0, 4, 3]);
+    }
+}

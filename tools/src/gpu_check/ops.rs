@@ -15,8 +15,10 @@
 mod argmax;
 mod arith;
 mod atomic;
+mod binary;
 mod control;
 mod convert;
+mod float_unary;
 mod fp8;
 mod rearrange;
 mod scan;
@@ -38,10 +40,10 @@ type Sweep = fn(&melior::Context, &Device, Accuracy) -> Vec<(String, Outcome)>;
 
 /// The sweeps, by group name.
 const SWEEPS: [(&str, Sweep); 15] = [
-    ("float_unary", arith::float_unary_ops),
-    ("binary", |c, d, _| arith::binary_ops(c, d)),
-    ("nan", |c, d, _| arith::nan_handling(c, d)),
-    ("div_approx", arith::approximate_division),
+    ("float_unary", float_unary::float_unary_ops),
+    ("binary", |c, d, _| binary::binary_ops(c, d)),
+    ("nan", |c, d, _| binary::nan_handling(c, d)),
+    ("div_approx", binary::approximate_division),
     ("compare", |c, d, _| arith::comparisons(c, d)),
     ("fma", |c, d, _| arith::fused_multiply_add(c, d)),
     ("integer_neg_abs", |c, d, _| arith::integer_neg_abs(c, d)),

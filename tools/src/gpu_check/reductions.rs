@@ -12,6 +12,7 @@
 
 use super::Specializing;
 use super::{Outcome, Storage, compare, inputs, poisoned, verdict};
+use crate::reference::{softmax, sum};
 use tile::{Arg, Buffer, Device};
 use tile_dialect::{DType, Kernel};
 use tile_examples::{row_sum, softmax, weighted_sum};
@@ -140,12 +141,7 @@ pub fn row_sum_case(
 /// Row sums and sums of magnitudes of an `m x n` view, in f64.
 fn row_sums(a: &[f32], m: usize, n: usize, sm: usize, sn: usize) -> (Vec<f64>, Vec<f64>) {
     (0..m)
-        .map(|i| {
-            (0..n).fold((0f64, 0f64), |(s, t), j| {
-                let x = f64::from(a[i * sm + j * sn]);
-                (s + x, t + x.abs())
-            })
-        })
+        .map(|i| sum((0..n).map(|j| f64::from(a[i * sm + j * sn]))))
         .unzip()
 }
 
@@ -189,12 +185,7 @@ pub fn weighted_sum_fwd_case(
     let grid = rows.div_ceil(rows_tile as usize) as u32;
     loaded.launch(grid, &args).map_err(err)?;
     let (want, magnitude): (Vec<f64>, Vec<f64>) = (0..rows)
-        .map(|r| {
-            (0..d).fold((0f64, 0f64), |(s, t), c| {
-                let p = f64::from(x.values[r * sr + c * sd]) * f64::from(w.values[c]);
-                (s + p, t + p.abs())
-            })
-        })
+        .map(|r| sum((0..d).map(|c| f64::from(x.values[r * sr + c * sd]) * f64::from(w.values[c]))))
         .unzip();
     compare_close(
         &device.download(&out).map_err(err)?,
@@ -271,10 +262,7 @@ pub fn weighted_sum_bwd_case(
     reduce.launch(d as u32, &args).map_err(err)?;
     let (want, magnitude): (Vec<f64>, Vec<f64>) = (0..d)
         .map(|c| {
-            (0..rows).fold((0f64, 0f64), |(s, t), r| {
-                let p = f64::from(x.values[r * sr + c * sd]) * f64::from(g.values[r]);
-                (s + p, t + p.abs())
-            })
+            sum((0..rows).map(|r| f64::from(x.values[r * sr + c * sd]) * f64::from(g.values[r])))
         })
         .unzip();
     compare_close(
@@ -310,15 +298,9 @@ pub fn softmax_case(
         Arg::from(cols as i32),
     ];
     loaded.launch(rows as u32, &args).map_err(err)?;
-    let mut want = Vec::with_capacity(rows * cols);
-    for r in 0..rows {
-        let row = &x[r * row_stride..r * row_stride + cols];
-        let max = row
-            .iter()
-            .fold(f64::NEG_INFINITY, |m, &v| m.max(f64::from(v)));
-        let den: f64 = row.iter().map(|&v| (f64::from(v) - max).exp()).sum();
-        want.extend(row.iter().map(|&v| (f64::from(v) - max).exp() / den));
-    }
+    let want: Vec<f64> = (0..rows)
+        .flat_map(|r| softmax(&x[r * row_stride..r * row_stride + cols]))
+        .collect();
     // Each value against itself: the tolerance is relative per element.
     let magnitude: Vec<f64> = want.iter().map(|w| w.abs()).collect();
     compare_close(

@@ -27,7 +27,7 @@ use super::{Baseline, Cli};
 use crate::markdown;
 use crate::protocol::run_or_skip;
 use crate::protocol::script::timing_args;
-use crate::timing::{Timer, Timing};
+use crate::timing::{Timing, time_cases};
 use tile::Device;
 use tile_dialect::DType;
 use tile_examples::matmul_styles::{Style, StyleConfig};
@@ -233,19 +233,14 @@ pub fn run(
     python: Option<(&str, &std::path::Path)>,
 ) -> Result<(Vec<StyleRow>, Vec<String>, String), String> {
     let sms = device.limits().multiprocessors;
-    let mut timer = Timer::new(device, timing)?;
-    let ours: Vec<_> = cases
-        .iter()
-        .map(|c| {
-            let runs = if only.is_empty() {
-                configs_for(c)
-            } else {
-                only.to_vec()
-            };
-            ours(device, c, &runs, &mut timer, sms)
-        })
-        .collect();
-    drop(timer);
+    let ours = time_cases(device, timing, cases, |c, timer| {
+        let runs = if only.is_empty() {
+            configs_for(c)
+        } else {
+            only.to_vec()
+        };
+        ours(device, c, &runs, timer, sms)
+    })?;
     let args = [timing_args(timing), case_args(cases)].concat();
     let script = run_or_skip::<StyleBaseline>(python, &args);
     let rows = cases
@@ -296,23 +291,11 @@ pub fn main(command_line: &str, cli: &Cli, device: &Device, name: &str) -> i32 {
         }
     };
     let table = markdown(&rows);
-    let mut status = i32::from(rows.iter().any(|r| r.ours.is_err()));
-    if let Some(path) = &cli.out {
-        let mut facts = vec![
-            format!("device: {name}"),
-            format!("command: `{command_line}`"),
-            format!("timing: {}", timing.describe()),
-            "both sides: the fastest of the same configurations (`styles::configs_for`), each checked first".to_string(),
-            format!("baselines: `{command}`"),
-        ];
-        facts.extend(info);
-        let report = markdown::report("tile-tools matmul-bench --styles", &facts, &table);
-        if !markdown::write_report(path, &report) {
-            status = 1;
-        }
-    }
-    println!("\n{table}");
-    status
+    let ours_are = "both sides: the fastest of the same configurations (`styles::configs_for`), each checked first";
+    let facts = super::report_facts(name, command_line, timing, ours_are.into(), &command, info);
+    let title = "tile-tools matmul-bench --styles";
+    let written = markdown::publish(cli.out.as_deref(), title, &facts, &table);
+    i32::from(rows.iter().any(|r| r.ours.is_err()) || !written)
 }
 
 #[cfg(test)]

@@ -2,33 +2,16 @@
 
 use super::{Baseline, Case, Config};
 use crate::markdown::Table;
+use crate::timing::Compared;
 
 /// One row: the case, our best time and configuration (or why there is
 /// none), and the script's baselines.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// The case.
-    pub case: Case,
-    /// Our best median in ms and its configuration.
-    pub ours: Result<(f64, Config), String>,
-    /// Triton's and cuBLAS's, if the script gave them.
-    pub baseline: Option<Baseline>,
-}
+pub type Row = Compared<Case, Config, Baseline>;
 
 impl Row {
-    /// A row.
-    pub fn new(case: Case, ours: Result<(f64, Config), String>, baseline: Option<Baseline>) -> Row {
-        Row {
-            case,
-            ours,
-            baseline,
-        }
-    }
-
     /// ours / Triton, when both were measured.
     pub fn ratio(&self) -> Option<f64> {
-        let ours = self.ours.as_ref().ok()?.0;
-        Some(ours / self.baseline.as_ref()?.triton_ms?)
+        Some(self.ours_ms()? / self.baseline.as_ref()?.triton_ms?)
     }
 
     /// `PASS` at or under the case's target, `FAIL` over it or when ours

@@ -1,8 +1,10 @@
 //! The fastest of several configurations, as an autotuner chooses: each
 //! configuration compiled specialized on its launch arguments (as Triton
 //! specializes on its arguments), checked, then timed; the benchmarks of
-//! the matmul, its styles and flash attention report the fastest.
+//! the matmul, its styles and flash attention report the fastest, beside
+//! the script's baseline ([`Compared`]).
 
+use super::{Timer, Timing};
 use tile::{Arg, Device, LoadedKernel, Options};
 use tile_dialect::Kernel;
 use tile_runtime::Specialization;
@@ -60,6 +62,52 @@ pub fn fastest<C: Copy>(
     best.ok_or(errors)
 }
 
+/// Ours on a case: the fastest median in ms and its configuration, or
+/// why none ran.
+pub type Best<K> = Result<(f64, K), String>;
+
+/// Ours on each of `cases` (`ours`: the fastest configuration and its
+/// time), timed with `timing` on `device` by one [`Timer`], whose flush
+/// buffer is freed before this returns (the Python baselines run next).
+/// An error when the flush buffer cannot be had.
+pub fn time_cases<C, K>(
+    device: &Device,
+    timing: Timing,
+    cases: &[C],
+    mut ours: impl FnMut(&C, &mut Timer) -> Best<K>,
+) -> Result<Vec<Best<K>>, String> {
+    let mut timer = Timer::new(device, timing)?;
+    Ok(cases.iter().map(|case| ours(case, &mut timer)).collect())
+}
+
+/// One case of a benchmark that tries configurations ([`fastest`]):
+/// ours against the script's baseline, a row of its table.
+#[derive(Clone, Debug)]
+pub struct Compared<C, K, B> {
+    /// The case.
+    pub case: C,
+    /// Our fastest median in ms and its configuration, or why none ran.
+    pub ours: Best<K>,
+    /// The script's measurements of the case, if it gave them.
+    pub baseline: Option<B>,
+}
+
+impl<C, K, B> Compared<C, K, B> {
+    /// A row.
+    pub fn new(case: C, ours: Best<K>, baseline: Option<B>) -> Self {
+        Compared {
+            case,
+            ours,
+            baseline,
+        }
+    }
+
+    /// Our fastest median in ms, if ours ran.
+    pub fn ours_ms(&self) -> Option<f64> {
+        self.ours.as_ref().ok().map(|(ms, _)| *ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +124,23 @@ mod tests {
         assert_eq!(got, Ok((0.2, 2)));
         let none = fastest("x", &[1usize], |i| format!("c{i}"), |_| Err("bad".into()));
         assert_eq!(none, Err(vec!["c1: bad".to_string()]));
+    }
+
+    #[test]
+    fn every_case_is_timed() {
+        let device = Device::interpreter();
+        let timing = Timing { warmup: 1, reps: 2 };
+        let times = time_cases(&device, timing, &[1usize, 2], |&case, timer| {
+            let ms = timer.median_ms(|| Ok(()))?;
+            if case == 2 {
+                Err("bad".into())
+            } else {
+                Ok((ms, case))
+            }
+        })
+        .unwrap();
+        assert!(matches!(times[0], Ok((_, 1))));
+        assert_eq!(times[1], Err("bad".to_string()));
     }
 
     #[test]

@@ -4,29 +4,21 @@
 use super::{StyleCase, StyleRun};
 use crate::markdown::Table;
 use crate::matmul_bench::Baseline;
+use crate::timing::Compared;
 
-/// One row of the table.
-#[derive(Clone, Debug)]
-pub struct StyleRow {
-    /// The case.
-    pub case: StyleCase,
-    /// Our best median (ms) and configuration.
-    pub ours: Result<(f64, StyleRun), String>,
-    /// Triton's and cuBLAS's.
-    pub baseline: Option<Baseline>,
-}
+/// One row of the table: the case, our best median (ms) and
+/// configuration, Triton's and cuBLAS's.
+pub type StyleRow = Compared<StyleCase, StyleRun, Baseline>;
 
 impl StyleRow {
     /// Ours over Triton, in throughput (Triton's time over ours).
     pub fn vs_triton(&self) -> Option<f64> {
-        let ours = self.ours.as_ref().ok()?.0;
-        Some(self.baseline.as_ref()?.triton_ms? / ours)
+        Some(self.baseline.as_ref()?.triton_ms? / self.ours_ms()?)
     }
 
     /// Ours over cuBLAS, in throughput.
     pub fn vs_cublas(&self) -> Option<f64> {
-        let ours = self.ours.as_ref().ok()?.0;
-        Some(self.baseline.as_ref()?.torch_ms? / ours)
+        Some(self.baseline.as_ref()?.torch_ms? / self.ours_ms()?)
     }
 
     /// `PASS` when every target that applies is met, `FAIL` otherwise or
@@ -104,20 +96,18 @@ pub fn markdown(rows: &[StyleRow]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::configs_for;
+    use super::super::{cases, configs_for};
     use super::*;
     use tile_dialect::DType;
     use tile_examples::matmul_styles::Style;
 
     #[test]
     fn verdicts_and_the_table() {
-        let case = StyleCase {
-            style: Style::Pointers,
-            dtype: DType::F16,
-            m: 4096,
-            n: 4096,
-            k: 4096,
-        };
+        // The pointer style in f16 at 4096^3.
+        let case = cases(false)
+            .into_iter()
+            .find(|c| c.style == Style::Pointers && c.dtype == DType::F16 && c.m == 4096)
+            .unwrap();
         let run = configs_for(&case)[0];
         let row = |ours_ms: f64, triton_ms: f64, torch_ms: f64| StyleRow {
             case,

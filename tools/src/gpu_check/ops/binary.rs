@@ -1,0 +1,285 @@
+//! Binary ops in every type but i1 (wrapping integers, floats rounded
+//! once), NaN through `maximum`, `minimum` and `clamp`, and approximate
+//! division.
+
+use super::{
+    Accuracy, BLOCK, DTYPES, EXACT, N, Num, Tolerance, check, elementwise, inputs, round, run,
+};
+use crate::gpu_check::Outcome;
+use tile::{DType, Device, Tile};
+
+type Binary = (
+    &'static str,
+    for<'k> fn(Tile<'k>, Tile<'k>) -> Tile<'k>,
+    fn(DType, Num, Num) -> Option<Num>,
+);
+
+fn binary_ops_table() -> Vec<Binary> {
+    fn int_or_float(
+        d: DType,
+        a: Num,
+        b: Num,
+        i: fn(i128, i128) -> i128,
+        f: fn(f64, f64) -> f64,
+    ) -> Option<Num> {
+        Some(if d.is_float() {
+            Num::Float(f(a.f(), b.f()))
+        } else {
+            Num::Int(i(a.i(), b.i()))
+        })
+    }
+    fn ints(d: DType, v: Num) -> Option<Num> {
+        (!d.is_float()).then_some(v)
+    }
+    vec![
+        (
+            "add",
+            |a, b| a + b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x + y, |x, y| x + y),
+        ),
+        (
+            "sub",
+            |a, b| a - b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x - y, |x, y| x - y),
+        ),
+        (
+            "mul",
+            |a, b| a * b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x * y, |x, y| x * y),
+        ),
+        (
+            "div",
+            |a, b| a / b,
+            |d, a, b| int_or_float(d, a, b, |x, y| x / y, |x, y| x / y),
+        ),
+        (
+            "rem",
+            |a, b| a % b,
+            |d, a, b| ints(d, Num::Int(a.i() % b.i())),
+        ),
+        (
+            "and",
+            |a, b| a & b,
+            |d, a, b| ints(d, Num::Int(a.i() & b.i())),
+        ),
+        (
+            "or",
+            |a, b| a | b,
+            |d, a, b| ints(d, Num::Int(a.i() | b.i())),
+        ),
+        (
+            "xor",
+            |a, b| a ^ b,
+            |d, a, b| ints(d, Num::Int(a.i() ^ b.i())),
+        ),
+        (
+            "maximum",
+            |a, b| a.maximum(b),
+            |d, a, b| int_or_float(d, a, b, i128::max, f64::max),
+        ),
+        (
+            "minimum",
+            |a, b| a.minimum(b),
+            |d, a, b| int_or_float(d, a, b, i128::min, f64::min),
+        ),
+        (
+            "maximum_ignoring_nan",
+            |a, b| a.maximum_ignoring_nan(b),
+            |d, a, b| int_or_float(d, a, b, i128::max, f64::max),
+        ),
+        (
+            "minimum_ignoring_nan",
+            |a, b| a.minimum_ignoring_nan(b),
+            |d, a, b| int_or_float(d, a, b, i128::min, f64::min),
+        ),
+        (
+            "clamp",
+            |a, b| a.clamp(-3, b, true),
+            |d, a, b| int_or_float(d, a, b, |a, b| a.max(-3).min(b), |a, b| a.max(-3.0).min(b)),
+        ),
+        (
+            "cdiv",
+            |a, b| a.cdiv(b),
+            |d, a, b| {
+                let (x, y) = (a.i(), b.i());
+                let q = x / y;
+                ints(
+                    d,
+                    Num::Int(if (x % y != 0) && ((x < 0) == (y < 0)) {
+                        q + 1
+                    } else {
+                        q
+                    }),
+                )
+            },
+        ),
+    ]
+}
+
+/// Every binary op in every type but i1: `(case, outcome)`.
+pub fn binary_ops(context: &melior::Context, device: &Device) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    for d in DTYPES.into_iter().filter(|&d| d != DType::I1) {
+        let (a, b) = (inputs(d, 0, BLOCK as usize), inputs(d, 1, BLOCK as usize));
+        for (name, op, reference) in binary_ops_table() {
+            let want: Option<Vec<Num>> = (0..N)
+                .map(|i| reference(d, a[i], b[i]).map(|r| round(d, r)))
+                .collect();
+            let kernel = elementwise(context, name, &[d, d], d, |_, v| op(v[0], v[1]));
+            let outcome = match (want, kernel) {
+                (Some(want), Ok(kernel)) => run(
+                    device,
+                    &kernel,
+                    &[(d, a.clone()), (d, b.clone())],
+                    d,
+                    BLOCK as usize,
+                )
+                .and_then(|got| check(d, &got[..N], &want, EXACT)),
+                (None, Err(_)) => Ok(()),
+                (Some(_), Err(e)) => Err(format!("refused: {e}")),
+                (None, Ok(_)) => Err("accepted, but it has no meaning for the type".into()),
+            };
+            out.push((format!("{name} {d}"), outcome));
+        }
+    }
+    out
+}
+
+/// NaN through `maximum` / `minimum` (propagated), their `_ignoring_nan`
+/// forms (the number wins) and `clamp` both ways, in every float type.
+pub fn nan_handling(context: &melior::Context, device: &Device) -> Vec<(String, Outcome)> {
+    let nan = f64::NAN;
+    let a = [nan, 1.0, -1.0, nan, 0.25, 5.0, -5.0, nan];
+    let b = [2.0, nan, nan, nan, 0.5, 0.5, 0.5, 0.5];
+    type Op = (
+        &'static str,
+        for<'k> fn(Tile<'k>, Tile<'k>) -> Tile<'k>,
+        fn(f64, f64) -> f64,
+    );
+    let ops: [Op; 6] = [
+        (
+            "maximum",
+            |a, b| a.maximum(b),
+            |x, y| {
+                if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    x.max(y)
+                }
+            },
+        ),
+        (
+            "minimum",
+            |a, b| a.minimum(b),
+            |x, y| {
+                if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    x.min(y)
+                }
+            },
+        ),
+        (
+            "maximum_ignoring_nan",
+            |a, b| a.maximum_ignoring_nan(b),
+            f64::max,
+        ),
+        (
+            "minimum_ignoring_nan",
+            |a, b| a.minimum_ignoring_nan(b),
+            f64::min,
+        ),
+        (
+            "clamp_propagating_nan",
+            |a, b| a.clamp(-1.0, b, true),
+            |x, y| {
+                if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    x.max(-1.0).min(y)
+                }
+            },
+        ),
+        (
+            "clamp_ignoring_nan",
+            |a, b| a.clamp(-1.0, b, false),
+            |x, y| x.max(-1.0).min(y),
+        ),
+    ];
+    let mut out = Vec::new();
+    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let pad = |v: &[f64]| -> Vec<Num> {
+            let mut x: Vec<Num> = v.iter().map(|&f| Num::Float(f)).collect();
+            x.resize(BLOCK as usize, Num::Float(1.0));
+            x
+        };
+        let (xa, xb) = (pad(&a), pad(&b));
+        for (name, op, reference) in ops {
+            let want: Vec<Num> = (0..a.len())
+                .map(|i| round(d, Num::Float(reference(a[i], b[i]))))
+                .collect();
+            let outcome = elementwise(context, name, &[d, d], d, |_, v| op(v[0], v[1]))
+                .map_err(|e| e.to_string())
+                .and_then(|k| {
+                    run(
+                        device,
+                        &k,
+                        &[(d, xa.clone()), (d, xb.clone())],
+                        d,
+                        BLOCK as usize,
+                    )
+                })
+                .and_then(|got| check(d, &got[..a.len()], &want, EXACT));
+            out.push((format!("{name} {d} with NaN"), outcome));
+        }
+    }
+    out
+}
+
+/// `div_approx` (`div.full.f32` on the GPU, 2 ulp in f32; f16 and bf16
+/// rounded from it, so within 1 ulp of their own) in every float type:
+/// refused in f64; on the interpreter, exact.
+pub fn approximate_division(
+    context: &melior::Context,
+    device: &Device,
+    accuracy: Accuracy,
+) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let (a, b) = (inputs(d, 0, BLOCK as usize), inputs(d, 1, BLOCK as usize));
+        let kernel = elementwise(context, "div_approx", &[d, d], d, |_, v| {
+            v[0].div_approx(v[1])
+        });
+        let outcome = match (d, kernel) {
+            (DType::F64, Err(e)) if e.to_string().contains("div") => Ok(()),
+            (DType::F64, other) => Err(format!("f64 approximate division: {:?}", other.err())),
+            (_, Err(e)) => Err(format!("refused: {e}")),
+            (_, Ok(kernel)) => {
+                let want: Vec<Num> = (0..N)
+                    .map(|i| round(d, Num::Float(a[i].f() / b[i].f())))
+                    .collect();
+                let tolerance = match (accuracy, d) {
+                    (Accuracy::Exact, _) => EXACT,
+                    (Accuracy::Approximate, DType::F32) => Tolerance {
+                        ulps: 2.0,
+                        abs: 0.0,
+                    },
+                    (Accuracy::Approximate, _) => Tolerance {
+                        ulps: 1.0,
+                        abs: 0.0,
+                    },
+                };
+                run(
+                    device,
+                    &kernel,
+                    &[(d, a.clone()), (d, b.clone())],
+                    d,
+                    BLOCK as usize,
+                )
+                .and_then(|got| check(d, &got[..N], &want, tolerance))
+            }
+        };
+        out.push((format!("div_approx {d}"), outcome));
+    }
+    out
+}
