@@ -18,7 +18,7 @@
 //! and the verdict (ours at least Triton's throughput, and within
 //! [`sdpa::TOLERANCE`] of SDPA).
 //!
-//! Modules: [`cli`] (the command line), [`ours`] (our side of a case, its
+//! Modules: [`cli`] (the command line), `ours` (our side of a case, its
 //! inputs and check in `inputs`), [`sdpa`] (ours' output for the
 //! comparison with SDPA), [`table`] (the script's results, the rows and
 //! their verdicts).

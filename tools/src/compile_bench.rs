@@ -25,7 +25,7 @@
 //! it. A kernel that does not compile is a failed row with the error, and
 //! the other kernels are still measured.
 //!
-//! Modules: [`measure`] (the three measurements), [`table`] (summaries,
+//! Modules: [`mod@measure`] (the three measurements), [`mod@table`] (summaries,
 //! verdicts and the tables), [`scaling`] (`--scaling`), and the kernels,
 //! the machine's description and the upstream comparison.
 

@@ -23,7 +23,7 @@
 //! repetitions, the L2 flush, CUDA-event medians, the fastest
 //! configuration), [`protocol`] (the JSON lines the Python baselines
 //! print, and running them), [`markdown`] (tables and reports),
-//! [`reference`] (f64 references) and [`elements`] (16-bit floats and
+//! [`mod@reference`] (f64 references) and [`elements`] (16-bit floats and
 //! stored outputs).
 
 pub mod attention_bench;

@@ -1,7 +1,7 @@
 //! GPU checks and benchmarks of the runtime (issue 6): recompiles per
 //! argument facts, threads launching at once, typed resource errors that
 //! leave the device usable, a kernel fault (here); host time per launch
-//! ([`launch_bench`]), the autotuner ([`autotune`]), and the comparison of
+//! ([`mod@launch_bench`]), the autotuner ([`autotune`]), and the comparison of
 //! ahead-of-time code with the JIT ([`aot`]).
 
 pub mod aot;

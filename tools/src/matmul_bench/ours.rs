@@ -81,7 +81,7 @@ impl Operands {
 /// Our best time on `case` over `configs`, and its configuration; a
 /// configuration that fails to compile, load or check is skipped, and the
 /// errors are returned when none ran.
-pub(super) fn ours(
+pub fn ours(
     device: &Device,
     case: &Case,
     configs: &[Config],

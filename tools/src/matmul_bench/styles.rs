@@ -14,11 +14,11 @@
 //! for the block-pointer form, our first example), and at 4096^3 and
 //! 8192^3 in f16 and bf16 at least 0.90 of cuBLAS's.
 //!
-//! Modules: [`ours`] (our side of a case), [`table`] (the rows and their
+//! Modules: [`mod@ours`] (our side of a case), [`table`] (the rows and their
 //! verdicts); the script's results are read as [`StyleBaseline`].
 
-mod ours;
-mod table;
+pub mod ours;
+pub mod table;
 
 pub use ours::ours;
 pub use table::{StyleRow, markdown};
