@@ -34,7 +34,7 @@ pub use cli::{Cli, Mask};
 use crate::markdown;
 use crate::protocol::run_or_skip;
 use crate::protocol::script::timing_args;
-use crate::timing::time_cases;
+use crate::timing::{config_text, parse_config_text, time_cases};
 use std::path::Path;
 use table::{Baseline, Row};
 
@@ -96,23 +96,18 @@ pub struct Config {
 impl Config {
     /// Reads `BMxBN/wW/sS`.
     pub fn parse(text: &str) -> Option<Config> {
-        let (blocks, rest) = text.split_once("/w")?;
-        let (warps, stages) = rest.split_once("/s")?;
-        let (m, n) = blocks.split_once('x')?;
+        let ([block_m, block_n], warps, stages) = parse_config_text(text)?;
         Some(Config {
-            block_m: m.parse().ok()?,
-            block_n: n.parse().ok()?,
-            warps: warps.parse().ok()?,
-            stages: stages.parse().ok()?,
+            block_m,
+            block_n,
+            warps,
+            stages,
         })
     }
 
     /// `BMxBN/wW/sS`.
     pub fn name(&self) -> String {
-        format!(
-            "{}x{}/w{}/s{}",
-            self.block_m, self.block_n, self.warps, self.stages
-        )
+        config_text(&[self.block_m, self.block_n], self.warps, self.stages)
     }
 }
 

@@ -33,7 +33,7 @@ pub use table::{Row, markdown};
 use crate::markdown as md;
 use crate::protocol::run_or_skip;
 use crate::protocol::script::timing_args;
-use crate::timing::{Timing, time_cases};
+use crate::timing::{Timing, config_text, parse_config_text, time_cases};
 use tile_dialect::DType;
 use tile_examples::matmul::{self, MatmulConfig};
 
@@ -113,15 +113,7 @@ pub struct Config {
 impl Config {
     /// Reads `BMxBNxBK/wW/sS`.
     pub fn parse(text: &str) -> Option<Config> {
-        let (tiles, rest) = text.split_once("/w")?;
-        let (warps, stages) = rest.split_once("/s")?;
-        let t: Vec<i64> = tiles
-            .split('x')
-            .map(|x| x.parse().ok())
-            .collect::<Option<_>>()?;
-        let [block_m, block_n, block_k] = t[..] else {
-            return None;
-        };
+        let ([block_m, block_n, block_k], warps, stages) = parse_config_text(text)?;
         Some(Config {
             tiles: MatmulConfig {
                 block_m,
@@ -129,18 +121,15 @@ impl Config {
                 block_k,
                 ..MatmulConfig::default()
             },
-            warps: warps.parse().ok()?,
-            stages: stages.parse().ok()?,
+            warps,
+            stages,
         })
     }
 
     /// `BMxBNxBK/wW/sS`.
     pub fn name(&self) -> String {
         let t = &self.tiles;
-        format!(
-            "{}x{}x{}/w{}/s{}",
-            t.block_m, t.block_n, t.block_k, self.warps, self.stages
-        )
+        config_text(&[t.block_m, t.block_n, t.block_k], self.warps, self.stages)
     }
 }
 

@@ -16,7 +16,10 @@ pub mod timer;
 pub mod tuning;
 
 pub use timer::Timer;
-pub use tuning::{Best, Compared, compile_and_load, fastest, specialized, time_cases};
+pub use tuning::{
+    Best, Compared, compile_and_load, config_text, fastest, parse_config_text, specialized,
+    time_cases,
+};
 
 /// The size of the buffer zeroed before each timed launch, to flush the
 /// L2 cache: 256 MiB, as `triton.testing.do_bench`.

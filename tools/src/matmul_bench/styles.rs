@@ -27,7 +27,7 @@ use super::{Baseline, Cli};
 use crate::markdown;
 use crate::protocol::run_or_skip;
 use crate::protocol::script::timing_args;
-use crate::timing::{Timing, time_cases};
+use crate::timing::{Timing, config_text, time_cases};
 use tile::Device;
 use tile_dialect::DType;
 use tile_examples::matmul_styles::{Style, StyleConfig};
@@ -114,10 +114,7 @@ impl StyleRun {
     /// `BMxBNxBK/wW/sS`.
     pub fn name(&self) -> String {
         let t = &self.tiles;
-        format!(
-            "{}x{}x{}/w{}/s{}",
-            t.block_m, t.block_n, t.block_k, self.warps, self.stages
-        )
+        config_text(&[t.block_m, t.block_n, t.block_k], self.warps, self.stages)
     }
 }
 

@@ -31,6 +31,29 @@ pub fn compile_and_load(
         .map_err(|e| e.to_string())
 }
 
+/// A configuration as the benchmarks and their scripts write it:
+/// `B1xB2[xB3]/wW/sS` (block sizes, warps, pipeline stages).
+pub fn config_text(blocks: &[i64], warps: u32, stages: u32) -> String {
+    let blocks: Vec<String> = blocks.iter().map(i64::to_string).collect();
+    format!("{}/w{warps}/s{stages}", blocks.join("x"))
+}
+
+/// Reads [`config_text`]'s form: the `N` block sizes, the warps and the
+/// stages; `None` for anything else.
+pub fn parse_config_text<const N: usize>(text: &str) -> Option<([i64; N], u32, u32)> {
+    let (blocks, rest) = text.split_once("/w")?;
+    let (warps, stages) = rest.split_once("/s")?;
+    let blocks: Vec<i64> = blocks
+        .split('x')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
+    Some((
+        blocks.try_into().ok()?,
+        warps.parse().ok()?,
+        stages.parse().ok()?,
+    ))
+}
+
 /// Tries each of `configs` with `attempt` (compile, run once, check, and
 /// time: the median in ms), printing `  ours LABEL NAME: T ms` or
 /// `  ours LABEL NAME: ERROR` for each (`NAME` from `name`). Returns the
@@ -124,6 +147,26 @@ mod tests {
         assert_eq!(got, Ok((0.2, 2)));
         let none = fastest("x", &[1usize], |i| format!("c{i}"), |_| Err("bad".into()));
         assert_eq!(none, Err(vec!["c1: bad".to_string()]));
+    }
+
+    #[test]
+    fn configurations_are_written_and_read() {
+        assert_eq!(config_text(&[128, 64], 8, 3), "128x64/w8/s3");
+        assert_eq!(parse_config_text("128x64/w8/s3"), Some(([128, 64], 8, 3)));
+        assert_eq!(
+            parse_config_text::<3>("128x256x64/w8/s3"),
+            Some(([128, 256, 64], 8, 3))
+        );
+        for bad in [
+            "128x64/w8/s3",
+            "128x64x32x16/w8/s3",
+            "128/w8/s3",
+            "axb/w8/s3",
+        ] {
+            assert_eq!(parse_config_text::<3>(bad), None, "{bad}");
+        }
+        assert_eq!(parse_config_text::<2>("128x64/w8"), None);
+        assert_eq!(parse_config_text::<2>("128x64/w-1/s3"), None);
     }
 
     #[test]
