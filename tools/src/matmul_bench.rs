@@ -111,10 +111,10 @@ pub struct Config {
 }
 
 impl Config {
-    /// Reads `BMxBNxBK/wW/sS`.
-    pub fn parse(text: &str) -> Option<Config> {
-        let ([block_m, block_n, block_k], warps, stages) = parse_config_text(text)?;
-        Some(Config {
+    /// Tiles `[BM, BN, BK]` (the other fields the default's) on `warps`
+    /// warps with `stages` stages.
+    pub fn new([block_m, block_n, block_k]: [i64; 3], warps: u32, stages: u32) -> Config {
+        Config {
             tiles: MatmulConfig {
                 block_m,
                 block_n,
@@ -123,7 +123,13 @@ impl Config {
             },
             warps,
             stages,
-        })
+        }
+    }
+
+    /// Reads `BMxBNxBK/wW/sS`.
+    pub fn parse(text: &str) -> Option<Config> {
+        let (tiles, warps, stages) = parse_config_text(text)?;
+        Some(Config::new(tiles, warps, stages))
     }
 
     /// `BMxBNxBK/wW/sS`.
@@ -148,15 +154,8 @@ pub fn configs() -> Vec<Config> {
         (64, 64, 64, 4, 4),
     ]
     .into_iter()
-    .map(|(block_m, block_n, block_k, warps, stages)| Config {
-        tiles: MatmulConfig {
-            block_m,
-            block_n,
-            block_k,
-            ..MatmulConfig::default()
-        },
-        warps,
-        stages,
+    .map(|(block_m, block_n, block_k, warps, stages)| {
+        Config::new([block_m, block_n, block_k], warps, stages)
     });
     tuned.chain(more).collect()
 }
