@@ -346,45 +346,19 @@ fn a_buffer_of_another_interpreter_is_refused_at_launch_and_download() {
 }
 
 /// Rows gathered from offsets read from memory, with and without the
-/// `multiple_of` hint on the offsets: the same results (a hint changes
-/// how memory is accessed, never what is read), at row counts and widths
-/// that end inside a block, and at offsets that are multiples of 4 as the
-/// hint states.
+/// `multiple_of` hint on the offsets (`gpu_check::jagged_rows_case`): the
+/// same results, at row counts and widths that end inside a block.
 #[test]
 fn jagged_rows_with_and_without_hints() {
-    use tile_examples::jagged_rows::{jagged_rows, jagged_rows_reference};
-    let context = tile::context().unwrap();
     let device = Device::interpreter();
+    let mut cases = Vec::new();
     for hinted in [false, true] {
-        let kernel = jagged_rows(&context, 16, 32, hinted).unwrap();
-        let jit = tile::jit(&kernel, Options::default()).unwrap();
-        for (rows, width) in [(1usize, 1usize), (17, 40), (33, 64)] {
-            let src: Vec<f32> = (0..rows * (width + 8) + 8)
-                .map(|i| i as f32 * 0.5)
-                .collect();
-            // Rows of `width` at starts 4 apart or more, each a multiple of 4.
-            let starts: Vec<i32> = (0..rows)
-                .map(|r| (r * (width + 3) / 4 * 4) as i32)
-                .collect();
-            let want = jagged_rows_reference(&src, &starts, width);
-            let d_src = device.upload(&src).unwrap();
-            let d_starts = device.upload(&starts).unwrap();
-            let d_dst = device.upload(&vec![f32::NAN; rows * width]).unwrap();
-            let grid = (rows as u32).div_ceil(16);
-            jit.launch(
-                &device,
-                grid,
-                &[
-                    Arg::from(&d_src),
-                    Arg::from(&d_starts),
-                    Arg::from(&d_dst),
-                    Arg::from(rows as i32),
-                    Arg::from(width as i32),
-                ],
-            )
-            .unwrap();
-            let got = device.download(&d_dst).unwrap();
-            assert_eq!(got, want, "hinted={hinted} rows={rows} width={width}");
+        for (rows, width) in [(1, 1), (17, 40), (33, 130)] {
+            cases.push((
+                format!("hinted={hinted} rows={rows} width={width}"),
+                tile_tools::gpu_check::jagged_rows_case(&device, hinted, rows, width),
+            ));
         }
     }
+    all_pass("jagged_rows", cases);
 }

@@ -196,6 +196,47 @@ pub fn vector_add_case(device: &Device, block: i32, n: usize) -> Outcome {
     compare(&device.download(&dout).map_err(|e| e.to_string())?, &want)
 }
 
+/// Rows of a jagged tensor gathered from starts read from memory
+/// ([`jagged_rows`](tile_examples::jagged_rows)), with or without the
+/// `multiple_of` hint on the starts, against the plain-Rust gather: the
+/// starts are multiples of 4, as the hint states, `rows` and `width` end
+/// inside a block, and `dst` is poisoned first.
+pub fn jagged_rows_case(device: &Device, hinted: bool, rows: usize, width: usize) -> Outcome {
+    use tile_examples::jagged_rows::{BLOCK_COLS, BLOCK_ROWS, jagged_rows, jagged_rows_reference};
+    let context = tile::context().map_err(|e| e.to_string())?;
+    let kernel =
+        jagged_rows(&context, BLOCK_ROWS, BLOCK_COLS, hinted).map_err(|e| e.to_string())?;
+    let loaded = Specializing::new(device, &kernel);
+    // Row r starts where row r - 1 ended, rounded up to a multiple of 4,
+    // after a gap of r % 3 * 4 elements.
+    let mut starts = Vec::with_capacity(rows);
+    let mut next = 0usize;
+    for r in 0..rows {
+        next = next.next_multiple_of(4) + r % 3 * 4;
+        starts.push(i32::try_from(next).map_err(|e| e.to_string())?);
+        next += width;
+    }
+    let src = inputs(next + 4, 7);
+    let want = jagged_rows_reference(&src, &starts, width);
+    let d_src = device.upload(&src).map_err(|e| e.to_string())?;
+    let d_starts = device.upload(&starts).map_err(|e| e.to_string())?;
+    let d_dst = device
+        .upload(&poisoned(rows * width))
+        .map_err(|e| e.to_string())?;
+    let grid = (rows as u32).div_ceil(BLOCK_ROWS as u32);
+    loaded.launch(
+        grid,
+        &[
+            Arg::from(&d_src),
+            Arg::from(&d_starts),
+            Arg::from(&d_dst),
+            Arg::from(rows as i32),
+            Arg::from(width as i32),
+        ],
+    )?;
+    compare(&device.download(&d_dst).map_err(|e| e.to_string())?, &want)
+}
+
 /// How the 2-d input is stored.
 #[derive(Clone, Copy)]
 pub enum Storage {

@@ -11,8 +11,8 @@ use crate::gpu_check::reductions::{
     weighted_sum_fwd_case,
 };
 use crate::gpu_check::{
-    GUARD, Outcome, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, k_tile_case,
-    poisoned, q_tile_case, scalar_args_kernel, tile_2d_case, vector_add_case,
+    GUARD, Outcome, Storage, compare, fill_other_kernel, grid_ids_kernel, inputs, jagged_rows_case,
+    k_tile_case, poisoned, q_tile_case, scalar_args_kernel, tile_2d_case, vector_add_case,
 };
 use crate::gpu_check::{layer_norm, offsets};
 use crate::timing::compile_and_load;
@@ -242,8 +242,8 @@ pub(super) fn layer_norms(device: &Device, report: &mut Report) {
     }
 }
 
-/// The vector add at every size, the masked 2-d tile copy on each
-/// storage, masked loads with `other`, grid ids, scalar arguments and the
+/// The vector add at every size, jagged rows gathered with and without
+/// a hint, the masked 2-d tile copy on each storage, masked loads with `other`, grid ids, scalar arguments and the
 /// block-pointer q and k tiles.
 pub(super) fn basics(device: &Device, quick: bool, report: &mut Report) {
     let sizes: &[usize] = if quick {
@@ -255,6 +255,17 @@ pub(super) fn basics(device: &Device, quick: bool, report: &mut Report) {
         for &n in sizes {
             let outcome = vector_add_case(device, block, n);
             report.record("vector_add", format!("BLOCK={block} N={n}"), outcome);
+        }
+    }
+    for hinted in [false, true] {
+        for (rows, width) in [(1, 1), (17, 100), (1000, 1024), (333, 4096)] {
+            let outcome = jagged_rows_case(device, hinted, rows, width);
+            let form = if hinted { "multiple_of" } else { "unhinted" };
+            report.record(
+                "jagged_rows",
+                format!("{form} rows={rows} width={width}"),
+                outcome,
+            );
         }
     }
     for (bm, bk) in [(16, 64), (64, 64)] {
