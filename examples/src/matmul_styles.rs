@@ -101,6 +101,29 @@ impl Default for StyleConfig {
     }
 }
 
+/// The launch grid of `style` for an `m x n` product with `config`'s
+/// tiles: one program per tile of C on the first axis, times `batch`
+/// ([`Style::Batched`]) or `splits` ([`Style::SplitK`]) on the second;
+/// at most `programs` programs for [`Style::Persistent`], which loops
+/// over the tiles.
+pub fn grid(
+    style: Style,
+    config: &StyleConfig,
+    (m, n): (usize, usize),
+    batch: u32,
+    splits: u32,
+    programs: u32,
+) -> (u32, u32) {
+    let tiles = m.div_ceil(config.block_m as usize) * n.div_ceil(config.block_n as usize);
+    let tiles = u32::try_from(tiles).unwrap_or(u32::MAX);
+    match style {
+        Style::Batched => (tiles, batch),
+        Style::SplitK => (tiles, splits),
+        Style::Persistent => (tiles.min(programs), 1),
+        _ => (tiles, 1),
+    }
+}
+
 /// The output type of a product of `inputs`: the accumulator's (i32 for
 /// i8, f32 otherwise) for f32 and i8 inputs and for [`Style::SplitK`]
 /// (which adds into C atomically), else the inputs' type.

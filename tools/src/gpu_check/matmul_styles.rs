@@ -101,14 +101,14 @@ impl Case {
         if self.style == Style::Batched {
             args.extend([m * k, k * n, m * n].map(|x| Arg::from(x as i32)));
         }
-        let tiles = (m.div_ceil(self.config.block_m as usize)
-            * n.div_ceil(self.config.block_n as usize)) as u32;
-        let grid = match self.style {
-            Style::Batched => (tiles, batch as u32),
-            Style::SplitK => (tiles, SPLITS),
-            Style::Persistent => (tiles.min(PERSISTENT_PROGRAMS), 1),
-            _ => (tiles, 1),
-        };
+        let grid = tile_examples::matmul_styles::grid(
+            self.style,
+            &self.config,
+            (m, n),
+            batch as u32,
+            SPLITS,
+            PERSISTENT_PROGRAMS,
+        );
         loaded.launch(grid, &args)?;
         let round = |x: f32| {
             if self.inputs == DType::F32 {

@@ -133,14 +133,14 @@ impl Operands {
 /// The grid of `case` with `run`'s tiles (`sms` programs for a
 /// persistent kernel).
 fn grid(case: &StyleCase, run: &StyleRun, sms: u32) -> (u32, u32) {
-    let t = &run.tiles;
-    let tiles = (case.m.div_ceil(t.block_m as usize) * case.n.div_ceil(t.block_n as usize)) as u32;
-    match case.style {
-        Style::Batched => (tiles, BATCH as u32),
-        Style::SplitK => (tiles, SPLITS),
-        Style::Persistent => (tiles.min(sms), 1),
-        _ => (tiles, 1),
-    }
+    tile_examples::matmul_styles::grid(
+        case.style,
+        &run.tiles,
+        (case.m, case.n),
+        BATCH as u32,
+        SPLITS,
+        sms,
+    )
 }
 
 /// Our best time on `case` over `runs`, and the configuration; one that
