@@ -6,6 +6,7 @@
 # as published. Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 scripts/setup.sh
 
 # Every binary links LLVM and MLIR, and each distinct build of mlir-sys and
@@ -33,14 +34,30 @@ echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a 
 "$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"
 echo "== fuzz --programs (a bounded campaign: random builder programs, on the interpreter without a GPU)"
 "$target_dir/debug/tile-tools" fuzz --programs --inputs 2000 --seed 1 --out "$target_dir/fuzz-programs-out"
-echo "== cargo package (the library crates as crates.io would get them, each built from its package)"
-# Cargo verifies each crate against its siblings as packaged, unpacked into
-# $CARGO_HOME/registry/src/-<hash>/<crate>-<version>, and reuses such a
-# directory when it exists: after a change to a sibling at the same
-# version it would verify against the stale copy. Remove ours first. The
-# verification builds in the workspace's target directory with the
-# profiles of .cargo/config.toml, so it reuses every dependency built
-# above and compiles only our seven crates.
-rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/tile-{dialect,passes,coalesce,codegen,runtime,interpreter}-*
-cargo package --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
+echo "== cargo package (the library crates as crates.io would get them, built from their packages)"
+# Each crate is packaged (its manifest checked and its files listed as
+# crates.io would take them), then the packages are unpacked and `tile`,
+# which depends on the six others, is built from them alone: a file left
+# out of a package, or a dependency a crate uses but does not declare, fails
+# here. Built in the workspace's target directory with its configuration
+# (.cargo/config.toml: profiles, LLVM's location), so every third-party
+# dependency built above is reused and only our seven crates compile.
+# (`cargo package`'s own verification builds each crate with a feature
+# resolution of its own, which rebuilt LLVM's bindings three times: three
+# minutes.)
+rm -rf "$target_dir/package"
+cargo package --no-verify --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
   -p tile-codegen -p tile-runtime -p tile-interpreter
+# Outside the repository, or cargo takes the packages for members of our
+# workspace.
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
+patches=()
+for crate in "$target_dir"/package/tile*.crate; do
+  tar xzf "$crate" -C "$unpacked"
+  name=$(basename "$crate" .crate)
+  name=${name%-*}
+  [ "$name" = tile ] || patches+=(--config "patch.crates-io.$name.path=\"$unpacked/$(basename "$crate" .crate)\"")
+done
+(cd "$unpacked"/tile-[0-9]* && CARGO_TARGET_DIR="$target_dir" cargo build --offline \
+  --config "$root/.cargo/config.toml" "${patches[@]}")
