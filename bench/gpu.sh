@@ -7,11 +7,15 @@
 # and the table each benchmark printed.
 #
 # Correctness:
-#   bash bench/gpu.sh check         # every GPU correctness case (gpu-check):
+#   bash bench/gpu.sh check         # every GPU correctness case but the
+#                                   # tensor-core ones (gpu-check core,
+#                                   # attention, ops, op-kernels, math, interop):
 #                                   # each kernel against a CPU reference and
 #                                   # the CPU interpreter
-#   bash bench/gpu.sh matmul        # the tensor-core cases alone: the
-#                                   # tutorial matmul and every style
+#   bash bench/gpu.sh matmul        # the tensor-core cases: the tutorial
+#                                   # matmul and every style (`check` and
+#                                   # `matmul` together are every case of
+#                                   # gpu-check, in two calls)
 #   bash bench/gpu.sh ops           # the op sweeps and op kernels, the debug
 #                                   # ops (device_print, device_assert), the
 #                                   # math accuracy and GELU beside PyTorch
@@ -38,7 +42,7 @@
 #                                   # cases, STYLE:DTYPE:MxNxK) in PROFILE_CONFIG
 #                                   # (BMxBNxBK/wW/sS): details and SASS
 # Everything:
-#   bash bench/gpu.sh all           # check memcheck bench matmul-bench styles
+#   bash bench/gpu.sh all           # check matmul memcheck bench matmul-bench styles
 #                                   # attention (about 45 minutes: split it
 #                                   # over calls of at most 10 minutes)
 #
@@ -106,12 +110,19 @@ table() {
   awk '/^\|/{print} /^$/{if (seen) exit} /^\|/{seen=1}' "$OUT/$name.log" | tail -n 100
 }
 
-[ "${modes[*]}" = "all" ] && modes=(check memcheck bench matmul-bench styles attention)
+[ "${modes[*]}" = "all" ] && modes=(check matmul memcheck bench matmul-bench styles attention)
 export TILE_CACHE_DIR=${TILE_CACHE_DIR:-/tmp/tile-cache}
 for mode in "${modes[@]}"; do
   case $mode in
     check)
-      run check 900 "$tools" gpu-check
+      # Every case but the tensor-core families (mode `matmul`), in parts
+      # that each fit one call to the GPU machine.
+      run check 300 "$tools" gpu-check core
+      run attention-check 300 "$tools" gpu-check attention
+      run ops 300 "$tools" gpu-check ops
+      run op-kernels 300 "$tools" gpu-check op-kernels
+      run math-accuracy 300 "$tools" gpu-check math-accuracy
+      run interop 120 "$tools" gpu-check interop
       ;;
     matmul)
       run matmul 600 "$tools" gpu-check matmul
@@ -206,7 +217,7 @@ done
 
 echo "=== $(cat "$OUT/device.txt")  commit $(tr '\n' ' ' < "$OUT/commit.txt")"
 cat "$OUT/summary.txt"
-for name in check matmul matmul-styles ops op-kernels debug autotune fault interop aot-compare; do
+for name in check attention-check matmul matmul-styles ops op-kernels debug math-accuracy autotune fault interop aot-compare; do
   checks $name
 done
 for name in memcheck-styles memcheck-matmul racecheck-styles memcheck-attention \

@@ -20,6 +20,11 @@
 //!   compared bit for bit with what `tile-aot-example --out FILE` wrote.
 //! - `tile-tools gpu-check fault`: a kernel that faults must come back as a
 //!   `KernelFault` naming it (the context is lost afterwards).
+//! - `tile-tools gpu-check core [--quick]`: the cases no other subcommand
+//!   runs (the seeds' kernels on irregular sizes, memory order, padding, the
+//!   runtime's recompilation, threads and resource errors), with the summary
+//!   table. Every case is `core` and the families below (`bash bench/gpu.sh
+//!   check matmul` runs them in two calls of under ten minutes).
 //! - `tile-tools gpu-check matmul [--quick]`: only the matmul cases.
 //! - `tile-tools gpu-check attention [--quick]`: only the attention cases.
 //! - `tile-tools gpu-check interop`: only the cudarc, `half` and
@@ -101,6 +106,17 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
             })
         }
         Check::DebugChild { case } => super::debug::child(device, case),
+        Check::Core { quick } => {
+            let started = Instant::now();
+            let mut report = Report::default();
+            core(device, *quick, &mut report);
+            let name = device.name().unwrap_or_else(|e| e.to_string());
+            if report.summarize(&name, started, device) {
+                Ok(())
+            } else {
+                Err("a core case failed (the table above)".into())
+            }
+        }
         Check::Interop => {
             let mut cases = super::interop::cases(device);
             let (name, outcome) = super::interop::every_device();
@@ -156,9 +172,7 @@ pub fn main(cli: &Cli) -> i32 {
     let started = Instant::now();
     let mut report = Report::default();
 
-    sweeps::basics(&device, quick, &mut report);
-    sweeps::reductions(&device, quick, &mut report);
-    sweeps::layer_norms(&device, &mut report);
+    core(&device, quick, &mut report);
     for case in super::matmul::cases(!quick) {
         report.record("matmul", case.name(), case.run(&device));
     }
@@ -168,16 +182,12 @@ pub fn main(cli: &Cli) -> i32 {
     for case in super::attention::cases(!quick) {
         report.record("attention", case.name(), case.run(&device));
     }
-    for (case, outcome) in super::memory_order::memory_order(&device) {
-        report.record("memory_order", case, outcome);
-    }
     for (group, case, outcome) in super::ops::every_op(&device, super::ops::Accuracy::Approximate) {
         report.record(&format!("op_{group}"), case, outcome);
     }
     for (case, outcome) in super::op_kernels::cases(&device, !quick) {
         report.record("op_kernels", case, outcome);
     }
-    sweeps::paddings(&device, &mut report);
     for (case, outcome) in super::math_accuracy::cases(&device) {
         report.record("math_accuracy", case, outcome);
     }
@@ -188,24 +198,35 @@ pub fn main(cli: &Cli) -> i32 {
         let (case, outcome) = super::interop::every_device();
         report.record("every_gpu", case, outcome);
     }
-    {
-        use super::runtime;
-        report.record(
-            "runtime",
-            "1000 launches varying n: 1 compile; n % 16 == 0: a 2nd naming `n`".into(),
-            runtime::recompile_case(&device),
-        );
-        report.record(
-            "runtime",
-            "8 threads x 20 launches through 2 shared JIT kernels".into(),
-            runtime::threads_case(&device),
-        );
-        report.record(
-            "runtime",
-            "OOM, 64 warps, 264 KiB of shared memory: typed errors, device still usable".into(),
-            runtime::resource_errors_case(&device),
-        );
-    }
 
     i32::from(!report.summarize(&name, started, &device))
+}
+
+/// The cases no family subcommand runs: the seeds' kernels on irregular
+/// sizes (basics, reductions, layer norms), memory order, block-pointer
+/// padding and the runtime's recompilation, threads and resource errors.
+fn core(device: &Device, quick: bool, report: &mut Report) {
+    use super::runtime;
+    sweeps::basics(device, quick, report);
+    sweeps::reductions(device, quick, report);
+    sweeps::layer_norms(device, report);
+    for (case, outcome) in super::memory_order::memory_order(device) {
+        report.record("memory_order", case, outcome);
+    }
+    sweeps::paddings(device, report);
+    report.record(
+        "runtime",
+        "1000 launches varying n: 1 compile; n % 16 == 0: a 2nd naming `n`".into(),
+        runtime::recompile_case(device),
+    );
+    report.record(
+        "runtime",
+        "8 threads x 20 launches through 2 shared JIT kernels".into(),
+        runtime::threads_case(device),
+    );
+    report.record(
+        "runtime",
+        "OOM, 64 warps, 264 KiB of shared memory: typed errors, device still usable".into(),
+        runtime::resource_errors_case(device),
+    );
 }

@@ -39,6 +39,15 @@ pub enum Check {
     /// A kernel that faults must come back as a `KernelFault` naming it (the
     /// context is lost afterwards).
     Fault,
+    /// The cases no other subcommand runs: the seeds' kernels on irregular
+    /// sizes, reductions, layer norms, memory order, block-pointer padding and
+    /// the runtime's recompilation, threads and resource errors (with the
+    /// summary table).
+    Core {
+        /// The smaller sizes only.
+        #[arg(long)]
+        quick: bool,
+    },
     /// Only the matmul cases.
     Matmul {
         /// The smaller sizes only.
@@ -105,6 +114,7 @@ impl Check {
             Check::Autotune { .. } => "autotune",
             Check::AotCompare { .. } => "aot-compare",
             Check::Fault => "fault",
+            Check::Core { .. } => "core",
             Check::Matmul { .. } => "matmul",
             Check::MatmulStyles { .. } => "matmul-styles",
             Check::Attention { .. } => "attention",
