@@ -1,0 +1,657 @@
+//! Opcodes decoded once, when the module is read: the operation, its
+//! types and the qualifiers that change its result. Qualifiers that do
+//! not change a single-threaded result (cache hints, `.volatile`, memory
+//! order and scope on a CPU that runs one thread at a time, `.uni`,
+//! `.aligned`) are accepted and dropped. Anything else is refused:
+//! [`decode`] returns `None` and the reader reports the opcode as
+//! unsupported.
+
+/// What kind of value a type holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `.bN`: untyped bits.
+    Bits,
+    /// `.uN`.
+    Unsigned,
+    /// `.sN`.
+    Signed,
+    /// `.f16`, `.f32`, `.f64`.
+    Float,
+    /// `.bf16`.
+    BFloat,
+    /// `.pred`.
+    Pred,
+}
+
+/// An instruction type: kind and width in bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ty {
+    /// What it holds.
+    pub kind: Kind,
+    /// Its width in bits.
+    pub bits: u32,
+}
+
+impl Ty {
+    /// Reads a type suffix (`u32`, `f16`, `pred`, ...).
+    pub fn parse(s: &str) -> Option<Ty> {
+        let (kind, bits) = match s {
+            "pred" => {
+                return Some(Ty {
+                    kind: Kind::Pred,
+                    bits: 1,
+                });
+            }
+            "bf16" => {
+                return Some(Ty {
+                    kind: Kind::BFloat,
+                    bits: 16,
+                });
+            }
+            _ => {
+                let kind = match s.as_bytes().first()? {
+                    b'b' => Kind::Bits,
+                    b'u' => Kind::Unsigned,
+                    b's' => Kind::Signed,
+                    b'f' => Kind::Float,
+                    _ => return None,
+                };
+                (kind, s[1..].parse::<u32>().ok()?)
+            }
+        };
+        let ok = match kind {
+            Kind::Float => matches!(bits, 16 | 32 | 64),
+            _ => matches!(bits, 8 | 16 | 32 | 64),
+        };
+        ok.then_some(Ty { kind, bits })
+    }
+
+    /// Bytes in memory.
+    pub fn bytes(self) -> u32 {
+        self.bits.div_ceil(8)
+    }
+
+    /// True for `.f*` and `.bf16`.
+    pub fn is_float(self) -> bool {
+        matches!(self.kind, Kind::Float | Kind::BFloat)
+    }
+}
+
+/// A state space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// `.global`.
+    Global,
+    /// `.shared` (`.shared::cta`).
+    Shared,
+    /// `.param`.
+    Param,
+    /// No state space: a generic address.
+    Generic,
+}
+
+/// Two-operand operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binary {
+    /// `add`.
+    Add,
+    /// `sub`.
+    Sub,
+    /// `mul` on floats, `mul.lo` on integers.
+    MulLo,
+    /// `mul.hi`.
+    MulHi,
+    /// `mul.wide`: the destination is twice as wide.
+    MulWide,
+    /// `div`.
+    Div,
+    /// `rem`.
+    Rem,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `and`.
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+    /// `shl`.
+    Shl,
+    /// `shr`.
+    Shr,
+    /// `copysign` (magnitude of the second operand, sign of the first).
+    Copysign,
+}
+
+/// One-operand operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unary {
+    /// `neg`.
+    Neg,
+    /// `abs`.
+    Abs,
+    /// `not`.
+    Not,
+    /// `rcp` (`.rn` exact or `.approx`).
+    Rcp,
+    /// `sqrt`.
+    Sqrt,
+    /// `rsqrt.approx`.
+    Rsqrt,
+    /// `ex2.approx`.
+    Ex2,
+    /// `lg2.approx`.
+    Lg2,
+    /// `tanh.approx`.
+    Tanh,
+    /// `sin.approx`.
+    Sin,
+    /// `cos.approx`.
+    Cos,
+}
+
+/// A `setp` comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// Equal (ordered for floats).
+    Eq,
+    /// Not equal (ordered).
+    Ne,
+    /// Less than.
+    Lt,
+    /// At most.
+    Le,
+    /// Greater.
+    Gt,
+    /// At least.
+    Ge,
+    /// Unordered variants: true when either operand is NaN.
+    Unordered(UCmp),
+    /// Neither operand is NaN.
+    Num,
+    /// Either operand is NaN.
+    Nan,
+}
+
+/// The comparison of an unordered `setp` (`equ`, `ltu`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UCmp {
+    /// `equ`.
+    Eq,
+    /// `neu`.
+    Ne,
+    /// `ltu`.
+    Lt,
+    /// `leu`.
+    Le,
+    /// `gtu`.
+    Gt,
+    /// `geu`.
+    Ge,
+}
+
+/// How `setp` combines its result with a predicate operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoolOp {
+    /// `.and`.
+    And,
+    /// `.or`.
+    Or,
+    /// `.xor`.
+    Xor,
+}
+
+/// A float rounding mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// To nearest even.
+    Nearest,
+    /// Towards zero.
+    Zero,
+    /// Towards minus infinity.
+    Down,
+    /// Towards plus infinity.
+    Up,
+}
+
+/// The `shfl.sync` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shfl {
+    /// `up`.
+    Up,
+    /// `down`.
+    Down,
+    /// `bfly`.
+    Bfly,
+    /// `idx`.
+    Idx,
+}
+
+/// Atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Atomic {
+    /// `add`.
+    Add,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `and`.
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+    /// `exch`.
+    Exch,
+    /// `cas`.
+    Cas,
+    /// `inc`.
+    Inc,
+    /// `dec`.
+    Dec,
+}
+
+/// A decoded operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// `mov`.
+    Mov(Ty),
+    /// `ld`: `vec` elements of `ty`.
+    Ld {
+        /// Where.
+        space: Space,
+        /// Element type.
+        ty: Ty,
+        /// Elements (1, 2 or 4).
+        vec: u32,
+    },
+    /// `st`.
+    St {
+        /// Where.
+        space: Space,
+        /// Element type.
+        ty: Ty,
+        /// Elements (1, 2 or 4).
+        vec: u32,
+    },
+    /// A two-operand operation; `nan`: `.NaN` (min/max propagate NaN).
+    Binary {
+        /// Which.
+        op: Binary,
+        /// Operand type.
+        ty: Ty,
+        /// Subnormals flushed to zero.
+        ftz: bool,
+        /// `min.NaN` / `max.NaN`.
+        nan: bool,
+    },
+    /// `mad.lo`, `mad.hi` (`wide` false) or `mad.wide`.
+    Mad {
+        /// Operand type.
+        ty: Ty,
+        /// `.hi`.
+        hi: bool,
+        /// `.wide`.
+        wide: bool,
+    },
+    /// `fma.rn`.
+    Fma(Ty),
+    /// A one-operand operation; `approx` for `.approx`.
+    Unary {
+        /// Which.
+        op: Unary,
+        /// Operand type.
+        ty: Ty,
+        /// Subnormals flushed to zero.
+        ftz: bool,
+    },
+    /// `setp.cmp.ty` with an optional combining predicate.
+    Setp {
+        /// The comparison.
+        cmp: Cmp,
+        /// Operand type.
+        ty: Ty,
+        /// `.and`/`.or`/`.xor` with a third predicate operand.
+        combine: Option<BoolOp>,
+    },
+    /// `selp`.
+    Selp(Ty),
+    /// `cvt`.
+    Cvt {
+        /// Destination type.
+        dst: Ty,
+        /// Source type.
+        src: Ty,
+        /// Rounding mode (`None`: exact or the type's default).
+        round: Option<Round>,
+        /// Rounding to an integral value (`.rni`, ...).
+        integral: bool,
+        /// `.sat`.
+        sat: bool,
+        /// `.ftz`.
+        ftz: bool,
+    },
+    /// `bfe` (bit field extract).
+    Bfe(Ty),
+    /// `cvta` (`to`: to the space from generic).
+    Cvta {
+        /// `.to`.
+        to: bool,
+        /// The space.
+        space: Space,
+    },
+    /// `bra`.
+    Bra,
+    /// `ret` or `exit`.
+    Exit,
+    /// `bar.sync` / `barrier.sync`.
+    Barrier,
+    /// `shfl.sync`.
+    Shfl(Shfl),
+    /// `atom` (`red`: no result).
+    Atom {
+        /// Where.
+        space: Space,
+        /// Which.
+        op: Atomic,
+        /// Operand type.
+        ty: Ty,
+        /// `red` (no destination).
+        red: bool,
+    },
+    /// `membar`/`fence`: nothing to do when threads run one at a time.
+    Fence,
+}
+
+fn space(part: &str) -> Option<Space> {
+    match part {
+        "global" => Some(Space::Global),
+        "shared" | "shared::cta" => Some(Space::Shared),
+        "param" => Some(Space::Param),
+        _ => None,
+    }
+}
+
+/// Qualifiers that change nothing here.
+fn ignorable(part: &str) -> bool {
+    matches!(
+        part,
+        "volatile"
+            | "relaxed"
+            | "acquire"
+            | "release"
+            | "acq_rel"
+            | "weak"
+            | "gpu"
+            | "cta"
+            | "sys"
+            | "ca"
+            | "cg"
+            | "cs"
+            | "lu"
+            | "cv"
+            | "wb"
+            | "wt"
+            | "nc"
+            | "uni"
+            | "aligned"
+            | "sync"
+            | "L1::evict_last"
+            | "L1::evict_first"
+            | "L1::evict_normal"
+            | "L1::no_allocate"
+            | "L2::evict_last"
+            | "L2::evict_first"
+            | "L2::evict_normal"
+            | "L2::64B"
+            | "L2::128B"
+            | "L2::256B"
+    )
+}
+
+fn vec_width(part: &str) -> Option<u32> {
+    match part {
+        "v2" => Some(2),
+        "v4" => Some(4),
+        _ => None,
+    }
+}
+
+/// Decodes an opcode (`ld.global.v4.b32`, `setp.lt.s32`, ...); `None` when
+/// it is outside the supported subset.
+pub fn decode(opcode: &str) -> Option<Op> {
+    let parts: Vec<&str> = opcode.split('.').collect();
+    let (head, rest) = parts.split_first()?;
+    let ty = || rest.last().and_then(|t| Ty::parse(t));
+    let has = |q: &str| rest.contains(&q);
+    let only = |allowed: &[&str]| {
+        rest[..rest.len().saturating_sub(1)]
+            .iter()
+            .all(|p| allowed.contains(p) || ignorable(p))
+    };
+    match *head {
+        "mov" if rest.len() == 1 => Some(Op::Mov(ty()?)),
+        "ld" | "st" => {
+            let mut sp = Space::Generic;
+            let mut vec = 1;
+            for p in &rest[..rest.len() - 1] {
+                if let Some(s) = space(p) {
+                    sp = s;
+                } else if let Some(v) = vec_width(p) {
+                    vec = v;
+                } else if !ignorable(p) {
+                    return None;
+                }
+            }
+            let ty = ty()?;
+            Some(if *head == "ld" {
+                Op::Ld { space: sp, ty, vec }
+            } else {
+                Op::St { space: sp, ty, vec }
+            })
+        }
+        "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl"
+        | "shr" | "copysign" => {
+            let ty = ty()?;
+            let op = match (*head, ty.is_float()) {
+                ("add", _) => Binary::Add,
+                ("sub", _) => Binary::Sub,
+                ("mul", true) => Binary::MulLo,
+                ("mul", false) if has("lo") => Binary::MulLo,
+                ("mul", false) if has("hi") => Binary::MulHi,
+                ("mul", false) if has("wide") => Binary::MulWide,
+                ("div", _) => Binary::Div,
+                ("rem", false) => Binary::Rem,
+                ("min", _) => Binary::Min,
+                ("max", _) => Binary::Max,
+                ("and", false) => Binary::And,
+                ("or", false) => Binary::Or,
+                ("xor", false) => Binary::Xor,
+                ("shl", false) => Binary::Shl,
+                ("shr", false) => Binary::Shr,
+                ("copysign", true) => Binary::Copysign,
+                _ => return None,
+            };
+            // Floats: round to nearest only (`.rn`, or no mode: the same).
+            // `div.full`/`div.approx` are approximations not modelled.
+            if !only(&["rn", "ftz", "lo", "hi", "wide", "NaN"]) {
+                return None;
+            }
+            Some(Op::Binary {
+                op,
+                ty,
+                ftz: has("ftz"),
+                nan: has("NaN"),
+            })
+        }
+        "mad" => {
+            let ty = ty()?;
+            if ty.is_float() || !only(&["lo", "hi", "wide"]) {
+                return None;
+            }
+            Some(Op::Mad {
+                ty,
+                hi: has("hi"),
+                wide: has("wide"),
+            })
+        }
+        "fma" if has("rn") && only(&["rn"]) => Some(Op::Fma(ty()?)),
+        "neg" | "abs" | "not" | "rcp" | "sqrt" | "rsqrt" | "ex2" | "lg2" | "tanh" | "sin"
+        | "cos" => {
+            let ty = ty()?;
+            let op = match *head {
+                "neg" => Unary::Neg,
+                "abs" => Unary::Abs,
+                "not" => Unary::Not,
+                "rcp" => Unary::Rcp,
+                "sqrt" => Unary::Sqrt,
+                "rsqrt" => Unary::Rsqrt,
+                "ex2" => Unary::Ex2,
+                "lg2" => Unary::Lg2,
+                "tanh" => Unary::Tanh,
+                "sin" => Unary::Sin,
+                _ => Unary::Cos,
+            };
+            let approx_only = matches!(
+                op,
+                Unary::Rsqrt | Unary::Ex2 | Unary::Lg2 | Unary::Tanh | Unary::Sin | Unary::Cos
+            );
+            if (approx_only && !has("approx"))
+                || (matches!(op, Unary::Rcp | Unary::Sqrt) && !has("rn") && !has("approx"))
+                || !only(&["rn", "approx", "ftz"])
+            {
+                return None;
+            }
+            Some(Op::Unary {
+                op,
+                ty,
+                ftz: has("ftz"),
+            })
+        }
+        "setp" => {
+            let ty = ty()?;
+            let cmp = match *rest.first()? {
+                "eq" => Cmp::Eq,
+                "ne" => Cmp::Ne,
+                "lt" | "lo" => Cmp::Lt,
+                "le" | "ls" => Cmp::Le,
+                "gt" | "hi" => Cmp::Gt,
+                "ge" | "hs" => Cmp::Ge,
+                "equ" => Cmp::Unordered(UCmp::Eq),
+                "neu" => Cmp::Unordered(UCmp::Ne),
+                "ltu" => Cmp::Unordered(UCmp::Lt),
+                "leu" => Cmp::Unordered(UCmp::Le),
+                "gtu" => Cmp::Unordered(UCmp::Gt),
+                "geu" => Cmp::Unordered(UCmp::Ge),
+                "num" => Cmp::Num,
+                "nan" => Cmp::Nan,
+                _ => return None,
+            };
+            let combine = match rest.get(1).copied() {
+                Some("and") => Some(BoolOp::And),
+                Some("or") => Some(BoolOp::Or),
+                Some("xor") => Some(BoolOp::Xor),
+                _ => None,
+            };
+            let expected = 2 + usize::from(combine.is_some());
+            if rest.len() != expected && !(rest.len() == expected + 1 && has("ftz")) {
+                return None;
+            }
+            Some(Op::Setp { cmp, ty, combine })
+        }
+        "selp" if rest.len() == 1 => Some(Op::Selp(ty()?)),
+        "bfe" if rest.len() == 1 => Some(Op::Bfe(ty()?)),
+        "cvt" => decode_cvt(rest),
+        "cvta" => {
+            let to = has("to");
+            let sp = rest.iter().find_map(|p| space(p))?;
+            (rest.last() == Some(&"u64")).then_some(Op::Cvta { to, space: sp })
+        }
+        "bra" => Some(Op::Bra),
+        "ret" | "exit" if rest.is_empty() => Some(Op::Exit),
+        "bar" | "barrier" if rest.first() == Some(&"sync") && rest.iter().all(|p| ignorable(p)) => {
+            Some(Op::Barrier)
+        }
+        "shfl" if has("sync") && rest.last() == Some(&"b32") => {
+            let mode = match rest.get(1).copied()? {
+                "up" => Shfl::Up,
+                "down" => Shfl::Down,
+                "bfly" => Shfl::Bfly,
+                "idx" => Shfl::Idx,
+                _ => return None,
+            };
+            Some(Op::Shfl(mode))
+        }
+        "atom" | "red" => {
+            let mut sp = Space::Generic;
+            let mut op = None;
+            for p in &rest[..rest.len() - 1] {
+                if let Some(s) = space(p) {
+                    sp = s;
+                    continue;
+                }
+                op = Some(match *p {
+                    "add" => Atomic::Add,
+                    "min" => Atomic::Min,
+                    "max" => Atomic::Max,
+                    "and" => Atomic::And,
+                    "or" => Atomic::Or,
+                    "xor" => Atomic::Xor,
+                    "exch" => Atomic::Exch,
+                    "cas" => Atomic::Cas,
+                    "inc" => Atomic::Inc,
+                    "dec" => Atomic::Dec,
+                    _ if ignorable(p) => continue,
+                    _ => return None,
+                });
+            }
+            Some(Op::Atom {
+                space: sp,
+                op: op?,
+                ty: ty()?,
+                red: *head == "red",
+            })
+        }
+        "membar" | "fence" if !has("proxy") => Some(Op::Fence),
+        _ => None,
+    }
+}
+
+fn decode_cvt(rest: &[&str]) -> Option<Op> {
+    let n = rest.len();
+    if n < 2 {
+        return None;
+    }
+    let (dst, src) = (Ty::parse(rest[n - 2])?, Ty::parse(rest[n - 1])?);
+    let mut round = None;
+    let mut integral = false;
+    let mut sat = false;
+    let mut ftz = false;
+    for p in &rest[..n - 2] {
+        match *p {
+            "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" => {
+                integral = p.len() == 3;
+                round = Some(match &p[..2] {
+                    "rn" => Round::Nearest,
+                    "rz" => Round::Zero,
+                    "rm" => Round::Down,
+                    _ => Round::Up,
+                });
+            }
+            "sat" => sat = true,
+            "ftz" => ftz = true,
+            _ => return None,
+        }
+    }
+    Some(Op::Cvt {
+        dst,
+        src,
+        round,
+        integral,
+        sat,
+        ftz,
+    })
+}

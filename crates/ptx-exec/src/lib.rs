@@ -1,0 +1,204 @@
+//! A CPU executor of the PTX the tile compiler emits.
+//!
+//! The tile interpreter (`tile-interpreter`) runs a kernel's tile IR as the
+//! builder made it, before any pass: it checks the program's meaning, not
+//! the code we ship. A bug in layouts, masks, vectorization or pipelining
+//! shows only where the lowered code runs. This crate runs that code.
+//!
+//! **Why PTX and not an MLIR stage.** PTX is what we ship: the NVPTX
+//! back end's output with the inline PTX our lowering writes through its
+//! asm builder spliced in, so executing it covers our passes *and* LLVM's
+//! translation and back end (a wrong `nvvm` lowering, a miscompiled
+//! predicate) where a stage before them would not. It is a flat ISA with
+//! a precise public specification (registers, state spaces, predicated
+//! instructions, a handful of collectives), small enough to parse and run
+//! without MLIR or LLVM in-process: this crate depends on `tile-runtime`
+//! only (for [`HostMemory`], [`Arg`] and [`HostKernel`]) and on no
+//! compiler crate, so it can never share a bug with the pipeline it checks.
+//!
+//! **What it runs.** [`PtxKernel::new`] reads the module ([`parse`]) and
+//! decodes every instruction once ([`decode`]): any opcode outside the
+//! subset is [`ExecError::Unsupported`] with its PTX line, before anything
+//! runs, never a silent wrong result. The subset is what the compiler
+//! emits for the example kernels on sm_80: `mov` (packing and unpacking
+//! vectors), `ld`/`st` in `.param`, `.global`, `.shared` and generic
+//! space (`.v2`/`.v4`, cache and eviction qualifiers ignored), integer
+//! `add sub mul.{lo,hi,wide} mad.{lo,hi,wide} div rem min max abs neg and
+//! or xor not shl shr bfe`, float `add sub mul div fma.rn min max
+//! (.NaN) abs neg copysign rcp sqrt` and the `.approx` `ex2 lg2 tanh sin
+//! cos rsqrt rcp` (see [`value`] for their references and the tolerances
+//! tests must allow), `setp` (ordered, unordered, `.and/.or/.xor`, `p|q`),
+//! `selp`, `cvt` (integer widths with `.sat`, float to integer with
+//! `.rni/.rzi/.rmi/.rpi` saturating, integer to float `.rn`, float
+//! to float incl. `f16`/`bf16` `.rn` and `.sat`), `cvta`, `bra`, `ret`,
+//! `exit`, `bar.sync`, `shfl.sync` (all modes, clamp and segment mask),
+//! `atom`/`red` (global and shared; add, min, max, and, or, xor, exch,
+//! cas, inc, dec), and `membar`/`fence` (nothing to do). Not yet:
+//! `cp.async`, `ldmatrix`, `mma.sync`, `wgmma`, TMA, `mbarrier`, `vote`,
+//! `prmt`, `call` (`vprintf`), f8 conversions, local memory.
+//!
+//! **How it runs.** A launch ([`exec::launch`]) lays the arguments out in
+//! the parameter space at the entry's `.param` offsets, as the driver
+//! copies `cuLaunchKernel`'s `kernelParams`, then runs the CTAs one after
+//! another. In a CTA each thread runs alone until it reaches a collective
+//! (`bar.sync`, `shfl.sync`) or exits; a shuffle runs when every live lane
+//! of its warp waits at it, a barrier when every thread of the CTA does
+//! ([`exec::cta`]). Anything else is [`ExecError::Divergence`]: threads at
+//! a barrier while others exited or wait elsewhere. Global accesses go
+//! through [`HostMemory`] (the interpreter's, so both can run on the same
+//! buffers), each bounds- and alignment-checked against its allocation
+//! ([`ExecError::OutOfBounds`] names the PTX line, thread, CTA and
+//! address). Shared memory is per CTA, with a race detector
+//! ([`ExecError::SharedRace`]: two threads on one byte between barriers,
+//! one writing). Atomics are atomic because one thread runs at a time.
+//!
+//! ```
+//! use tile_ptx_exec::PtxKernel;
+//! use tile_runtime::{Arg, DevicePtr, HostMemory};
+//!
+//! let ptx = r#"
+//! .version 8.1
+//! .target sm_80
+//! .address_size 64
+//! .visible .entry twice(.param .u64 p)
+//! {
+//!     .reg .b32 %r<3>;
+//!     .reg .b64 %rd<4>;
+//!     ld.param.u64 %rd1, [p];
+//!     mov.u32 %r1, %tid.x;
+//!     mul.wide.u32 %rd2, %r1, 4;
+//!     add.s64 %rd3, %rd1, %rd2;
+//!     shl.b32 %r2, %r1, 1;
+//!     st.global.u32 [%rd3], %r2;
+//!     ret;
+//! }
+//! "#;
+//! let kernel = PtxKernel::new(ptx, "twice", 1, 0)?;
+//! let mut memory = HostMemory::new();
+//! let out = memory.alloc(32 * 4);
+//! kernel.execute(&mut memory, [1, 1, 1], &[Arg::from(DevicePtr(out))])?;
+//! assert_eq!(memory.range(out + 4 * 5, 4).unwrap(), &10u32.to_le_bytes());
+//! # Ok::<(), tile_ptx_exec::ExecError>(())
+//! ```
+
+pub mod ast;
+pub mod decode;
+pub mod error;
+pub mod exec;
+pub mod parse;
+pub mod value;
+
+pub use error::{At, ExecError};
+pub use parse::parse;
+
+use ast::Entry;
+use tile_runtime::{
+    Arg, HostKernel, HostMemory, InterpretError, InterpretFault, Result, RuntimeError,
+};
+
+/// One `.entry` of a PTX module, ready to launch on the CPU with a fixed
+/// block shape (`num_warps * 32` threads in x, as the runtime launches
+/// compiled kernels) and dynamic shared memory.
+#[derive(Clone, Debug)]
+pub struct PtxKernel {
+    entry: Entry,
+    num_warps: u32,
+    dynamic_smem: u64,
+}
+
+impl PtxKernel {
+    /// Reads `ptx` and takes its entry `name`, launched with `num_warps`
+    /// warps and `dynamic_smem` bytes of dynamic shared memory per CTA
+    /// (a compiled kernel's `KernelSpec::num_warps` and
+    /// `KernelSpec::shared_mem_bytes`).
+    pub fn new(
+        ptx: &str,
+        name: &str,
+        num_warps: u32,
+        dynamic_smem: u32,
+    ) -> std::result::Result<PtxKernel, ExecError> {
+        let module = parse(ptx)?;
+        let entry = module
+            .entries
+            .into_iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| ExecError::NoEntry(name.to_string()))?;
+        Ok(PtxKernel {
+            entry,
+            num_warps,
+            dynamic_smem: u64::from(dynamic_smem),
+        })
+    }
+
+    /// The parsed entry.
+    pub fn entry(&self) -> &Entry {
+        &self.entry
+    }
+
+    /// Runs every CTA of `grid` against `memory`, with typed errors.
+    pub fn execute(
+        &self,
+        memory: &mut HostMemory,
+        grid: [u32; 3],
+        args: &[Arg],
+    ) -> std::result::Result<(), ExecError> {
+        let shape = exec::Launch {
+            grid,
+            block: [self.num_warps * 32, 1, 1],
+            dynamic_smem: self.dynamic_smem,
+        };
+        exec::launch(&self.entry, memory, shape, args)
+    }
+}
+
+impl HostKernel for PtxKernel {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+
+    /// Runs the grid; a fault becomes [`RuntimeError::Interpreter`]
+    /// whose `op` is the opcode, `location` the PTX line and thread, and
+    /// `fault` an [`InterpretFault::OutOfBounds`] or an
+    /// [`InterpretFault::Unsupported`] carrying the message.
+    fn run(&self, memory: &mut HostMemory, grid: [u32; 3], args: &[Arg]) -> Result<()> {
+        self.execute(memory, grid, args).map_err(|e| {
+            let (op, location, program, fault) = match &e {
+                ExecError::OutOfBounds {
+                    at,
+                    address,
+                    bytes,
+                    write,
+                    ..
+                } => (
+                    at.opcode.clone(),
+                    at.to_string(),
+                    at.cta,
+                    InterpretFault::OutOfBounds {
+                        write: *write,
+                        index: at.thread.iter().map(|&v| i64::from(v)).collect(),
+                        address: *address,
+                        bytes: *bytes,
+                        pointer: String::new(),
+                        allocation: memory.allocation(*address),
+                    },
+                ),
+                other => (
+                    "ptx".to_string(),
+                    "PTX".to_string(),
+                    [0; 3],
+                    InterpretFault::Unsupported(other.to_string()),
+                ),
+            };
+            RuntimeError::Interpreter(Box::new(InterpretError {
+                kernel: self.entry.name.clone(),
+                op,
+                location,
+                program,
+                fault,
+            }))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;
