@@ -397,7 +397,7 @@ fn access(
     atomic: bool,
 ) -> Result<(), ExecError> {
     let n = bytes.len() as u64;
-    if addr % n != 0 {
+    if !addr.is_multiple_of(n) {
         return Err(ExecError::Misaligned {
             at: ctx.at(t, i),
             address: addr,
