@@ -14,6 +14,7 @@ mod jit;
 mod limits;
 mod memory_order;
 mod ops;
+mod ptx_exec;
 // Each offending builder call shares its line with the `line!()` it is
 // compared with; formatting would split them.
 #[rustfmt::skip]
