@@ -26,6 +26,10 @@
 #   bash bench/gpu.sh memcheck      # compute-sanitizer memcheck and racecheck
 #                                   # over the quick tensor-core, attention,
 #                                   # op-kernel, shape-op, fp8 and interop checks
+#   bash bench/gpu.sh cargo-tests   # the cargo tests that need a GPU (the
+#                                   # runtime's, from .gpu/cargo-tests) with
+#                                   # TILE_REQUIRE_GPU=1 and their ignored
+#                                   # GPU tests, the context-killing one alone
 #   bash bench/gpu.sh fuzz          # four `fuzz --programs` campaigns on the
 #                                   # GPU against the interpreter (PROGRAMS
 #                                   # each, LIMIT seconds)
@@ -164,6 +168,17 @@ for mode in "${modes[@]}"; do
       sanitize memcheck memcheck-fp8 300 gpu-check ops --group fp8
       sanitize memcheck memcheck-interop 240 gpu-check interop
       ;;
+    cargo-tests)
+      # A missing GPU fails these instead of skipping them.
+      for test in .gpu/cargo-tests/*; do
+        name=$(basename "$test")
+        TILE_REQUIRE_GPU=1 run "cargo-test-$name" 300 "$test" --include-ignored \
+          --skip illegal_address_is_reported
+      done
+      # It kills its process's CUDA context: a process of its own.
+      TILE_REQUIRE_GPU=1 run cargo-test-illegal-address 120 .gpu/cargo-tests/gpu --ignored \
+        --exact illegal_address_is_reported
+      ;;
     fuzz)
       started=$SECONDS
       for seed in 11 12 13 14; do
@@ -208,7 +223,7 @@ for mode in "${modes[@]}"; do
       done
       ;;
     *)
-      echo "unknown mode $mode (check, matmul, ops, runtime, memcheck, fuzz, bench," \
+      echo "unknown mode $mode (check, matmul, ops, runtime, memcheck, cargo-tests, fuzz, bench," \
         "matmul-bench, styles, attention, compile, profile, all)" >&2
       exit 2
       ;;
@@ -224,6 +239,11 @@ for name in memcheck-styles memcheck-matmul racecheck-styles memcheck-attention 
   memcheck-op-kernels racecheck-op-kernels memcheck-shape racecheck-shape memcheck-fp8 \
   memcheck-interop; do
   sanitized $name
+done
+for log in "$OUT"/cargo-test-*.log; do
+  [ -f "$log" ] || continue
+  echo "--- $(basename "$log" .log): $(grep -E '^test result' "$log" | tr '\n' ' ')"
+  grep -E '^test .* FAILED$|panicked' "$log" | head -5
 done
 for seed in 11 12 13 14; do
   [ -f "$OUT/fuzz-$seed.log" ] || continue

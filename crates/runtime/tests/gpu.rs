@@ -1,14 +1,15 @@
-//! Tests that need a CUDA device. Without one each prints
-//! `skipped: no CUDA device (...)` and passes; set `TILE_REQUIRE_GPU=1` on
-//! a GPU machine to make a missing device a failure. Run with
-//! `-- --nocapture` to see the skip lines.
+//! The runtime against a device. The memory test runs on every device
+//! there is: the CPU interpreter always (so CI runs it), and the GPU when
+//! one is visible. The tests that load PTX need a CUDA GPU: they are
+//! ignored by default, so `cargo test` reports them as "ignored, needs a
+//! CUDA GPU" rather than as passing. On the GPU machine `bash bench/gpu.sh
+//! cargo-tests` runs them with `TILE_REQUIRE_GPU=1` (a missing device is
+//! then a failure):
+//! `TILE_REQUIRE_GPU=1 cargo test -p tile-runtime --test gpu -- --include-ignored --skip illegal_address`.
 //!
 //! `illegal_address_is_reported` kills the CUDA context of its process, so
-//! it is ignored by default; run it alone:
-//! `cargo test -p tile-runtime --test gpu -- --ignored illegal_address`.
-//!
-//! With `TILE_INTERPRET=1` device 0 is the CPU interpreter: the memory test
-//! runs on it, and the tests that load PTX skip.
+//! it runs alone, in a process of its own:
+//! `cargo test -p tile-runtime --test gpu -- --ignored --exact illegal_address_is_reported`.
 
 use tile_runtime::{Arg, Device, DevicePtr, KernelSpec, ParamType, RuntimeError, device_or_skip};
 
@@ -73,11 +74,23 @@ fn add_one_spec(num_warps: u32) -> KernelSpec {
     }
 }
 
+/// The interpreter, and device 0 when a GPU is visible (`None` there after
+/// saying so, or a failure under `TILE_REQUIRE_GPU`).
+fn every_device(test_name: &str) -> Vec<Device> {
+    let mut devices = vec![Device::interpreter()];
+    devices.extend(device_or_skip(test_name).filter(|d| !d.is_interpreter()));
+    devices
+}
+
 #[test]
 fn upload_download_round_trip() -> Result<(), RuntimeError> {
-    let Some(device) = device_or_skip("upload_download_round_trip") else {
-        return Ok(());
-    };
+    for device in every_device("upload_download_round_trip") {
+        round_trip(&device)?;
+    }
+    Ok(())
+}
+
+fn round_trip(device: &Device) -> Result<(), RuntimeError> {
     if device.is_interpreter() {
         eprintln!("device 0: {}", device.name()?);
     } else {
@@ -125,6 +138,7 @@ fn upload_download_round_trip() -> Result<(), RuntimeError> {
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU (bash bench/gpu.sh cargo-tests)"]
 fn add_one_kernel() -> Result<(), RuntimeError> {
     let Some(device) = gpu_or_skip("add_one_kernel") else {
         return Ok(());
@@ -166,6 +180,7 @@ fn add_one_kernel() -> Result<(), RuntimeError> {
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU (bash bench/gpu.sh cargo-tests)"]
 fn launch_errors_name_the_kernel() -> Result<(), RuntimeError> {
     let Some(device) = gpu_or_skip("launch_errors_name_the_kernel") else {
         return Ok(());
@@ -204,6 +219,7 @@ fn launch_errors_name_the_kernel() -> Result<(), RuntimeError> {
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU (bash bench/gpu.sh cargo-tests)"]
 fn buffers_past_the_reach_of_i32_offsets_are_refused() -> Result<(), RuntimeError> {
     let Some(device) = gpu_or_skip("buffers_past_the_reach_of_i32_offsets_are_refused") else {
         return Ok(());
@@ -247,6 +263,7 @@ fn buffers_past_the_reach_of_i32_offsets_are_refused() -> Result<(), RuntimeErro
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU (bash bench/gpu.sh cargo-tests)"]
 fn load_errors_are_explained() -> Result<(), RuntimeError> {
     let Some(device) = gpu_or_skip("load_errors_are_explained") else {
         return Ok(());
@@ -289,6 +306,7 @@ fn load_errors_are_explained() -> Result<(), RuntimeError> {
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU (bash bench/gpu.sh cargo-tests)"]
 fn kernels_and_buffers_work_from_other_threads() -> Result<(), RuntimeError> {
     let Some(device) = gpu_or_skip("kernels_and_buffers_work_from_other_threads") else {
         return Ok(());
@@ -305,7 +323,7 @@ fn kernels_and_buffers_work_from_other_threads() -> Result<(), RuntimeError> {
 }
 
 #[test]
-#[ignore = "kills the process's CUDA context; run alone with --ignored"]
+#[ignore = "kills the process's CUDA context: run alone (bash bench/gpu.sh cargo-tests does)"]
 fn illegal_address_is_reported() -> Result<(), RuntimeError> {
     let Some(device) = gpu_or_skip("illegal_address_is_reported") else {
         return Ok(());
