@@ -20,12 +20,17 @@
 //!
 //! With `--programs`, the inputs are instead random programs through the
 //! Rust builder, launched on the GPU (checked against the interpreter) or,
-//! without one, on the interpreter (its `programs` module).
+//! without one, on the interpreter (its `programs` module). The generator
+//! knows which programs are valid: a valid one refused, or an invalid one
+//! accepted, is a finding; and every element a program stores is judged
+//! against a plain Rust evaluation with a per-element bound (`judge`).
 //!
 //! The summary counts each outcome; the exit status is 1 when anything
-//! crashed, hung or panicked. What the fuzzer does not check: that a
-//! compiled input computes what the interpreter computes (no GPU here).
+//! crashed, hung or panicked, or (`--programs`) was wrongly refused,
+//! wrongly accepted, wrong or disagreed. What the mutated-IR fuzzer does
+//! not check: what a compiled input computes.
 
+mod judge;
 mod mutate;
 mod programs;
 mod worker;

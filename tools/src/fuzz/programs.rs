@@ -15,10 +15,17 @@
 //! literals and targets are mostly valid and sometimes not (blocks of 0, 3
 //! or 2^21 elements, 64 warps, steps of 0 or -1, a divisor of 0, an f16
 //! literal of 1e10, chip `""` or `sm_75`, `+ptx60`): those must be refused
-//! with a typed error. Before each program its number is written
-//! to `OUT/current` so that an abort leaves the culprit named.
+//! with a typed error ([`Program::invalid`] says which, so a valid program
+//! refused or an invalid one accepted is a finding). Every element a
+//! launch stores is judged against a plain Rust evaluation of the program
+//! with a bound carried element by element ([`judge`](super::judge)), and
+//! the 64 elements past `n` must keep their poison. Before each program
+//! its number is written to `OUT/current` so that an abort leaves the
+//! culprit named.
 
+use super::judge::Bounded;
 use crate::gpu_check::{Specializing, cross_check};
+use half::f16;
 use std::path::Path;
 use tile::{Arg, Device, Options};
 use tile_dialect::{DType, Kernel, KernelBuilder, Tile};
@@ -77,6 +84,32 @@ impl Expr {
             7 => Expr::Sqrt(a),
             _ => Expr::F16(a),
         }
+    }
+
+    /// The expression at one element, by the reference (see [`judge`](super::judge)).
+    fn eval(&self, x: f32, y: f32) -> Bounded {
+        let e = |v: &Expr| v.eval(x, y);
+        let fusable = |a: &Expr, b: &Expr| [a.is_product(), b.is_product()];
+        match self {
+            Expr::X => Bounded::exact(x),
+            Expr::Y => Bounded::exact(y),
+            Expr::Literal(v) => Bounded::exact(*v),
+            Expr::Add(a, b) => e(a).add(e(b), 1.0, fusable(a, b)),
+            Expr::Sub(a, b) => e(a).add(e(b), -1.0, fusable(a, b)),
+            Expr::Mul(a, b) => e(a).mul(e(b)),
+            Expr::Min(a, b) => e(a).extreme(e(b), true),
+            Expr::Max(a, b) => e(a).extreme(e(b), false),
+            Expr::Fma(a, b, c) => e(a).fma(e(b), e(c)),
+            Expr::Select(a, b, c, d) => Bounded::select(e(a), e(b), e(c), e(d)),
+            Expr::Exp2(a) => e(a).exp2_clamped(),
+            Expr::Sqrt(a) => e(a).sqrt_abs(),
+            Expr::F16(a) => e(a).through_f16(),
+        }
+    }
+
+    /// A product (which the GPU may fuse into the sum that takes it).
+    fn is_product(&self) -> bool {
+        matches!(self, Expr::Mul(..))
     }
 
     fn emit<'k>(&self, k: &'k KernelBuilder<'k>, x: Tile<'k>, y: Tile<'k>) -> Tile<'k> {
@@ -165,6 +198,57 @@ impl Program {
         }
     }
 
+    /// Why the program must be refused, or `None` when it must run: the
+    /// generator's own invalid choices, listed where it makes them.
+    fn invalid(&self) -> Option<&'static str> {
+        if self.block < 1 || self.block.count_ones() != 1 {
+            return Some("the block is not a positive power of two");
+        }
+        if self.block > 1 << 12 {
+            return Some("the block is past the tile-size limit");
+        }
+        if !matches!(self.warps, 1 | 2 | 4 | 8) {
+            return Some("the warps are not a power of two in 1..=32 that the block allows");
+        }
+        if self.chip != "sm_80" && self.chip != "sm_90" {
+            return Some("the chip is not one we generate for");
+        }
+        if self.features == "+ptx60" {
+            return Some("PTX 6.0 cannot target the chip");
+        }
+        if self.divisor == Some(0) {
+            return Some("a remainder by 0");
+        }
+        if matches!(self.loop_, Some((_, step)) if step < 1) {
+            return Some("a loop step that is not positive");
+        }
+        if self.f16_literal.is_some_and(|v| v > f64::from(f16::MAX)) {
+            return Some("an f16 literal past the f16 range");
+        }
+        None
+    }
+
+    /// Element `i` of the output by the reference, from the inputs at `i`.
+    fn expected(&self, i: usize, x: f32, y: f32) -> Bounded {
+        let mut z = self.expr.eval(x, y);
+        if let Some(d) = self.divisor {
+            let r = Bounded::exact((i as i32 % d) as f32);
+            z = z.add(r, 1.0, [self.expr.is_product(), false]);
+        }
+        if let Some((trips, step)) = self.loop_ {
+            for _ in (0..trips).step_by(step.max(1) as usize) {
+                z = z
+                    .mul(Bounded::exact(0.5))
+                    .add(Bounded::exact(1.0), 1.0, [true, false]);
+            }
+        }
+        if let Some(v) = self.f16_literal {
+            let fused = self.loop_.is_none() && self.divisor.is_none() && self.expr.is_product();
+            z = z.add(Bounded::exact(v as f32), 1.0, [fused, false]);
+        }
+        z
+    }
+
     fn build<'c>(&self, context: &'c melior::Context) -> tile_dialect::Result<Kernel<'c>> {
         Kernel::build(context, "fuzzed", |k| {
             let x_ptr = k.arg_ptr("x", DType::F32);
@@ -194,13 +278,22 @@ impl Program {
 /// What became of one program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Fate {
-    /// Built, compiled and launched (and, on a GPU, agreed).
+    /// A valid program built, compiled and launched, every stored element
+    /// within the reference's bound, the elements past `n` untouched (and,
+    /// on a GPU, the interpreter agreed).
     Ran,
-    /// Refused with a typed error (building, compiling or launching).
+    /// An invalid program refused with a typed error.
     Refused,
-    /// A launch whose GPU and interpreter results differ.
+    /// A valid program refused: a finding.
+    WronglyRefused,
+    /// An invalid program that ran: a finding.
+    WronglyAccepted,
+    /// An element outside the reference's bound, or one past `n` written:
+    /// a finding.
+    Wrong,
+    /// A launch whose GPU and interpreter results differ: a finding.
     Disagreed,
-    /// A Rust panic (caught).
+    /// A Rust panic (caught): a finding.
     Panicked,
 }
 
@@ -236,14 +329,18 @@ pub fn campaign(count: usize, seed: u64, out: &Path) -> Result<bool, String> {
             run(&device, &context, &program)
         }));
         slowest = slowest.max(started.elapsed());
-        let fate = match outcome {
-            Ok(Ok(())) => Fate::Ran,
-            Ok(Err(_)) if cross_check::tally().disagreed > before => Fate::Disagreed,
-            Ok(Err(_)) => Fate::Refused,
+        let invalid = program.invalid();
+        let fate = match &outcome {
             Err(_) => Fate::Panicked,
+            Ok(Err(_)) if cross_check::tally().disagreed > before => Fate::Disagreed,
+            Ok(Err(Failure::Wrong(_))) => Fate::Wrong,
+            Ok(Err(Failure::Refused(_))) if invalid.is_some() => Fate::Refused,
+            Ok(Err(Failure::Refused(_))) => Fate::WronglyRefused,
+            Ok(Ok(())) if invalid.is_some() => Fate::WronglyAccepted,
+            Ok(Ok(())) => Fate::Ran,
         };
         *fates.entry(fate).or_default() += 1;
-        if let (Fate::Refused, Ok(Err(e))) = (fate, &outcome) {
+        if let (Fate::Refused, Ok(Err(Failure::Refused(e)))) = (fate, &outcome) {
             // What refused it, without the numbers that vary.
             let kind: String = e.chars().filter(|c| !c.is_ascii_digit()).take(90).collect();
             *refusals.entry(kind).or_default() += 1;
@@ -251,12 +348,13 @@ pub fn campaign(count: usize, seed: u64, out: &Path) -> Result<bool, String> {
         if (i + 1) % 1000 == 0 {
             println!("{} programs, slowest {slowest:.2?}: {fates:?}", i + 1);
         }
-        if matches!(fate, Fate::Disagreed | Fate::Panicked) {
+        if !matches!(fate, Fate::Ran | Fate::Refused) {
             bad = true;
             let path = out.join(format!("finding-{i}.txt"));
             let what = match outcome {
-                Ok(Err(e)) => e,
-                _ => "panicked".into(),
+                Ok(Err(Failure::Refused(e) | Failure::Wrong(e))) => e,
+                Ok(Ok(())) => format!("ran, but {}", invalid.unwrap_or("it is invalid")),
+                Err(_) => "panicked".into(),
             };
             std::fs::write(&path, format!("{fate:?}: {what}\n{program:#?}\n"))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -270,9 +368,26 @@ pub fn campaign(count: usize, seed: u64, out: &Path) -> Result<bool, String> {
     Ok(bad)
 }
 
-/// Builds, compiles and launches `program` over fresh inputs.
-fn run(device: &Device, context: &melior::Context, program: &Program) -> Result<(), String> {
-    let kernel = program.build(context).map_err(|e| e.to_string())?;
+/// Why a program did not run as it must.
+enum Failure {
+    /// A typed error building, compiling or launching it (or the GPU and
+    /// the interpreter disagreeing, which `cross_check` counts).
+    Refused(String),
+    /// It ran, and an element is outside the reference's bound or one past
+    /// `n` was written.
+    Wrong(String),
+}
+
+/// Elements after the `n` a program may store, which must keep [`POISON`].
+const GUARD: usize = 64;
+/// What the output holds before the launch.
+const POISON: f32 = -1234.5;
+
+/// Builds, compiles and launches `program` over fresh inputs, then judges
+/// every element against the reference.
+fn run(device: &Device, context: &melior::Context, program: &Program) -> Result<(), Failure> {
+    let refused = |e: String| Failure::Refused(e);
+    let kernel = program.build(context).map_err(|e| refused(e.to_string()))?;
     let options = Options {
         num_stages: program.stages,
         chip: program.chip.into(),
@@ -288,17 +403,48 @@ fn run(device: &Device, context: &melior::Context, program: &Program) -> Result<
     let ys: Vec<f32> = (0..n)
         .map(|i| ((i * 53 % 97) as f32 - 48.0) / 12.0)
         .collect();
-    let up = |v: &[f32]| device.upload(v).map_err(|e| e.to_string());
-    let (x, y, out) = (up(&xs)?, up(&ys)?, up(&vec![0f32; n])?);
+    let up = |v: &[f32]| device.upload(v).map_err(|e| refused(e.to_string()));
+    let (x, y, out) = (up(&xs)?, up(&ys)?, up(&vec![POISON; n + GUARD])?);
     let block = program.block.max(1) as usize;
     let grid = n.div_ceil(block).max(1) as u32;
-    loaded.launch(
-        grid,
-        &[
-            Arg::from(&x),
-            Arg::from(&y),
-            Arg::from(&out),
-            Arg::from(n as i32),
-        ],
-    )
+    loaded
+        .launch(
+            grid,
+            &[
+                Arg::from(&x),
+                Arg::from(&y),
+                Arg::from(&out),
+                Arg::from(n as i32),
+            ],
+        )
+        .map_err(refused)?;
+    let got = device.download(&out).map_err(|e| refused(e.to_string()))?;
+    check_output(program, &xs, &ys, &got)
 }
+
+/// Every stored element against the reference, and the guard untouched.
+fn check_output(program: &Program, xs: &[f32], ys: &[f32], got: &[f32]) -> Result<(), Failure> {
+    let n = xs.len();
+    for (i, &g) in got.iter().enumerate() {
+        if i >= n {
+            if g.to_bits() != POISON.to_bits() {
+                return Err(Failure::Wrong(format!(
+                    "element {i} past n = {n} was written: {g:e}"
+                )));
+            }
+            continue;
+        }
+        let want = program.expected(i, xs[i], ys[i]);
+        if !want.admits(g) {
+            return Err(Failure::Wrong(format!(
+                "element {i} of {n}: got {g:e}, the reference {:e} within {:e} \
+                 (x = {:e}, y = {:e})",
+                want.v, want.err, xs[i], ys[i]
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
