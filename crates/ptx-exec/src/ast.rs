@@ -52,6 +52,9 @@ pub struct Entry {
     pub static_shared_bytes: u64,
     /// Register names, indexed by the numbers operands use.
     pub registers: Vec<String>,
+    /// Each register's declared width in bits (`.pred`: 1; 64 when not
+    /// declared): a write keeps only that many low bits.
+    pub register_bits: Vec<u32>,
     /// Its instructions in order.
     pub body: Vec<Instr>,
     /// Label name to the index of the instruction that follows it.

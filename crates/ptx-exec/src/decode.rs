@@ -6,8 +6,13 @@
 //! [`decode`] returns `None` and the reader reports the opcode as
 //! unsupported.
 
+mod cvt;
+mod qualifiers;
+mod tensor;
 mod ty;
 
+use qualifiers::{ignorable, space, vec_width};
+pub use tensor::{Mma, MmaInput, MmaShape};
 pub use ty::{Kind, Ty};
 
 /// A state space.
@@ -297,60 +302,58 @@ pub enum Op {
     },
     /// `membar`/`fence`: nothing to do when threads run one at a time.
     Fence,
+    /// `add.cc`, `addc{.cc}`, `sub.cc`, `subc{.cc}`: 32- or 64-bit
+    /// integer addition with the carry flag (see [`Carry`]).
+    Carry(Carry),
+    /// `cvt.rna.tf32.f32`: to TF32 (10 mantissa bits), ties away from 0.
+    CvtTf32,
+    /// `mma.sync.aligned`: a warp's 16 x 8 x K product on tensor cores.
+    Mma(Mma),
+    /// `ldmatrix.sync.aligned.m8n8`: `count` 8 x 8 matrices of `b16`.
+    Ldmatrix {
+        /// 1, 2 or 4 matrices.
+        count: u32,
+        /// `.trans`: each thread gets a column pair instead of a row pair.
+        trans: bool,
+        /// `.shared` (else a generic address).
+        shared: bool,
+    },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src-size or
+    /// ignore-src}`.
+    CpAsync,
+    /// `cp.async.commit_group`.
+    CpAsyncCommit,
+    /// `cp.async.wait_group N` or (`all`) `cp.async.wait_all`.
+    CpAsyncWait {
+        /// `wait_all`: commit the pending copies and wait for every group.
+        all: bool,
+    },
 }
 
-fn space(part: &str) -> Option<Space> {
-    match part {
-        "global" => Some(Space::Global),
-        "shared" | "shared::cta" => Some(Space::Shared),
-        "param" => Some(Space::Param),
-        _ => None,
-    }
+/// An addition or subtraction through the carry flag (`CC.CF`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Carry {
+    /// Operand width in bits (32 or 64).
+    pub bits: u32,
+    /// `sub`/`subc` (the flag is the borrow).
+    pub sub: bool,
+    /// `addc`/`subc`: the flag is an input.
+    pub carry_in: bool,
+    /// `.cc`: the flag is written.
+    pub carry_out: bool,
 }
 
-/// Qualifiers that change nothing here.
-fn ignorable(part: &str) -> bool {
-    matches!(
-        part,
-        "volatile"
-            | "relaxed"
-            | "acquire"
-            | "release"
-            | "acq_rel"
-            | "weak"
-            | "gpu"
-            | "cta"
-            | "sys"
-            | "ca"
-            | "cg"
-            | "cs"
-            | "lu"
-            | "cv"
-            | "wb"
-            | "wt"
-            | "nc"
-            | "uni"
-            | "aligned"
-            | "sync"
-            | "L1::evict_last"
-            | "L1::evict_first"
-            | "L1::evict_normal"
-            | "L1::no_allocate"
-            | "L2::evict_last"
-            | "L2::evict_first"
-            | "L2::evict_normal"
-            | "L2::64B"
-            | "L2::128B"
-            | "L2::256B"
-    )
-}
-
-fn vec_width(part: &str) -> Option<u32> {
-    match part {
-        "v2" => Some(2),
-        "v4" => Some(4),
-        _ => None,
-    }
+fn carry(sub: bool, carry_in: bool, rest: &[&str]) -> Option<Op> {
+    let ty = Ty::parse(rest.last()?)?;
+    let ok = !ty.is_float()
+        && matches!(ty.bits, 32 | 64)
+        && rest[..rest.len() - 1].iter().all(|p| *p == "cc");
+    ok.then_some(Op::Carry(Carry {
+        bits: ty.bits,
+        sub,
+        carry_in,
+        carry_out: rest.contains(&"cc"),
+    }))
 }
 
 /// Decodes an opcode (`ld.global.v4.b32`, `setp.lt.s32`, ...); `None` when
@@ -386,6 +389,8 @@ pub fn decode(opcode: &str) -> Option<Op> {
                 Op::St { space: sp, ty, vec }
             })
         }
+        "add" | "sub" if has("cc") => carry(*head == "sub", false, rest),
+        "addc" | "subc" => carry(*head == "subc", true, rest),
         "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl"
         | "shr" | "copysign" => {
             let ty = ty()?;
@@ -497,7 +502,10 @@ pub fn decode(opcode: &str) -> Option<Op> {
         }
         "selp" if rest.len() == 1 => Some(Op::Selp(ty()?)),
         "bfe" if rest.len() == 1 => Some(Op::Bfe(ty()?)),
-        "cvt" => decode_cvt(rest),
+        "cvt" => cvt::decode_cvt(rest),
+        "mma" => tensor::decode_mma(rest),
+        "ldmatrix" => tensor::decode_ldmatrix(rest),
+        "cp" => tensor::decode_cp(rest),
         "cvta" => {
             let to = has("to");
             let sp = rest.iter().find_map(|p| space(p))?;
@@ -551,40 +559,4 @@ pub fn decode(opcode: &str) -> Option<Op> {
         "membar" | "fence" if !has("proxy") => Some(Op::Fence),
         _ => None,
     }
-}
-
-fn decode_cvt(rest: &[&str]) -> Option<Op> {
-    let n = rest.len();
-    if n < 2 {
-        return None;
-    }
-    let (dst, src) = (Ty::parse(rest[n - 2])?, Ty::parse(rest[n - 1])?);
-    let mut round = None;
-    let mut integral = false;
-    let mut sat = false;
-    let mut ftz = false;
-    for p in &rest[..n - 2] {
-        match *p {
-            "rn" | "rz" | "rm" | "rp" | "rni" | "rzi" | "rmi" | "rpi" => {
-                integral = p.len() == 3;
-                round = Some(match &p[..2] {
-                    "rn" => Round::Nearest,
-                    "rz" => Round::Zero,
-                    "rm" => Round::Down,
-                    _ => Round::Up,
-                });
-            }
-            "sat" => sat = true,
-            "ftz" => ftz = true,
-            _ => return None,
-        }
-    }
-    Some(Op::Cvt {
-        dst,
-        src,
-        round,
-        integral,
-        sat,
-        ftz,
-    })
 }

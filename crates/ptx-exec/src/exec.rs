@@ -3,7 +3,9 @@
 //! threads.
 
 pub mod alu;
+pub mod async_copy;
 pub mod cta;
+pub mod matrix;
 pub mod shared;
 pub mod thread;
 
@@ -111,6 +113,8 @@ pub fn launch(
                                 pc: 0,
                                 regs: vec![0; registers],
                                 state: State::Ready,
+                                carry: false,
+                                copies: Default::default(),
                             });
                         }
                     }

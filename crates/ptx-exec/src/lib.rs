@@ -16,7 +16,7 @@
 //! only (for [`HostMemory`], [`Arg`] and [`HostKernel`]) and on no
 //! compiler crate, so it can never share a bug with the pipeline it checks.
 //!
-//! **What it runs.** [`PtxKernel::new`] reads the module ([`parse`]) and
+//! **What it runs.** [`PtxKernel::new`] reads the module ([`parse`](mod@parse)) and
 //! decodes every instruction once ([`decode`]): any opcode outside the
 //! subset is [`ExecError::Unsupported`] with its PTX line, before anything
 //! runs, never a silent wrong result. The subset is what the compiler
@@ -33,8 +33,18 @@
 //! to float incl. `f16`/`bf16` `.rn` and `.sat`), `cvta`, `bra`, `ret`,
 //! `exit`, `bar.sync`, `shfl.sync` (all modes, clamp and segment mask),
 //! `atom`/`red` (global and shared; add, min, max, and, or, xor, exch,
-//! cas, inc, dec), and `membar`/`fence` (nothing to do). Not yet:
-//! `cp.async`, `ldmatrix`, `mma.sync`, `wgmma`, TMA, `mbarrier`, `vote`,
+//! cas, inc, dec), `membar`/`fence` (nothing to do), `add.cc`/`addc`/
+//! `sub.cc`/`subc` (the carry flag), `cvt.rna.tf32.f32`, and sm_80's
+//! tensor cores and asynchronous copies: `mma.sync.aligned` (`m16n8k16`
+//! f16/bf16 and `m16n8k8` tf32 into f32, `m16n8k32` s8/u8 into s32, with
+//! the PTX ISA's fragment layouts; see [`exec::matrix`] for the f32
+//! accumulation and the bounds tests must allow), `ldmatrix` (`.x1/.x2/
+//! .x4`, `.trans`) and `cp.async.{ca,cg}` with `src-size` or
+//! `ignore-src`, `commit_group`, `wait_group N` and `wait_all`: a copy
+//! lands in shared memory only at the wait that covers its group
+//! ([`exec::async_copy`]), so reading a stage too early reads stale
+//! bytes. Register writes keep the low bits of the register's declared
+//! width. Not yet: `wgmma`, TMA, `mbarrier`, `fence.proxy.async`, `vote`,
 //! `prmt`, `call` (`vprintf`), f8 conversions, local memory.
 //!
 //! **How it runs.** A launch ([`exec::launch`]) lays the arguments out in
@@ -48,7 +58,9 @@
 //! through [`HostMemory`] (the interpreter's, so both can run on the same
 //! buffers), each bounds- and alignment-checked against its allocation
 //! ([`ExecError::OutOfBounds`] names the PTX line, thread, CTA and
-//! address). Shared memory is per CTA, with a race detector
+//! address). Warp-wide matrix instructions (`mma.sync`, `ldmatrix`) run
+//! like shuffles, once all 32 lanes wait at them. Shared memory is per
+//! CTA, with a race detector
 //! ([`ExecError::SharedRace`]: two threads on one byte between barriers,
 //! one writing). Atomics are atomic because one thread runs at a time.
 //!

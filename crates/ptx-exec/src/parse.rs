@@ -288,6 +288,7 @@ fn read_entry(
     entry.param_bytes = offset;
     let mut shared = module_shared.to_vec();
     let mut regs: HashMap<String, u32> = HashMap::new();
+    let mut declared: Vec<(String, bool, u32)> = Vec::new();
     for piece in body {
         match piece {
             Piece::Label(l) => {
@@ -297,7 +298,8 @@ fn read_entry(
             Piece::Stmt(line, s) => {
                 if let Some(v) = shared_decl(s, *line)? {
                     shared.push(v);
-                } else if s.starts_with(".reg") {
+                } else if let Some(decl) = s.strip_prefix(".reg") {
+                    declared.extend(register_decl(decl));
                 } else if s.starts_with('.') {
                     let directive = s.split_whitespace().next().unwrap_or(s).to_string();
                     return Err(ExecError::Unsupported {
@@ -311,10 +313,50 @@ fn read_entry(
             }
         }
     }
+    entry.register_bits = entry
+        .registers
+        .iter()
+        .map(|name| register_bits(name, &declared))
+        .collect();
     let (vars, static_bytes) = lay_out_shared(&shared);
     entry.shared = vars;
     entry.static_shared_bytes = static_bytes;
     Ok(entry)
+}
+
+/// The names a `.reg` declaration (after `.reg`) declares: `(name or
+/// prefix, true for a `prefix<N>` range, width in bits)`.
+fn register_decl(decl: &str) -> Vec<(String, bool, u32)> {
+    let mut toks = decl.split_whitespace().peekable();
+    let mut bits = 64;
+    while let Some(t) = toks.peek().and_then(|t| t.strip_prefix('.')) {
+        if let Some(ty) = Ty::parse(t) {
+            bits = ty.bits;
+        }
+        toks.next();
+    }
+    let names: String = toks.collect::<Vec<_>>().join(" ");
+    names
+        .split(',')
+        .map(|n| n.trim().trim_end_matches(';'))
+        .filter(|n| !n.is_empty())
+        .map(|n| match n.split_once('<') {
+            Some((prefix, _)) => (prefix.to_string(), true, bits),
+            None => (n.to_string(), false, bits),
+        })
+        .collect()
+}
+
+/// The declared width of register `name` (64 when undeclared).
+fn register_bits(name: &str, declared: &[(String, bool, u32)]) -> u32 {
+    declared
+        .iter()
+        .find(|(d, range, _)| match name.strip_prefix(d.as_str()) {
+            Some(rest) if *range => !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()),
+            Some(rest) => rest.is_empty(),
+            None => false,
+        })
+        .map_or(64, |&(_, _, bits)| bits)
 }
 
 fn read_instr(

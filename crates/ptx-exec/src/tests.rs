@@ -4,6 +4,7 @@
 
 mod arith;
 mod faults;
+mod tensor;
 
 use crate::{ExecError, PtxKernel};
 use tile_runtime::{Arg, DevicePtr, HostMemory};

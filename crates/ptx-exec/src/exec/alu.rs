@@ -2,7 +2,7 @@
 //! each function takes the decoded qualifiers and the operand bits and
 //! returns the result bits, or a message for a value it cannot take.
 
-use crate::decode::{Binary, BoolOp, Cmp, Kind, Round, Ty, UCmp, Unary};
+use crate::decode::{Binary, BoolOp, Carry, Cmp, Kind, Round, Ty, UCmp, Unary};
 use crate::value::{flush, fma32, from_f64, int, mask, min_max, sext, to_f64};
 
 /// A `Binary` operation; `Err` with a message for an unsupported case.
@@ -313,4 +313,28 @@ fn int_range(ty: Ty) -> (i128, i128) {
     } else {
         (0, (1i128 << w) - 1)
     }
+}
+
+/// `add.cc`/`addc`/`sub.cc`/`subc` on `c.bits`-bit integers: the result
+/// and the carry (for a subtraction, the borrow) out.
+pub fn carry(c: Carry, a: u64, b: u64, carry_in: bool) -> (u64, bool) {
+    let (a, b) = (i128::from(mask(a, c.bits)), i128::from(mask(b, c.bits)));
+    let cin = i128::from(c.carry_in && carry_in);
+    let r = if c.sub { a - b - cin } else { a + b + cin };
+    let out = if c.sub { r < 0 } else { r >> c.bits != 0 };
+    (mask(r as u64, c.bits), out)
+}
+
+/// `cvt.rna.tf32.f32`: `a` rounded to 10 mantissa bits, ties away from
+/// zero, as an f32 whose low 13 bits are zero; NaN stays NaN, and a
+/// value rounding past the largest finite one becomes infinite.
+pub fn tf32(a: u64) -> u64 {
+    let bits = a as u32;
+    if f32::from_bits(bits).is_nan() {
+        return u64::from(0x7fff_e000u32);
+    }
+    if bits & 0x7f80_0000 == 0x7f80_0000 {
+        return u64::from(bits);
+    }
+    u64::from(bits.wrapping_add(0x1000) & 0xffff_e000)
 }

@@ -5,6 +5,7 @@
 //! divergence (some at a barrier while others exited or wait elsewhere,
 //! lanes of a warp at different shuffles) and stop the launch.
 
+use super::matrix;
 use super::thread::{Ctx, Flow, State, Thread, step};
 use crate::ast::Operand;
 use crate::decode::{Op, Shfl};
@@ -61,12 +62,20 @@ fn resolve(ctx: &mut Ctx, threads: &mut [Thread]) -> Result<bool, ExecError> {
         let all_here = live
             .iter()
             .all(|&k| warp[k].state == State::Waiting && warp[k].pc == pc);
-        if let Op::Shfl(mode) = body[pc].op
-            && all_here
-        {
-            shuffle(ctx, warp, mode, pc)?;
-            progress = true;
+        if !all_here {
+            continue;
         }
+        match body[pc].op {
+            Op::Shfl(mode) => shuffle(ctx, warp, mode, pc)?,
+            Op::Mma(m) => matrix::mma(ctx, warp, m, pc)?,
+            Op::Ldmatrix {
+                count,
+                trans,
+                shared,
+            } => matrix::ldmatrix(ctx, warp, (count, trans, shared), pc)?,
+            _ => continue,
+        }
+        progress = true;
     }
     if progress {
         return Ok(true);
@@ -177,9 +186,9 @@ fn shuffle(ctx: &Ctx, warp: &mut [Thread], mode: Shfl, pc: usize) -> Result<(), 
     }
     for (t, r) in warp.iter_mut().zip(results) {
         if let Some((v, ok)) = r {
-            write_reg(t, &o[0], v);
+            write_reg(ctx, t, &o[0], v);
             if with_pred {
-                write_reg(t, &o[1], u64::from(ok));
+                write_reg(ctx, t, &o[1], u64::from(ok));
             }
             t.pc += 1;
             t.state = State::Ready;
@@ -188,8 +197,7 @@ fn shuffle(ctx: &Ctx, warp: &mut [Thread], mode: Shfl, pc: usize) -> Result<(), 
     Ok(())
 }
 
-fn write_reg(t: &mut Thread, o: &Operand, v: u64) {
-    if let Operand::Reg(r) = o {
-        t.regs[*r as usize] = v;
-    }
+fn write_reg(ctx: &Ctx, t: &mut Thread, o: &Operand, v: u64) {
+    // Only registers reach here (the parser's operands of `shfl`).
+    let _ = ctx.write(t, o, v);
 }

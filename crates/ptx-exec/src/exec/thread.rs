@@ -4,6 +4,7 @@
 //! the thread stops at them and the CTA's scheduler runs them for all.
 
 use super::alu;
+use super::async_copy::{self, AsyncCopies};
 use super::shared::{Access, Shared};
 use crate::ast::{Entry, Instr, Operand, Special};
 use crate::decode::{Atomic, Kind, Op, Space, Ty};
@@ -60,6 +61,10 @@ pub struct Thread {
     pub regs: Vec<u64>,
     /// Where it stands.
     pub state: State,
+    /// The carry flag (`CC.CF`) of `add.cc`/`addc`.
+    pub carry: bool,
+    /// Its `cp.async` copies in flight.
+    pub copies: AsyncCopies,
 }
 
 /// What a step did.
@@ -117,10 +122,19 @@ impl Ctx<'_> {
     }
 }
 
-fn write(t: &mut Thread, o: &Operand, v: u64) -> Result<(), String> {
+impl Ctx<'_> {
+    /// Writes `v` to the register `o`, keeping the low bits its declared
+    /// width holds (a `.b16` register written by a 32-bit result keeps 16).
+    pub fn write(&self, t: &mut Thread, o: &Operand, v: u64) -> Result<(), String> {
+        write(self.entry, t, o, v)
+    }
+}
+
+fn write(entry: &Entry, t: &mut Thread, o: &Operand, v: u64) -> Result<(), String> {
     match o {
         Operand::Reg(r) => {
-            t.regs[*r as usize] = v;
+            let bits = entry.register_bits.get(*r as usize).copied().unwrap_or(64);
+            t.regs[*r as usize] = mask(v, bits);
             Ok(())
         }
         Operand::Sink => Ok(()),
@@ -149,7 +163,9 @@ pub fn step(ctx: &mut Ctx, t: &mut Thread, global: &mut HostMemory) -> Result<Fl
         return Ok(Flow::Next);
     }
     match i.op {
-        Op::Barrier | Op::Shfl(_) => return Ok(Flow::Collective),
+        Op::Barrier | Op::Shfl(_) | Op::Mma(_) | Op::Ldmatrix { .. } => {
+            return Ok(Flow::Collective);
+        }
         Op::Exit => return Ok(Flow::Exit),
         Op::Bra => {
             let target = match i.operands.first() {
@@ -181,6 +197,17 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             .ok_or_else(|| invalid(ctx, t, format!("operand {n} missing")))?;
         ctx.read(t, op).map_err(|m| invalid(ctx, t, m))
     };
+    match i.op {
+        Op::CpAsyncCommit => {
+            async_copy::commit(t);
+            return Ok(());
+        }
+        Op::CpAsyncWait { all } => {
+            let n = if all { 0 } else { arg(ctx, t, 0)? };
+            return async_copy::wait(ctx, t, n, all);
+        }
+        _ => {}
+    }
     let dst = o
         .first()
         .ok_or_else(|| invalid(ctx, t, "no operands".into()))?;
@@ -200,7 +227,8 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
                 let v = arg(ctx, t, 1)?;
                 let w = ty.bits / parts.len() as u32;
                 for (k, p) in parts.iter().enumerate() {
-                    write(t, p, mask(v >> (k as u32 * w), w)).map_err(|m| invalid(ctx, t, m))?;
+                    ctx.write(t, p, mask(v >> (k as u32 * w), w))
+                        .map_err(|m| invalid(ctx, t, m))?;
                 }
                 return Ok(());
             }
@@ -234,7 +262,7 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
                 } else {
                     raw
                 };
-                write(t, p, v).map_err(|m| invalid(ctx, t, m))?;
+                ctx.write(t, p, v).map_err(|m| invalid(ctx, t, m))?;
             }
             return Ok(());
         }
@@ -276,7 +304,7 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             let c = combine.is_some() && arg(ctx, t, first + 2)? & 1 == 1;
             if two {
                 let q = u64::from(alu::combine(combine, !r, c));
-                write(t, &o[1], q).map_err(|m| invalid(ctx, t, m))?;
+                ctx.write(t, &o[1], q).map_err(|m| invalid(ctx, t, m))?;
             }
             u64::from(alu::combine(combine, r, c))
         }
@@ -334,9 +362,22 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             old
         }
         Op::Fence => return Ok(()),
-        Op::Barrier | Op::Shfl(_) | Op::Exit | Op::Bra => unreachable!("handled by step"),
+        Op::Carry(c) => {
+            let (a, b) = (arg(ctx, t, 1)?, arg(ctx, t, 2)?);
+            let (v, carry) = alu::carry(c, a, b, t.carry);
+            if c.carry_out {
+                t.carry = carry;
+            }
+            v
+        }
+        Op::CvtTf32 => alu::tf32(arg(ctx, t, 1)?),
+        Op::CpAsync => return async_copy::issue(ctx, t, i, global),
+        Op::Barrier | Op::Shfl(_) | Op::Exit | Op::Bra | Op::Mma(_) | Op::Ldmatrix { .. } => {
+            unreachable!("handled by step")
+        }
+        Op::CpAsyncCommit | Op::CpAsyncWait { .. } => unreachable!("handled above"),
     };
-    write(t, dst, result).map_err(|m| invalid(ctx, t, m))
+    ctx.write(t, dst, result).map_err(|m| invalid(ctx, t, m))
 }
 
 /// The new value of an atomic's memory.

@@ -99,11 +99,11 @@ fn a_barrier_some_threads_skip_is_divergence() {
 
 #[test]
 fn an_instruction_outside_the_subset_is_refused_with_its_line() {
-    let body = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f1, %f2, %f3, %f4};";
+    let body = "wgmma.fence.sync.aligned;";
     assert_eq!(
         run(body, "", 1, &[], 1).unwrap_err(),
         ExecError::Unsupported {
-            opcode: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32".into(),
+            opcode: "wgmma.fence.sync.aligned".into(),
             line: 18,
         }
     );
