@@ -1,6 +1,6 @@
 //! The code we ship, executed on the CPU: each kernel is compiled to PTX
-//! for sm_80 (mma.sync/ldmatrix and cp.async are not executed yet, and
-//! sm_90's wgmma/TMA are avoided), run by `tile-ptx-exec` and by the
+//! for sm_80 (tensor cores through `mma.sync`, pipelined loops through
+//! `cp.async`; sm_90's wgmma/TMA are not executed yet), run by `tile-ptx-exec` and by the
 //! tile-IR interpreter on the same inputs in two `HostMemory`s holding
 //! the same buffers at the same addresses, and every output buffer is
 //! compared: bit for bit where the kernel's arithmetic is exact (copies,
@@ -14,11 +14,13 @@
 //! changes what the PTX computes but not what the interpreter does, so
 //! these tests fail where the interpreter's suites pass.
 
-use tile::{Arg, DType, DevicePtr, Interpreter, Kernel, Options};
+use tile::{Arg, DType, DevicePtr, Interpreter, Kernel, Options, Specialization};
 use tile_examples::{attention_tiles, cumsum, histogram, layer_norm, masked_tile_2d, row_sum};
 use tile_examples::{softmax, vector_add};
 use tile_ptx_exec::PtxKernel;
 use tile_runtime::{HostKernel, HostMemory};
+
+mod matmul;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.
 enum In {
@@ -91,13 +93,54 @@ struct Outputs {
 
 /// Compiles `kernel` for sm_80 with `num_warps` warps and runs it both ways.
 fn run_both(kernel: &Kernel, num_warps: u32, grid: [u32; 3], inputs: &[In]) -> Outputs {
-    let options = Options {
+    run_compiled(kernel, sm_80(num_warps, 3), false, grid, inputs)
+}
+
+/// The options of these tests: sm_80, no fusion, `num_warps` warps and
+/// `num_stages` pipeline stages.
+fn sm_80(num_warps: u32, num_stages: u32) -> Options {
+    Options {
         chip: "sm_80".into(),
         num_warps,
+        num_stages,
         fp_fusion: false,
         ..Options::default()
+    }
+}
+
+/// Compiles `kernel` with `options` (and, with `specialize`, for the facts
+/// of the launch's arguments as the JIT would: 16-byte aligned pointers,
+/// integers divisible by 16 or equal to 1) and runs it both ways.
+fn run_compiled(
+    kernel: &Kernel,
+    options: Options,
+    specialize: bool,
+    grid: [u32; 3],
+    inputs: &[In],
+) -> Outputs {
+    try_run_compiled(kernel, options, specialize, grid, inputs)
+        .unwrap_or_else(|e| panic!("{} (PTX): {e}", kernel.name()))
+}
+
+/// [`run_compiled`], with the PTX executor's fault as `Err`.
+fn try_run_compiled(
+    kernel: &Kernel,
+    options: Options,
+    specialize: bool,
+    grid: [u32; 3],
+    inputs: &[In],
+) -> Result<Outputs, String> {
+    let options = if specialize {
+        let (args, _) = set_up(&mut HostMemory::new(), inputs);
+        options.specialized(Specialization::of(&args))
+    } else {
+        options
     };
     let compiled = tile::compile(kernel, &options).expect("compiles");
+    // For debugging a disagreement: the PTX of each kernel into a folder.
+    if let Ok(dir) = std::env::var("TILE_PTX_EXEC_DUMP") {
+        std::fs::write(format!("{dir}/{}.ptx", kernel.name()), &compiled.ptx).unwrap();
+    }
     let ptx = PtxKernel::new(
         &compiled.ptx,
         &compiled.spec.name,
@@ -116,15 +159,18 @@ fn run_both(kernel: &Kernel, num_warps: u32, grid: [u32; 3], inputs: &[In]) -> O
     ] {
         let mut memory = HostMemory::new();
         let (args, bufs) = set_up(&mut memory, inputs);
-        runner
-            .run(&mut memory, grid, &args)
-            .unwrap_or_else(|e| panic!("{} ({}): {e}", kernel.name(), runner.name()));
+        let ran = runner.run(&mut memory, grid, &args);
+        if std::ptr::eq(runner, &ptx as &dyn HostKernel) {
+            ran.map_err(|e| e.to_string())?;
+        } else {
+            ran.unwrap_or_else(|e| panic!("{} (interpreter): {e}", kernel.name()));
+        }
         *out = bufs
             .iter()
             .map(|&(a, n)| memory.range(a, n).unwrap().to_vec())
             .collect();
     }
-    outputs
+    Ok(outputs)
 }
 
 /// Bit-for-bit agreement of every buffer.
