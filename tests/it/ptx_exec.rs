@@ -445,3 +445,32 @@ fn integer_max_and_min_reductions_agree_bit_for_bit() {
         );
     }
 }
+
+/// Offsets running backwards (`x + (n - arange)`) with `x` 16-byte
+/// aligned and `n` divisible by 16, as the JIT specializes them: the axis
+/// analysis must not take the offsets for contiguous (a constant minus a
+/// contiguous range decreases), or 16-byte vectors read forwards and the
+/// reversed copy comes out wrong.
+#[test]
+fn reversed_offsets_agree_bit_for_bit_when_specialized() {
+    let context = tile::context().unwrap();
+    let block = 256;
+    let kernel = Kernel::build(&context, "reversed", |k| {
+        let x = k.arg_ptr("x", DType::I32);
+        let y = k.arg_ptr("y", DType::I32);
+        let n = k.arg("n", DType::I32);
+        let rev = n - k.arange(0, block);
+        let v = k.load(x + rev).build();
+        k.store(y + k.arange(0, block), v).build();
+    })
+    .unwrap();
+    let n = block as usize;
+    // Elements past `n` too, so that reading forwards gives wrong values
+    // rather than a fault.
+    let xs: Vec<i32> = (0..n as i32 + 16).map(|i| i * 3 - 100).collect();
+    let inputs = [i32s(&xs), zeros(n), In::Scalar(Arg::from(n as i32))];
+    let o = run_compiled(&kernel, sm_80(4, 3), true, [1, 1, 1], &inputs);
+    same_bits("reversed n=256", &o);
+    let want: Vec<u8> = (0..n).flat_map(|i| xs[n - i].to_le_bytes()).collect();
+    assert_eq!(o.interpreted[1], want, "the interpreter reverses");
+}
