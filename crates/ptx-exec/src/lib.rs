@@ -174,6 +174,12 @@ impl HostKernel for PtxKernel {
     /// [`InterpretFault::Unsupported`] carrying the message.
     fn run(&self, memory: &mut HostMemory, grid: [u32; 3], args: &[Arg]) -> Result<()> {
         self.execute(memory, grid, args).map_err(|e| {
+            let (pointer, allocation) = match &e {
+                ExecError::OutOfBounds { address, .. } => {
+                    pointer_below(&self.entry, memory, args, *address)
+                }
+                _ => (None, None),
+            };
             let (op, location, program, fault) = match &e {
                 ExecError::OutOfBounds {
                     at,
@@ -190,8 +196,8 @@ impl HostKernel for PtxKernel {
                         index: at.thread.iter().map(|&v| i64::from(v)).collect(),
                         address: *address,
                         bytes: *bytes,
-                        pointer: String::new(),
-                        allocation: memory.allocation(*address),
+                        pointer: pointer.clone().unwrap_or_default(),
+                        allocation,
                     },
                 ),
                 other => (
@@ -209,6 +215,31 @@ impl HostKernel for PtxKernel {
                 fault,
             }))
         })
+    }
+}
+
+/// The pointer argument whose allocation starts nearest below `address`
+/// (PTX keeps no source names: `argument 2 (`matmul_param_2`)`), and that
+/// allocation: what an access out of bounds most likely ran off.
+fn pointer_below(
+    entry: &Entry,
+    memory: &HostMemory,
+    args: &[Arg],
+    address: u64,
+) -> (Option<String>, Option<tile_runtime::Allocation>) {
+    let mut best: Option<(String, tile_runtime::Allocation)> = None;
+    for (k, (p, a)) in entry.params.iter().zip(args).enumerate() {
+        let Arg::Ptr { ptr, .. } = a else { continue };
+        let Some(alloc) = memory.allocation(ptr.0) else {
+            continue;
+        };
+        if alloc.base <= address && best.as_ref().is_none_or(|(_, b)| alloc.base > b.base) {
+            best = Some((format!("argument {k} ({})", p.name), alloc));
+        }
+    }
+    match best {
+        Some((name, alloc)) => (Some(name), Some(alloc)),
+        None => (None, memory.allocation(address)),
     }
 }
 

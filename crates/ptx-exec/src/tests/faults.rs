@@ -108,3 +108,44 @@ fn an_instruction_outside_the_subset_is_refused_with_its_line() {
         }
     );
 }
+
+#[test]
+fn an_out_of_bounds_fault_through_host_kernel_names_the_pointer_argument() {
+    use tile_runtime::{Arg, DevicePtr, HostKernel, HostMemory};
+    let body = "\
+        mul.wide.u32 %rd1, %r30, 4;\n add.s64 %rd2, %rd31, %rd1;\n\
+        ld.global.u32 %r1, [%rd2];";
+    let kernel = crate::PtxKernel::new(&super::module(body, ""), "k", 1, 0).unwrap();
+    let mut memory = HostMemory::new();
+    let out = memory.alloc(16);
+    let inp = memory.alloc(16);
+    let args = [Arg::from(DevicePtr(out)), Arg::from(DevicePtr(inp))];
+    let e = kernel.run(&mut memory, [1, 1, 1], &args).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("out of bounds of `argument 1 (in)`"),
+        "{text}"
+    );
+    assert!(text.contains("past the end of its 16 bytes"), "{text}");
+}
+
+#[test]
+fn registers_keep_their_declared_width() {
+    let body = "mov.b16 %rs3, 1;\n setp.eq.u32 %p19, %r30, 0;";
+    let kernel = crate::PtxKernel::new(&super::module(body, ""), "k", 1, 0).unwrap();
+    let e = kernel.entry();
+    let bits = |name: &str| {
+        let r = e.registers.iter().position(|n| n == name).unwrap();
+        e.register_bits[r]
+    };
+    assert_eq!(
+        [bits("%rs3"), bits("%r30"), bits("%rd31"), bits("%p19")],
+        [16, 32, 64, 1]
+    );
+    // A signed 8-bit load sign-extends into the 16-bit register and no
+    // further: packing it with another shows exactly 16 bits.
+    let body = "\
+        ld.global.s8 %rs1, [%rd31];\n mov.b16 %rs2, 0;\n\
+        mov.b32 %r1, {%rs1, %rs2};\n st.global.u32 [%rd30], %r1;";
+    assert_eq!(super::run(body, "", 1, &[0x80], 1).unwrap()[0], 0xff80);
+}
