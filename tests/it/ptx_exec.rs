@@ -20,6 +20,7 @@ use tile_examples::{softmax, vector_add};
 use tile_ptx_exec::PtxKernel;
 use tile_runtime::{HostKernel, HostMemory};
 
+mod attention;
 mod matmul;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.

@@ -307,6 +307,12 @@ pub enum Op {
     Carry(Carry),
     /// `cvt.rna.tf32.f32`: to TF32 (10 mantissa bits), ties away from 0.
     CvtTf32,
+    /// `cvt.rn.{f16x2,bf16x2}.f32 d, a, b`: both rounded to nearest even,
+    /// `a`'s in the upper half of `d`, `b`'s in the lower.
+    CvtPack {
+        /// `.bf16x2` (else `.f16x2`).
+        bf16: bool,
+    },
     /// `mma.sync.aligned`: a warp's 16 x 8 x K product on tensor cores.
     Mma(Mma),
     /// `ldmatrix.sync.aligned.m8n8`: `count` 8 x 8 matrices of `b16`.

@@ -34,7 +34,8 @@
 //! `exit`, `bar.sync`, `shfl.sync` (all modes, clamp and segment mask),
 //! `atom`/`red` (global and shared; add, min, max, and, or, xor, exch,
 //! cas, inc, dec), `membar`/`fence` (nothing to do), `add.cc`/`addc`/
-//! `sub.cc`/`subc` (the carry flag), `cvt.rna.tf32.f32`, and sm_80's
+//! `sub.cc`/`subc` (the carry flag), `cvt.rna.tf32.f32`,
+//! `cvt.rn.{f16x2,bf16x2}.f32`, and sm_80's
 //! tensor cores and asynchronous copies: `mma.sync.aligned` (`m16n8k16`
 //! f16/bf16 and `m16n8k8` tf32 into f32, `m16n8k32` s8/u8 into s32, with
 //! the PTX ISA's fragment layouts; see [`exec::matrix`] for the f32

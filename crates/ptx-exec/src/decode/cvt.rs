@@ -1,12 +1,15 @@
 //! `cvt` qualifiers: the two types, the rounding mode, `.sat` and `.ftz`;
-//! and `cvt.rna.tf32.f32`.
+//! `cvt.rna.tf32.f32`; `cvt.rn.{f16x2,bf16x2}.f32`.
 
 use super::{Op, Round, Ty};
 
 /// Decodes the qualifiers after `cvt`.
 pub fn decode_cvt(rest: &[&str]) -> Option<Op> {
-    if rest == ["rna", "tf32", "f32"] {
-        return Some(Op::CvtTf32);
+    match rest {
+        ["rna", "tf32", "f32"] => return Some(Op::CvtTf32),
+        ["rn", "f16x2", "f32"] => return Some(Op::CvtPack { bf16: false }),
+        ["rn", "bf16x2", "f32"] => return Some(Op::CvtPack { bf16: true }),
+        _ => {}
     }
     let n = rest.len();
     if n < 2 {

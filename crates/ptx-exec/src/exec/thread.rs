@@ -371,6 +371,18 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             v
         }
         Op::CvtTf32 => alu::tf32(arg(ctx, t, 1)?),
+        Op::CvtPack { bf16 } => {
+            let half = Ty {
+                kind: if bf16 { Kind::BFloat } else { Kind::Float },
+                bits: 16,
+            };
+            let f32_ty = Ty {
+                kind: Kind::Float,
+                bits: 32,
+            };
+            let round = |v: u64| from_f64(to_f64(v, f32_ty), half);
+            (round(arg(ctx, t, 1)?) << 16) | round(arg(ctx, t, 2)?)
+        }
         Op::CpAsync => return async_copy::issue(ctx, t, i, global),
         Op::Barrier | Op::Shfl(_) | Op::Exit | Op::Bra | Op::Mma(_) | Op::Ldmatrix { .. } => {
             unreachable!("handled by step")

@@ -214,3 +214,15 @@ fn cp_async_lands_only_at_the_wait_covering_its_group() {
         assert_eq!(w, [0, src, src + 1, 0, 0, 0, second], "lane {lane}");
     }
 }
+
+#[test]
+fn cvt_packs_two_halves_with_the_first_operand_high() {
+    let body = "mov.f32 %f1, 0f3F800000;\n mov.f32 %f2, 0f40000000;\n";
+    let f16 = super::scalar(&format!("{body} cvt.rn.f16x2.f32 %r1, %f1, %f2;"));
+    assert_eq!(f16, 0x3c00_4000);
+    let bf16 = super::scalar(&format!("{body} cvt.rn.bf16x2.f32 %r1, %f1, %f2;"));
+    assert_eq!(bf16, 0x3f80_4000);
+    // TF32 rounds to nearest, ties away from zero: 1 + 2^-11 (a tie) up.
+    let tf32 = super::scalar("mov.b32 %r2, 0x3F801000;\n cvt.rna.tf32.f32 %r1, %r2;");
+    assert_eq!(tf32, 0x3f80_2000);
+}
