@@ -27,7 +27,7 @@
 //!
 //! The summary counts each outcome; the exit status is 1 when anything
 //! crashed, hung or panicked, or (`--programs`) was wrongly refused,
-//! wrongly accepted, wrong or disagreed. What the mutated-IR fuzzer does
+//! wrongly accepted or wrong. What the mutated-IR fuzzer does
 //! not check: what a compiled input computes.
 
 mod judge;

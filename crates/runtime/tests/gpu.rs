@@ -270,7 +270,17 @@ fn load_errors_are_explained() -> Result<(), RuntimeError> {
     };
     // Too many warps.
     let err = device.load(ADD_ONE_PTX, &add_one_spec(33)).unwrap_err();
-    assert!(matches!(err, RuntimeError::BadLaunch { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            RuntimeError::TooManyThreads {
+                threads: 1056,
+                limit: 1024,
+                ..
+            }
+        ),
+        "{err}"
+    );
     // An entry that is not there.
     let mut spec = add_one_spec(4);
     spec.name = "add_two".into();
