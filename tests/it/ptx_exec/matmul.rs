@@ -246,37 +246,19 @@ const STYLE_TILES: StyleConfig = StyleConfig {
     group_m: 2,
 };
 
-/// The matmul styles but the persistent one (pointers with masks, `A @
-/// B^T`, batched, split K, `while` K loop, block pointers, recomputed
-/// offsets).
+/// Every matmul style (pointers with masks, `A @ B^T`, batched, split K,
+/// persistent, `while` K loop, block pointers, recomputed offsets). The
+/// persistent one raced in shared memory until the pipelined loop put a
+/// barrier before its first copies: each program's epilogue converts C's
+/// layout through shared memory (`st.shared`, `bar.sync`, `ld.shared`),
+/// then the next tile's prologue `cp.async` wrote the same bytes with no
+/// barrier after those reads (found by this executor, which runs lanes one
+/// at a time; PTX orders lanes only through barriers).
 #[test]
 fn matmul_styles_agree_bit_for_bit() {
     for style in Style::ALL {
-        if style != Style::Persistent {
-            run_style(style, |case, o| same_bits(case, &o.expect("runs")));
-        }
+        run_style(style, |case, o| same_bits(case, &o.expect("runs")));
     }
-}
-
-/// The persistent style races in shared memory (a compiler bug this
-/// executor found): each program's epilogue converts C's layout through
-/// shared memory (`st.shared`, `bar.sync`, `ld.shared`) and the loop goes
-/// on to the next tile, whose prologue's `cp.async` writes the same bytes
-/// with no barrier after the `ld.shared`. The lanes involved share a
-/// warp, so a GPU whose warp stays converged reads before it overwrites;
-/// but PTX orders lanes only through barriers (`bar.warp.sync` at
-/// least), and the executor, which runs lanes one at a time, reports the
-/// race. When the lowering puts a barrier there, this test fails: move
-/// the style into `matmul_styles_agree_bit_for_bit`.
-#[test]
-fn persistent_matmul_races_between_its_epilogue_and_the_next_prologue() {
-    let races = std::cell::Cell::new(0);
-    run_style(Style::Persistent, |case, o| match o {
-        Ok(o) => same_bits(case, &o),
-        Err(e) if e.contains("shared memory race") => races.set(races.get() + 1),
-        Err(e) => panic!("{case}: {e}"),
-    });
-    assert!(races.get() > 0, "no race reported");
 }
 
 /// Runs `style` in f16 at the odd strides with 3 stages and in bf16 at

@@ -7,6 +7,7 @@
 //! ([`prefetch`]).
 //!
 //! ```text
+//! barrier (earlier readers of the bytes the ring takes are done)
 //! copy tiles 0 .. S-2 into buffers 0 .. S-2, one commit group a tile
 //! for i in 0 .. n:
 //!     wait until tile i has landed (cp.async.wait_group S-2); fence; barrier
@@ -220,6 +221,13 @@ fn pipeline<'c>(
     let fetched = prefetch.first(e, l, op, lower)?;
     let copies_any = !copied.is_empty();
 
+    // The ring takes bytes that an earlier conversion, reduction or loop
+    // may still be reading (in a persistent kernel, the previous tile's
+    // epilogue): as every writer of shared memory, the copies wait for
+    // them first.
+    if copies_any {
+        e.ir.barrier();
+    }
     // Tiles 0 .. S-2 are copied; the addresses of tiles 0, 1 (for the
     // steps) and S-1 (where the loop starts) are kept.
     let mut kept: Vec<Vec<Vec<Val>>> = Vec::with_capacity(stages as usize);
