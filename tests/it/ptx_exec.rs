@@ -21,6 +21,7 @@ use tile_ptx_exec::PtxKernel;
 use tile_runtime::{HostKernel, HostMemory};
 
 mod attention;
+mod device;
 mod matmul;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.

@@ -96,11 +96,13 @@
 
 pub mod ast;
 pub mod decode;
+pub mod device;
 pub mod error;
 pub mod exec;
 pub mod parse;
 pub mod value;
 
+pub use device::device;
 pub use error::{At, ExecError};
 pub use parse::parse;
 

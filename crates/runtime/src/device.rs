@@ -20,6 +20,7 @@
 mod id;
 mod interpret_switch;
 mod limits;
+mod ptx_loader;
 
 use crate::backend::{Backend, CudaBackend, HostBackend};
 use crate::buffer::{Buffer, DeviceCopy, DevicePtr};
@@ -37,6 +38,7 @@ pub use interpret_switch::INTERPRET_VAR;
 pub(crate) use interpret_switch::interpret_requested;
 pub(crate) use limits::DEFAULT_SHARED_MEM_LIMIT;
 pub use limits::DeviceLimits;
+pub use ptx_loader::{HostPtxLoader, LoadPtxFn};
 
 /// One device: a CUDA GPU, or the CPU interpreter.
 ///
@@ -134,6 +136,44 @@ impl Device {
         Device::on(0, HostBackend::LIMITS, Box::new(HostBackend::new()))
     }
 
+    /// A new CPU device that runs compiled code: its buffers live in a
+    /// [`HostMemory`] of its own, as the interpreter's do, but it is no
+    /// interpreter ([`is_interpreter`](Self::is_interpreter) is false):
+    /// it reports `loader`'s compute capability, so a
+    /// [`Launcher`](crate::Launcher) (`tile::jit`) compiles each kernel
+    /// to PTX for that chip, and [`load`](Self::load) hands the PTX to
+    /// `loader`, whose [`HostKernel`](crate::HostKernel) then runs each
+    /// launch of the [`LoadedKernel`] on the device's memory, at once.
+    ///
+    /// The hook through which `tile_ptx_exec::device()` runs the PTX the
+    /// compiler ships on the CPU (the runtime cannot depend on it).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tile_runtime::{Device, HostPtxLoader, RuntimeError};
+    ///
+    /// let device = Device::host_with_loader(HostPtxLoader {
+    ///     name: "no-op PTX loader".into(),
+    ///     compute_capability: (8, 0),
+    ///     limits: Device::interpreter().limits(),
+    ///     load: Arc::new(|_, spec| {
+    ///         Err(RuntimeError::BadPtx {
+    ///             kernel: spec.name.clone(),
+    ///             message: "this loader loads nothing".into(),
+    ///         })
+    ///     }),
+    /// });
+    /// assert!(!device.is_interpreter());
+    /// assert_eq!(device.chip()?, "sm_80");
+    /// let buf = device.upload(&[1u32, 2])?;
+    /// assert_eq!(device.download(&buf)?, [1, 2]);
+    /// # Ok::<(), RuntimeError>(())
+    /// ```
+    pub fn host_with_loader(loader: HostPtxLoader) -> Device {
+        let limits = loader.limits;
+        Device::on(0, limits, Box::new(HostBackend::with_loader(Some(loader))))
+    }
+
     /// The device `ordinal` with `limits`, run by `backend`.
     pub(crate) fn on(ordinal: usize, limits: DeviceLimits, backend: Box<dyn Backend>) -> Device {
         Device {
@@ -160,10 +200,11 @@ impl Device {
         self.backend().is_interpreter()
     }
 
-    /// Runs `f` on the interpreter's host memory, where its buffers live
-    /// (a [`HostKernel`](crate::HostKernel) runs so). `f` holds the memory
-    /// locked: it must not use this device (that would deadlock). On a
-    /// CUDA device it is [`RuntimeError::NotInterpretable`].
+    /// Runs `f` on the host memory of the interpreter (or of a device of
+    /// [`host_with_loader`](Self::host_with_loader)), where its buffers
+    /// live (a [`HostKernel`](crate::HostKernel) runs so). `f` holds the
+    /// memory locked: it must not use this device (that would deadlock).
+    /// On a CUDA device it is [`RuntimeError::NotInterpretable`].
     pub fn with_host_memory<R>(&self, f: impl FnOnce(&mut HostMemory) -> R) -> Result<R> {
         let mut memory = self.backend().host_memory()?;
         Ok(f(&mut memory))
@@ -291,7 +332,9 @@ impl Device {
     /// [`RuntimeError::Jit`] with the assembler's log.
     ///
     /// The interpreter cannot run PTX: there it is
-    /// [`RuntimeError::NotInterpretable`].
+    /// [`RuntimeError::NotInterpretable`]. A device of
+    /// [`host_with_loader`](Self::host_with_loader) makes the same checks
+    /// and hands the PTX to its loader.
     pub fn load(&self, ptx: &str, spec: &KernelSpec) -> Result<LoadedKernel> {
         self.backend().load(self, ptx, spec)
     }

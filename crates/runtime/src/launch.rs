@@ -3,11 +3,14 @@
 //!
 //! A [`LoadedKernel`] keeps the CUDA backend of its device and launches
 //! through it directly: no dynamic dispatch, and no heap allocation or
-//! formatting on the way to the driver for up to 16 arguments.
+//! formatting on the way to the driver for up to 16 arguments. On a CPU
+//! device that loads PTX ([`Device::host_with_loader`]) it holds the
+//! [`HostKernel`](crate::HostKernel) the loader made instead, and a launch
+//! runs it on the device's host memory.
 //!
 //! Modules: `grid` holds [`Grid`]; `shape` checks the block and
-//! shared memory; `jit` loads PTX through the driver; `raw` times bare
-//! launches for the benchmark.
+//! shared memory; `jit` loads PTX through the driver; `host` loads and
+//! runs it on a host device; `raw` times bare launches for the benchmark.
 //!
 //! ```
 //! use tile_runtime::Grid;
@@ -20,6 +23,7 @@
 //! ```
 
 mod grid;
+mod host;
 mod jit;
 mod raw;
 mod shape;
@@ -51,9 +55,23 @@ pub struct LoadedKernel {
 
 struct Inner {
     spec: KernelSpec,
+    device: Device,
+    /// The loaded code.
+    code: Code,
+}
+
+/// What a launch runs.
+enum Code {
+    /// A module loaded on a GPU.
+    Cuda(CudaCode),
+    /// A kernel a host device's loader made (see [`Device::host_with_loader`]).
+    Host(Box<dyn crate::host::HostKernel>),
+}
+
+/// A module loaded on a GPU, and the function launched.
+struct CudaCode {
     /// `spec.name`, shared with the device's launch history.
     name: Arc<str>,
-    device: Device,
     /// The device's backend, called directly on the launch path.
     cuda: CudaBackend,
     module: sys::CUmodule,
@@ -65,13 +83,13 @@ struct Inner {
 // SAFETY: the module and function handles are plain driver handles, valid
 // on any thread once the context is current, which every use makes sure
 // of (`CudaBackend::bind`). The function is only used while the module is
-// loaded: both live and die together in `Inner`.
-unsafe impl Send for Inner {}
+// loaded: both live and die together in `CudaCode`.
+unsafe impl Send for CudaCode {}
 // SAFETY: as above; launching the same function from several threads at
 // once is allowed by the driver.
-unsafe impl Sync for Inner {}
+unsafe impl Sync for CudaCode {}
 
-impl Drop for Inner {
+impl Drop for CudaCode {
     fn drop(&mut self) {
         if self.cuda.bind("unloading a module").is_ok() {
             // SAFETY: the module was loaded by `LoadedKernel::load` and is
@@ -112,10 +130,8 @@ impl LoadedKernel {
         cuda.bind("loading a module")?;
         let module = load_module(kernel, &image)?;
         // From here the module is owned by `inner` and unloaded on error.
-        let mut inner = Inner {
-            spec: spec.clone(),
+        let mut inner = CudaCode {
             name: Arc::from(kernel),
-            device: device.clone(),
             cuda: cuda.clone(),
             module,
             function: std::ptr::null_mut(),
@@ -170,9 +186,18 @@ impl LoadedKernel {
                 },
             )?;
         }
-        Ok(LoadedKernel {
-            inner: Arc::new(inner),
-        })
+        Ok(LoadedKernel::of(device, spec, Code::Cuda(inner)))
+    }
+
+    /// A kernel of `spec` on `device` running `code`.
+    fn of(device: &Device, spec: &KernelSpec, code: Code) -> LoadedKernel {
+        LoadedKernel {
+            inner: Arc::new(Inner {
+                spec: spec.clone(),
+                device: device.clone(),
+                code,
+            }),
+        }
     }
 
     /// The spec the kernel was loaded with.
@@ -208,9 +233,13 @@ impl LoadedKernel {
     /// same context as the kernel's (one made with
     /// [`Device::from_cuda_stream`], say), then waits for that stream.
     pub fn launch_on(&self, device: &Device, grid: impl Into<Grid>, args: &[Arg]) -> Result<()> {
+        let code = match &self.inner.code {
+            Code::Cuda(code) => code,
+            Code::Host(kernel) => return self.run_on_host(&**kernel, device, grid.into(), args),
+        };
         self.launch_async_on(device, grid, args)?;
         let kernel = self.spec().name.as_str();
-        let cuda = self.stream_of(device)?;
+        let cuda = self.stream_of(code, device)?;
         let stream = cuda.stream();
         cuda.waited(call(
             Some(kernel),
@@ -225,21 +254,27 @@ impl LoadedKernel {
     /// handle to the same context as the kernel's: the launch is ordered
     /// after the work issued on that stream, and before the work issued
     /// on it next. A device of another context is
-    /// [`RuntimeError::WrongDevice`].
+    /// [`RuntimeError::WrongDevice`]. On a host device the kernel has run
+    /// when it returns.
     pub fn launch_async_on(
         &self,
         device: &Device,
         grid: impl Into<Grid>,
         args: &[Arg],
     ) -> Result<()> {
-        let cuda = self.stream_of(device)?;
-        self.launch_with(cuda, grid.into(), args)
+        let code = match &self.inner.code {
+            Code::Cuda(code) => code,
+            Code::Host(kernel) => return self.run_on_host(&**kernel, device, grid.into(), args),
+        };
+        let cuda = self.stream_of(code, device)?;
+        self.launch_with(code, cuda, grid.into(), args)
     }
 
-    /// The CUDA backend of `device`, which must share the kernel's context.
-    fn stream_of<'d>(&'d self, device: &'d Device) -> Result<&'d CudaBackend> {
+    /// The CUDA backend of `device`, which must share the context of the
+    /// kernel's `code`.
+    fn stream_of<'d>(&'d self, code: &'d CudaCode, device: &'d Device) -> Result<&'d CudaBackend> {
         if std::ptr::eq(device, &self.inner.device) {
-            return Ok(&self.inner.cuda);
+            return Ok(&code.cuda);
         }
         match device.cuda_backend() {
             Some(cuda) if device.same_as(&self.inner.device) => Ok(cuda),
@@ -252,7 +287,13 @@ impl LoadedKernel {
     }
 
     /// Checks and queues the launch on `cuda`'s stream.
-    fn launch_with(&self, cuda: &CudaBackend, grid: Grid, args: &[Arg]) -> Result<()> {
+    fn launch_with(
+        &self,
+        code: &CudaCode,
+        cuda: &CudaBackend,
+        grid: Grid,
+        args: &[Arg],
+    ) -> Result<()> {
         let spec = &self.inner.spec;
         let kernel = spec.name.as_str();
         spec.check_args(args)?;
@@ -274,9 +315,9 @@ impl LoadedKernel {
         };
         let [x, y, z] = grid.dims();
         let stream = cuda.stream();
-        let function = self.inner.function;
-        let threads = self.inner.threads;
-        cuda.note_launch(&self.inner.name);
+        let function = code.function;
+        let threads = code.threads;
+        cuda.note_launch(&code.name);
         // The description is only formatted when the launch fails.
         let outcome = catch(Some(kernel), "cuLaunchKernel", || {
             // SAFETY: the function's module is loaded (owned by `inner`);

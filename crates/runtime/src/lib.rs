@@ -86,7 +86,7 @@ pub use cuda::{CudaArg, CudaArgs, Launch};
 /// use it for the contexts, streams and slices given to [`cuda`]'s
 /// functions, so that the types match.
 pub use cudarc;
-pub use device::{Device, DeviceId, DeviceLimits, INTERPRET_VAR};
+pub use device::{Device, DeviceId, DeviceLimits, HostPtxLoader, INTERPRET_VAR, LoadPtxFn};
 pub use disk_cache::{CACHE_DIR_VAR, DiskCache, Lookup, NO_CACHE_VAR};
 pub use error::{Result, RuntimeError};
 pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};

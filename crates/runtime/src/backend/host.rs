@@ -1,8 +1,11 @@
 //! The CPU interpreter as a backend: buffers in a [`HostMemory`], every
 //! operation done at once on the calling thread (the `_async` ones too).
+//! With a [`HostPtxLoader`] it is a CPU device that loads PTX instead
+//! (through the loader) and is no interpreter: it has a chip, so kernels
+//! are compiled for it.
 
 use crate::backend::Backend;
-use crate::device::{Device, DeviceLimits};
+use crate::device::{Device, DeviceLimits, HostPtxLoader};
 use crate::error::{Result, RuntimeError};
 use crate::host::HostMemory;
 use crate::kernel::KernelSpec;
@@ -18,6 +21,9 @@ pub(crate) struct HostBackend {
     /// (an aligned pointer), and never reused in a process.
     id: usize,
     memory: Mutex<HostMemory>,
+    /// What loads PTX, on a device that runs it; `None` on the
+    /// interpreter.
+    loader: Option<HostPtxLoader>,
 }
 
 /// The name of the interpreter device.
@@ -35,11 +41,19 @@ impl HostBackend {
 
     /// A new interpreter with an empty memory and an identity of its own.
     pub(crate) fn new() -> HostBackend {
+        Self::with_loader(None)
+    }
+
+    /// A new host device with an empty memory and an identity of its own:
+    /// the interpreter without `loader`, a device that loads PTX through
+    /// it with one.
+    pub(crate) fn with_loader(loader: Option<HostPtxLoader>) -> HostBackend {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         HostBackend {
             id: n.wrapping_mul(2) | 1,
             memory: Mutex::new(HostMemory::new()),
+            loader,
         }
     }
 
@@ -92,11 +106,14 @@ fn wall_clock_ms(f: &mut dyn FnMut() -> Result<()>) -> Result<f32> {
 
 impl Backend for HostBackend {
     fn is_interpreter(&self) -> bool {
-        true
+        self.loader.is_none()
     }
 
     fn kind(&self) -> &'static str {
-        "CPU interpreter"
+        match self.loader {
+            None => "CPU interpreter",
+            Some(_) => "CPU PTX loader",
+        }
     }
 
     fn context_id(&self) -> usize {
@@ -104,10 +121,17 @@ impl Backend for HostBackend {
     }
 
     fn name(&self) -> Result<String> {
-        Ok(INTERPRETER_NAME.to_string())
+        Ok(match &self.loader {
+            None => INTERPRETER_NAME.to_string(),
+            Some(loader) => loader.name.clone(),
+        })
     }
 
+    /// The loader's; the interpreter has none.
     fn compute_capability(&self) -> Result<(i32, i32)> {
+        if let Some(loader) = &self.loader {
+            return Ok(loader.compute_capability);
+        }
         Err(RuntimeError::NotInterpretable {
             kernel: None,
             message: "a compute capability needs a CUDA GPU, and this device is the CPU \
@@ -169,7 +193,11 @@ impl Backend for HostBackend {
         Ok(())
     }
 
-    fn load(&self, _: &Device, _: &str, spec: &KernelSpec) -> Result<LoadedKernel> {
+    /// Through the loader; the interpreter cannot load PTX.
+    fn load(&self, device: &Device, ptx: &str, spec: &KernelSpec) -> Result<LoadedKernel> {
+        if let Some(loader) = &self.loader {
+            return LoadedKernel::load_on_host(device, &*loader.load, ptx, spec);
+        }
         Err(RuntimeError::NotInterpretable {
             kernel: Some(spec.name.clone()),
             message: "the CPU interpreter runs tile IR, not PTX: launch through tile::jit \

@@ -1,8 +1,8 @@
 //! Bare `cuLaunchKernel` calls, for the launch benchmark: the driver's own
 //! cost, told from the runtime's.
 
-use super::{Grid, LoadedKernel};
-use crate::error::{Result, call};
+use super::{Code, Grid, LoadedKernel};
+use crate::error::{Result, RuntimeError, call};
 use crate::kernel::Arg;
 use cudarc::driver::result;
 use std::ffi::c_void;
@@ -22,7 +22,8 @@ pub enum RawStream {
 /// For the launch benchmark only: the host time of `samples` bare
 /// `cuLaunchKernel` calls of `kernel` (no checks), in microseconds, each
 /// timed on its own, the stream drained every 200 (untimed). Tells the
-/// driver's own cost from the runtime's.
+/// driver's own cost from the runtime's. A kernel on a host device has
+/// no driver to call: [`RuntimeError::NotInterpretable`].
 #[doc(hidden)]
 pub fn raw_launch_host_us(
     kernel: &LoadedKernel,
@@ -31,7 +32,14 @@ pub fn raw_launch_host_us(
     samples: usize,
     stream: RawStream,
 ) -> Result<Vec<f64>> {
-    kernel.inner.cuda.bind("a raw launch")?;
+    let Code::Cuda(code) = &kernel.inner.code else {
+        return Err(RuntimeError::NotInterpretable {
+            kernel: Some(kernel.inner.spec.name.clone()),
+            message: "a raw launch calls the CUDA driver, and this kernel runs on the host"
+                .to_string(),
+        });
+    };
+    code.cuda.bind("a raw launch")?;
     let name = Some(kernel.inner.spec.name.as_str());
     let stream = match stream {
         RawStream::Null => std::ptr::null_mut(),
@@ -57,9 +65,9 @@ pub fn raw_launch_host_us(
         // launch of the same kernel with them before this is called.
         call(name, "cuLaunchKernel", || unsafe {
             result::launch_kernel(
-                kernel.inner.function,
+                code.function,
                 (x, y, z),
-                (kernel.inner.threads, 1, 1),
+                (code.threads, 1, 1),
                 kernel.inner.spec.shared_mem_bytes,
                 stream,
                 &mut params,

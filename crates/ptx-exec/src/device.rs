@@ -1,0 +1,61 @@
+//! The executor as a [`Device`]: a CPU device with host memory, as the
+//! interpreter's, on which `tile::jit` compiles each kernel to PTX for
+//! sm_80 and this crate runs it ([`Device::host_with_loader`]). Every
+//! suite that launches through a `Device` then checks the code we ship.
+
+use crate::PtxKernel;
+use std::sync::Arc;
+use tile_runtime::{
+    Device, DeviceLimits, HostKernel, HostPtxLoader, KernelSpec, Result, RuntimeError,
+};
+
+/// The name of the executor device ([`Device::name`]).
+pub const DEVICE_NAME: &str = "tile PTX executor (CPU, sm_80)";
+
+/// The compute capability the device reports: sm_80, whose instructions
+/// (`mma.sync`, `ldmatrix`, `cp.async`) the executor runs; kernels are
+/// compiled for it.
+pub const COMPUTE_CAPABILITY: (i32, i32) = (8, 0);
+
+/// An A100's limits, the sm_80 part: grids up to 2^31-1 x 65535 x 65535,
+/// blocks of up to 1024 threads and 163 KiB of shared memory, 108
+/// multiprocessors.
+pub const LIMITS: DeviceLimits = DeviceLimits {
+    max_grid: [2_147_483_647, 65_535, 65_535],
+    max_threads_per_block: 1024,
+    max_shared_mem_per_block: 163 * 1024,
+    multiprocessors: 108,
+};
+
+/// A new executor device, with a host memory of its own: not an
+/// interpreter ([`Device::is_interpreter`] is false), its chip is sm_80,
+/// and [`Device::load`] reads the PTX into a [`PtxKernel`] (an opcode
+/// outside the executor's subset is [`RuntimeError::BadPtx`] naming it)
+/// that each launch runs on the device's memory.
+///
+/// ```
+/// let device = tile_ptx_exec::device();
+/// assert!(!device.is_interpreter());
+/// assert_eq!(device.chip()?, "sm_80");
+/// # Ok::<(), tile_runtime::RuntimeError>(())
+/// ```
+pub fn device() -> Device {
+    Device::host_with_loader(HostPtxLoader {
+        name: DEVICE_NAME.to_string(),
+        compute_capability: COMPUTE_CAPABILITY,
+        limits: LIMITS,
+        load: Arc::new(load),
+    })
+}
+
+/// Reads `ptx` as the kernel of `spec`.
+fn load(ptx: &str, spec: &KernelSpec) -> Result<Box<dyn HostKernel>> {
+    let kernel =
+        PtxKernel::new(ptx, &spec.name, spec.num_warps, spec.shared_mem_bytes).map_err(|e| {
+            RuntimeError::BadPtx {
+                kernel: spec.name.clone(),
+                message: format!("the PTX executor cannot run it: {e}"),
+            }
+        })?;
+    Ok(Box::new(kernel))
+}
