@@ -22,6 +22,7 @@ use tile_runtime::{HostKernel, HostMemory};
 
 mod attention;
 mod device;
+mod hopper;
 mod matmul;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.

@@ -10,10 +10,12 @@ mod cvt;
 mod qualifiers;
 mod tensor;
 mod ty;
+mod wgmma;
 
 use qualifiers::{ignorable, space, vec_width};
 pub use tensor::{Mma, MmaInput, MmaShape};
 pub use ty::{Kind, Ty};
+pub use wgmma::{Wgmma, WgmmaSync};
 
 /// A state space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -299,6 +301,8 @@ pub enum Op {
         ty: Ty,
         /// `red` (no destination).
         red: bool,
+        /// Elements (1; 2 or 4 for `.v2`/`.v4` float `add`).
+        vec: u32,
     },
     /// `membar`/`fence`: nothing to do when threads run one at a time.
     Fence,
@@ -334,6 +338,10 @@ pub enum Op {
         /// `wait_all`: commit the pending copies and wait for every group.
         all: bool,
     },
+    /// `wgmma.mma_async.sync.aligned`: a warpgroup's 64 x N x K product.
+    Wgmma(Wgmma),
+    /// `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group`.
+    WgmmaSync(WgmmaSync),
 }
 
 /// An addition or subtraction through the carry flag (`CC.CF`).
@@ -512,6 +520,7 @@ pub fn decode(opcode: &str) -> Option<Op> {
         "mma" => tensor::decode_mma(rest),
         "ldmatrix" => tensor::decode_ldmatrix(rest),
         "cp" => tensor::decode_cp(rest),
+        "wgmma" => wgmma::decode_wgmma(rest),
         "cvta" => {
             let to = has("to");
             let sp = rest.iter().find_map(|p| space(p))?;
@@ -535,9 +544,14 @@ pub fn decode(opcode: &str) -> Option<Op> {
         "atom" | "red" => {
             let mut sp = Space::Generic;
             let mut op = None;
+            let mut vec = 1;
             for p in &rest[..rest.len() - 1] {
                 if let Some(s) = space(p) {
                     sp = s;
+                    continue;
+                }
+                if let Some(v) = vec_width(p) {
+                    vec = v;
                     continue;
                 }
                 op = Some(match *p {
@@ -555,14 +569,24 @@ pub fn decode(opcode: &str) -> Option<Op> {
                     _ => return None,
                 });
             }
+            let (op, ty) = (op?, ty()?);
+            if vec > 1 && !(op == Atomic::Add && ty.is_float()) {
+                return None;
+            }
             Some(Op::Atom {
                 space: sp,
-                op: op?,
-                ty: ty()?,
+                op,
+                ty,
                 red: *head == "red",
+                vec,
             })
         }
         "membar" | "fence" if !has("proxy") => Some(Op::Fence),
+        // Orders generic-proxy writes before async-proxy reads (`wgmma`'s
+        // of shared memory): one coherent copy here, nothing to order.
+        "fence" if matches!(rest, ["proxy", "async"] | ["proxy", "async", "shared::cta"]) => {
+            Some(Op::Fence)
+        }
         _ => None,
     }
 }

@@ -126,6 +126,45 @@ pub enum ExecError {
         /// The limit.
         steps: u64,
     },
+    /// An instruction reads or writes a register that a
+    /// `wgmma.mma_async` still in flight writes (no `wgmma.wait_group`
+    /// has retired its group yet).
+    #[error(
+        "{at}: register `{register}` is accessed while the wgmma.mma_async of PTX line \
+         {issued} that writes it is in flight (no wgmma.wait_group has retired its group)"
+    )]
+    InFlight {
+        /// Where.
+        at: At,
+        /// The register's name.
+        register: String,
+        /// The line of the newest product writing it.
+        issued: usize,
+    },
+    /// A `wgmma.mma_async` reads a register (accumulator or A fragment)
+    /// written by an ordinary instruction since the thread's last
+    /// `wgmma.fence`.
+    #[error("{at}: reads register `{register}`, written since the last wgmma.fence")]
+    MissingFence {
+        /// Where.
+        at: At,
+        /// The register's name.
+        register: String,
+    },
+    /// Shared memory a `wgmma.mma_async` read changed before the
+    /// `wgmma.wait_group` that retires it.
+    #[error(
+        "{at}: shared byte {offset:#x}, read by the wgmma.mma_async of PTX line {issued}, \
+         changed before this wait retired it"
+    )]
+    StaleOperand {
+        /// The retiring wait.
+        at: At,
+        /// The shared byte.
+        offset: u64,
+        /// The product's line.
+        issued: usize,
+    },
     /// A value the instruction cannot take (e.g. a `cvt` rounding mode not
     /// modelled, a shuffle reading an inactive lane).
     #[error("{at}: {message}")]

@@ -5,9 +5,11 @@
 pub mod alu;
 pub mod async_copy;
 pub mod cta;
+pub mod descriptor;
 pub mod matrix;
 pub mod shared;
 pub mod thread;
+pub mod wgmma;
 
 use crate::ast::Entry;
 use crate::decode::Space;
@@ -115,6 +117,7 @@ pub fn launch(
                                 state: State::Ready,
                                 carry: false,
                                 copies: Default::default(),
+                                wgmma: Default::default(),
                             });
                         }
                     }

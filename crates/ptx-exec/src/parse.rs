@@ -299,7 +299,14 @@ fn read_entry(
                 if let Some(v) = shared_decl(s, *line)? {
                     shared.push(v);
                 } else if let Some(decl) = s.strip_prefix(".reg") {
-                    declared.extend(register_decl(decl));
+                    // Names without `%` (`.reg .pred p;` in an inline asm
+                    // block's scope) are registers where operands name them.
+                    for d in register_decl(decl) {
+                        if !d.1 {
+                            operand::intern(&d.0, &mut regs, &mut entry.registers);
+                        }
+                        declared.push(d);
+                    }
                 } else if s.starts_with('.') {
                     let directive = s.split_whitespace().next().unwrap_or(s).to_string();
                     return Err(ExecError::Unsupported {

@@ -52,7 +52,7 @@ impl MmaInput {
         }
     }
 
-    fn parse(s: &str) -> Option<MmaInput> {
+    pub(super) fn parse(s: &str) -> Option<MmaInput> {
         Some(match s {
             "f16" => MmaInput::F16,
             "bf16" => MmaInput::Bf16,

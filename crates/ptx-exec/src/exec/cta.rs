@@ -5,8 +5,8 @@
 //! divergence (some at a barrier while others exited or wait elsewhere,
 //! lanes of a warp at different shuffles) and stop the launch.
 
-use super::matrix;
 use super::thread::{Ctx, Flow, State, Thread, step};
+use super::{matrix, wgmma};
 use crate::ast::Operand;
 use crate::decode::{Op, Shfl};
 use crate::error::ExecError;
@@ -53,6 +53,18 @@ pub fn run_cta(
 fn resolve(ctx: &mut Ctx, threads: &mut [Thread]) -> Result<bool, ExecError> {
     let body = &ctx.entry.body;
     let mut progress = false;
+    // Warpgroups (four consecutive warps) at a `wgmma.mma_async`.
+    for group in threads.chunks_mut(128) {
+        let pc = group[0].pc;
+        let here = group.len() == 128
+            && group
+                .iter()
+                .all(|t| t.state == State::Waiting && t.pc == pc);
+        if let (true, Op::Wgmma(w)) = (here, body[pc].op) {
+            wgmma::product(ctx, group, w, pc)?;
+            progress = true;
+        }
+    }
     for warp in threads.chunks_mut(32) {
         let live: Vec<usize> = (0..warp.len())
             .filter(|&k| warp[k].state != State::Exited)

@@ -40,7 +40,7 @@ use crate::decode::{Mma, MmaInput};
 use crate::error::ExecError;
 
 /// The registers of a vector operand.
-fn regs(o: &Operand) -> Vec<u32> {
+pub(super) fn regs(o: &Operand) -> Vec<u32> {
     match o {
         Operand::Vector(v) => v
             .iter()
@@ -78,7 +78,7 @@ fn whole_warp(ctx: &Ctx, warp: &[Thread], pc: usize) -> Result<(), ExecError> {
 
 /// Element `w` (of `per` packed in a register) of `reg`, as `f64` or as an
 /// integer in `f64` (exact for 8-bit values).
-fn element(input: MmaInput, reg: u32, w: u32) -> f64 {
+pub(super) fn element(input: MmaInput, reg: u32, w: u32) -> f64 {
     match input {
         MmaInput::F16 => half::f16::from_bits((reg >> (16 * w)) as u16).to_f64(),
         MmaInput::Bf16 => half::bf16::from_bits((reg >> (16 * w)) as u16).to_f64(),

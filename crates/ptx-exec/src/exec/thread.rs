@@ -6,6 +6,7 @@
 use super::alu;
 use super::async_copy::{self, AsyncCopies};
 use super::shared::{Access, Shared};
+use super::wgmma::{self, WgmmaState};
 use crate::ast::{Entry, Instr, Operand, Special};
 use crate::decode::{Atomic, Kind, Op, Space, Ty};
 use crate::error::{At, ExecError};
@@ -65,6 +66,8 @@ pub struct Thread {
     pub carry: bool,
     /// Its `cp.async` copies in flight.
     pub copies: AsyncCopies,
+    /// Its `wgmma.mma_async` products in flight.
+    pub wgmma: WgmmaState,
 }
 
 /// What a step did.
@@ -135,6 +138,7 @@ fn write(entry: &Entry, t: &mut Thread, o: &Operand, v: u64) -> Result<(), Strin
         Operand::Reg(r) => {
             let bits = entry.register_bits.get(*r as usize).copied().unwrap_or(64);
             t.regs[*r as usize] = mask(v, bits);
+            t.wgmma.written(*r);
             Ok(())
         }
         Operand::Sink => Ok(()),
@@ -156,6 +160,9 @@ pub fn step(ctx: &mut Ctx, t: &mut Thread, global: &mut HostMemory) -> Result<Fl
     let Some(i) = entry.body.get(t.pc) else {
         return Ok(Flow::Exit);
     };
+    if !t.wgmma.idle() && !matches!(i.op, Op::Wgmma(_) | Op::WgmmaSync(_)) {
+        wgmma::check_access(ctx, t, i)?;
+    }
     if let Some((p, neg)) = i.guard
         && ((t.regs[p as usize] & 1 == 1) == neg)
     {
@@ -163,7 +170,7 @@ pub fn step(ctx: &mut Ctx, t: &mut Thread, global: &mut HostMemory) -> Result<Fl
         return Ok(Flow::Next);
     }
     match i.op {
-        Op::Barrier | Op::Shfl(_) | Op::Mma(_) | Op::Ldmatrix { .. } => {
+        Op::Barrier | Op::Shfl(_) | Op::Mma(_) | Op::Ldmatrix { .. } | Op::Wgmma(_) => {
             return Ok(Flow::Collective);
         }
         Op::Exit => return Ok(Flow::Exit),
@@ -206,6 +213,8 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             let n = if all { 0 } else { arg(ctx, t, 0)? };
             return async_copy::wait(ctx, t, n, all);
         }
+        Op::WgmmaSync(s) => return wgmma::sync(ctx, t, s, i),
+        Op::Fence => return Ok(()),
         _ => {}
     }
     let dst = o
@@ -330,38 +339,57 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
                 _ => a,
             }
         }
-        Op::Atom { space, op, ty, red } => {
+        Op::Atom {
+            space,
+            op,
+            ty,
+            red,
+            vec,
+        } => {
+            // `.v2`/`.v4` (sm_90's f32 `add`): one atomic per element, at
+            // consecutive addresses, with vector operands.
             let (addr_op, first) = if red { (dst, 1) } else { (&o[1], 2) };
             let addr = ctx.address(t, addr_op).map_err(|m| invalid(ctx, t, m))?;
-            let b = arg(ctx, t, first)?;
-            let c = if op == Atomic::Cas {
-                arg(ctx, t, first + 1)?
-            } else {
-                0
-            };
             let size = ty.bytes() as usize;
-            let mut bytes = [0u8; 8];
-            access(
-                ctx,
-                t,
-                i,
-                global,
-                space,
-                addr,
-                &mut bytes[..size],
-                false,
-                true,
-            )?;
-            let old = u64::from_le_bytes(bytes);
-            let new = atomic(op, ty, old, b, c).map_err(|m| invalid(ctx, t, m))?;
-            let mut out = new.to_le_bytes();
-            access(ctx, t, i, global, space, addr, &mut out[..size], true, true)?;
+            let mut olds = Vec::with_capacity(vec as usize);
+            for k in 0..vec as usize {
+                let part = |n: usize| elements(&o[n]).get(k).cloned().unwrap_or(Operand::Sink);
+                let b = ctx.read(t, &part(first)).map_err(|m| invalid(ctx, t, m))?;
+                let c = if op == Atomic::Cas {
+                    arg(ctx, t, first + 1)?
+                } else {
+                    0
+                };
+                let at = addr + (k * size) as u64;
+                let mut bytes = [0u8; 8];
+                access(
+                    ctx,
+                    t,
+                    i,
+                    global,
+                    space,
+                    at,
+                    &mut bytes[..size],
+                    false,
+                    true,
+                )?;
+                let old = u64::from_le_bytes(bytes);
+                let new = atomic(op, ty, old, b, c).map_err(|m| invalid(ctx, t, m))?;
+                let mut out = new.to_le_bytes();
+                access(ctx, t, i, global, space, at, &mut out[..size], true, true)?;
+                olds.push(old);
+            }
             if red {
                 return Ok(());
             }
-            old
+            if vec > 1 {
+                for (p, &old) in elements(dst).iter().zip(&olds) {
+                    ctx.write(t, p, old).map_err(|m| invalid(ctx, t, m))?;
+                }
+                return Ok(());
+            }
+            olds[0]
         }
-        Op::Fence => return Ok(()),
         Op::Carry(c) => {
             let (a, b) = (arg(ctx, t, 1)?, arg(ctx, t, 2)?);
             let (v, carry) = alu::carry(c, a, b, t.carry);
@@ -384,10 +412,18 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             (round(arg(ctx, t, 1)?) << 16) | round(arg(ctx, t, 2)?)
         }
         Op::CpAsync => return async_copy::issue(ctx, t, i, global),
-        Op::Barrier | Op::Shfl(_) | Op::Exit | Op::Bra | Op::Mma(_) | Op::Ldmatrix { .. } => {
+        Op::Barrier
+        | Op::Shfl(_)
+        | Op::Exit
+        | Op::Bra
+        | Op::Mma(_)
+        | Op::Ldmatrix { .. }
+        | Op::Wgmma(_) => {
             unreachable!("handled by step")
         }
-        Op::CpAsyncCommit | Op::CpAsyncWait { .. } => unreachable!("handled above"),
+        Op::CpAsyncCommit | Op::CpAsyncWait { .. } | Op::WgmmaSync(_) | Op::Fence => {
+            unreachable!("handled above")
+        }
     };
     ctx.write(t, dst, result).map_err(|m| invalid(ctx, t, m))
 }

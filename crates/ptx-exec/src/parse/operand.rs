@@ -145,6 +145,9 @@ fn operand(
     if s.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         return immediate(s).map(Operand::Imm).ok_or_else(bad);
     }
+    if let Some(&r) = regs.get(s) {
+        return Ok(Operand::Reg(r));
+    }
     if s.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
         return Ok(Operand::Symbol(s.to_string()));
     }

@@ -99,11 +99,11 @@ fn a_barrier_some_threads_skip_is_divergence() {
 
 #[test]
 fn an_instruction_outside_the_subset_is_refused_with_its_line() {
-    let body = "wgmma.fence.sync.aligned;";
+    let body = "mbarrier.init.shared::cta.b64 [%rd1], 1;";
     assert_eq!(
         run(body, "", 1, &[], 1).unwrap_err(),
         ExecError::Unsupported {
-            opcode: "wgmma.fence.sync.aligned".into(),
+            opcode: "mbarrier.init.shared::cta.b64".into(),
             line: 18,
         }
     );
