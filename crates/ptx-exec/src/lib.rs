@@ -45,8 +45,15 @@
 //! lands in shared memory only at the wait that covers its group
 //! ([`exec::async_copy`]), so reading a stage too early reads stale
 //! bytes. Register writes keep the low bits of the register's declared
-//! width. Not yet: `wgmma`, TMA, `mbarrier`, `fence.proxy.async`, `vote`,
-//! `prmt`, `call` (`vprintf`), f8 conversions, local memory.
+//! width. And sm_90's: `wgmma.mma_async` (`m64nNk16` f16/bf16, `k8`
+//! tf32, `k32` s8/u8; A from registers or shared memory, K- or MN-major)
+//! through matrix descriptors with the 32-, 64- and 128-byte swizzles
+//! ([`exec::descriptor`]), `wgmma.fence`, `commit_group` and `wait_group
+//! N`, with an accumulator touched before the wait that retires its
+//! product reported, not read stale ([`exec::wgmma`]);
+//! `fence.proxy.async`; `.v2`/`.v4` f32 `atom.add`. Not yet: TMA
+//! (`cp.async.bulk`), `mbarrier`, `stmatrix`, `vote`, `prmt`, `call`
+//! (`vprintf`), f8 conversions, local memory.
 //!
 //! **How it runs.** A launch ([`exec::launch`]) lays the arguments out in
 //! the parameter space at the entry's `.param` offsets, as the driver

@@ -5,6 +5,7 @@
 mod arith;
 mod faults;
 mod tensor;
+mod wgmma;
 
 use crate::{ExecError, PtxKernel};
 use tile_runtime::{Arg, DevicePtr, HostMemory};
