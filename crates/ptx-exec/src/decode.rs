@@ -276,6 +276,11 @@ pub enum Op {
     },
     /// `bfe` (bit field extract).
     Bfe(Ty),
+    /// `bfi` (bit field insert).
+    Bfi(Ty),
+    /// `prmt.b32` in its default mode: four bytes picked from two
+    /// registers by the selector's nibbles.
+    Prmt,
     /// `cvta` (`to`: to the space from generic).
     Cvta {
         /// `.to`.
@@ -428,8 +433,16 @@ pub fn decode(opcode: &str) -> Option<Op> {
                 _ => return None,
             };
             // Floats: round to nearest only (`.rn`, or no mode: the same).
-            // `div.full`/`div.approx` are approximations not modelled.
-            if !only(&["rn", "ftz", "lo", "hi", "wide", "NaN"]) {
+            // `div.full.f32` (within 2 ulp over the full range) runs as
+            // the correctly rounded quotient, one of the results it
+            // allows; `div.approx` is not modelled.
+            let plain = only(&["rn", "ftz", "lo", "hi", "wide", "NaN"]);
+            let full = op == Binary::Div
+                && ty.bits == 32
+                && ty.is_float()
+                && has("full")
+                && only(&["full", "ftz"]);
+            if !(plain || full) {
                 return None;
             }
             Some(Op::Binary {
@@ -516,6 +529,8 @@ pub fn decode(opcode: &str) -> Option<Op> {
         }
         "selp" if rest.len() == 1 => Some(Op::Selp(ty()?)),
         "bfe" if rest.len() == 1 => Some(Op::Bfe(ty()?)),
+        "prmt" if rest == ["b32"] => Some(Op::Prmt),
+        "bfi" if matches!(rest, ["b32"] | ["b64"]) => Some(Op::Bfi(ty()?)),
         "cvt" => cvt::decode_cvt(rest),
         "mma" => tensor::decode_mma(rest),
         "ldmatrix" => tensor::decode_ldmatrix(rest),
@@ -565,6 +580,8 @@ pub fn decode(opcode: &str) -> Option<Op> {
                     "cas" => Atomic::Cas,
                     "inc" => Atomic::Inc,
                     "dec" => Atomic::Dec,
+                    // f16/bf16 adds never flush subnormals: nor does this.
+                    "noftz" => continue,
                     _ if ignorable(p) => continue,
                     _ => return None,
                 });

@@ -24,16 +24,19 @@
 //! vectors), `ld`/`st` in `.param`, `.global`, `.shared` and generic
 //! space (`.v2`/`.v4`, cache and eviction qualifiers ignored), integer
 //! `add sub mul.{lo,hi,wide} mad.{lo,hi,wide} div rem min max abs neg and
-//! or xor not shl shr bfe`, float `add sub mul div fma.rn min max
-//! (.NaN) abs neg copysign rcp sqrt` and the `.approx` `ex2 lg2 tanh sin
+//! or xor not shl shr bfe bfi prmt` (`prmt.b32` in its default mode),
+//! float `add sub mul div fma.rn min max
+//! (.NaN) abs neg copysign rcp sqrt`, `div.full.f32` (as the correctly
+//! rounded quotient, within its 2 ulp) and the `.approx` `ex2 lg2 tanh sin
 //! cos rsqrt rcp` (see [`value`] for their references and the tolerances
 //! tests must allow), `setp` (ordered, unordered, `.and/.or/.xor`, `p|q`),
-//! `selp`, `cvt` (integer widths with `.sat`, float to integer with
+//! `selp`, `cvt` (integer widths with `.sat`, a signed destination
+//! narrower than its register sign-extended into it, float to integer with
 //! `.rni/.rzi/.rmi/.rpi` saturating, integer to float `.rn`, float
 //! to float incl. `f16`/`bf16` `.rn` and `.sat`), `cvta`, `bra`, `ret`,
 //! `exit`, `bar.sync`, `shfl.sync` (all modes, clamp and segment mask),
 //! `atom`/`red` (global and shared; add, min, max, and, or, xor, exch,
-//! cas, inc, dec), `membar`/`fence` (nothing to do), `add.cc`/`addc`/
+//! cas, inc, dec; f16/bf16 `add.noftz`), `membar`/`fence` (nothing to do), `add.cc`/`addc`/
 //! `sub.cc`/`subc` (the carry flag), `cvt.rna.tf32.f32`,
 //! `cvt.rn.{f16x2,bf16x2}.f32`, and sm_80's
 //! tensor cores and asynchronous copies: `mma.sync.aligned` (`m16n8k16`
@@ -52,7 +55,7 @@
 //! N`, with an accumulator touched before the wait that retires its
 //! product reported, not read stale ([`exec::wgmma`]);
 //! `fence.proxy.async`; `.v2`/`.v4` f32 `atom.add`. Not yet: TMA
-//! (`cp.async.bulk`), `mbarrier`, `stmatrix`, `vote`, `prmt`, `call`
+//! (`cp.async.bulk`), `mbarrier`, `stmatrix`, `vote`, `call`
 //! (`vprintf`), f8 conversions, local memory.
 //!
 //! **How it runs.** A launch ([`exec::launch`]) lays the arguments out in
@@ -70,7 +73,9 @@
 //! like shuffles, once all 32 lanes wait at them. Shared memory is per
 //! CTA, with a race detector
 //! ([`ExecError::SharedRace`]: two threads on one byte between barriers,
-//! one writing). Atomics are atomic because one thread runs at a time.
+//! one writing, except a store of the bytes another thread's store left,
+//! as the threads that hold one element of a replicated layout all do).
+//! Atomics are atomic because one thread runs at a time.
 //!
 //! ```
 //! use tile_ptx_exec::PtxKernel;

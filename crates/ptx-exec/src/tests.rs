@@ -4,6 +4,7 @@
 
 mod arith;
 mod faults;
+mod sweep_ops;
 mod tensor;
 mod wgmma;
 

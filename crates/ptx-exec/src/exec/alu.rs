@@ -211,6 +211,43 @@ pub fn bfe(ty: Ty, a: u64, pos: u64, len: u64) -> u64 {
     d
 }
 
+/// `bfi.ty f, a, b, pos, len`: `b` with its `len` bits from `pos`
+/// replaced by the low bits of `a` (those that fit in the width).
+pub fn bfi(ty: Ty, [a, b]: [u64; 2], pos: u64, len: u64) -> u64 {
+    let w = u64::from(ty.bits);
+    let (pos, len) = (pos & 0xff, len & 0xff);
+    let mut f = mask(b, ty.bits);
+    for i in 0..len {
+        if pos + i >= w {
+            break;
+        }
+        let bit = 1u64 << (pos + i);
+        f = (f & !bit) | (((a >> i) & 1) << (pos + i));
+    }
+    f
+}
+
+/// `prmt.b32 d, a, b, c` (default mode): byte `i` of `d` is byte
+/// `c[4i..4i+3]` of the eight bytes `b:a` (`a` the low four), replaced by
+/// that byte's sign (0x00 or 0xff) when `c[4i+3]` is set.
+pub fn prmt(a: u64, b: u64, c: u64) -> u64 {
+    let bytes = (mask(a, 32) | (mask(b, 32) << 32)).to_le_bytes();
+    let mut d = 0u64;
+    for i in 0..4 {
+        let sel = (c >> (4 * i)) & 0xf;
+        let byte = bytes[(sel & 7) as usize];
+        let byte = if sel & 8 == 0 {
+            byte
+        } else if byte & 0x80 != 0 {
+            0xff
+        } else {
+            0
+        };
+        d |= u64::from(byte) << (8 * i);
+    }
+    d
+}
+
 fn round_f64(x: f64, mode: Round) -> f64 {
     match mode {
         Round::Nearest => x.round_ties_even(),
@@ -235,9 +272,9 @@ pub fn cvt(
             let v = int(a, src);
             if sat {
                 let (lo, hi) = int_range(dst);
-                return Ok(mask(v.clamp(lo, hi) as u64, dst.bits));
+                return Ok(int_result(v.clamp(lo, hi), dst));
             }
-            Ok(mask(v as u64, dst.bits))
+            Ok(int_result(v, dst))
         }
         (false, true) => {
             // Float to integer: round as asked (`.rzi` etc.), saturate to
@@ -255,7 +292,7 @@ pub fn cvt(
             } else {
                 x as i128
             };
-            Ok(mask(v as u64, dst.bits))
+            Ok(int_result(v, dst))
         }
         (true, false) => {
             let v = int(a, src);
@@ -292,6 +329,19 @@ pub fn cvt(
             }
             Ok(sat_float(flush(from_f64(x, dst), dst, ftz), dst, sat))
         }
+    }
+}
+
+/// An integer result of `cvt` of type `dst`: its low `dst.bits` bits,
+/// sign-extended for a signed type. A destination type narrower than the
+/// register (`cvt.s8.s32 %rs1, %r1` into a 16-bit register) fills the
+/// register's upper bits so (PTX ISA, `cvt`); the register write keeps
+/// the register's width.
+fn int_result(v: i128, dst: Ty) -> u64 {
+    if dst.kind == Kind::Signed {
+        sext(v as u64, dst.bits) as u64
+    } else {
+        mask(v as u64, dst.bits)
     }
 }
 

@@ -1,6 +1,9 @@
 //! A CTA's shared memory with a race detector: between two barriers, a
 //! byte written by one thread and read or written by another (atomics
-//! against atomics excepted) is a race.
+//! against atomics excepted) is a race. A store of the value a byte
+//! already holds from another thread's store is not: threads that hold
+//! the same element of a replicated layout (a tile smaller than the
+//! CTA) all store it, and whichever lands last leaves the same bytes.
 
 use crate::error::ExecError;
 
@@ -66,6 +69,34 @@ impl Shared {
         a: &Access,
         cta: [u32; 3],
     ) -> Result<(), ExecError> {
+        self.record_as(offset, len, a, cta, false)
+    }
+
+    /// Records the store (not atomic) of `data` at `offset` (in bounds),
+    /// before it lands, or the race it makes: as [`record`](Self::record),
+    /// except that bytes another thread stored with the same values are
+    /// no race (see the module's doc).
+    pub fn record_store(
+        &mut self,
+        offset: usize,
+        data: &[u8],
+        a: &Access,
+        cta: [u32; 3],
+    ) -> Result<(), ExecError> {
+        let same = !a.atomic && self.bytes[offset..offset + data.len()] == *data;
+        self.record_as(offset, data.len(), a, cta, same)
+    }
+
+    /// [`record`](Self::record); `same_value`: a store of the bytes
+    /// already there, which another plain store may have made.
+    fn record_as(
+        &mut self,
+        offset: usize,
+        len: usize,
+        a: &Access,
+        cta: [u32; 3],
+        same_value: bool,
+    ) -> Result<(), ExecError> {
         let me = a.thread + 1;
         for i in offset..offset + len {
             let t = &mut self.touches[i];
@@ -82,7 +113,8 @@ impl Shared {
                 second_line: a.line,
                 second: if a.write { "write" } else { "read" },
             };
-            if t.writer != 0 && t.writer != me && !(a.atomic && t.writer_atomic) {
+            let duplicate = same_value && !t.writer_atomic;
+            if t.writer != 0 && t.writer != me && !(a.atomic && t.writer_atomic) && !duplicate {
                 return Err(race(t.writer, t.writer_line, true));
             }
             if a.write && !a.atomic && t.reader != 0 && (t.reader != me || t.many_readers) {

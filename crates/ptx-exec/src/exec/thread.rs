@@ -322,6 +322,13 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             mask(if c { arg(ctx, t, 1)? } else { arg(ctx, t, 2)? }, ty.bits)
         }
         Op::Bfe(ty) => alu::bfe(ty, arg(ctx, t, 1)?, arg(ctx, t, 2)?, arg(ctx, t, 3)?),
+        Op::Prmt => alu::prmt(arg(ctx, t, 1)?, arg(ctx, t, 2)?, arg(ctx, t, 3)?),
+        Op::Bfi(ty) => alu::bfi(
+            ty,
+            [arg(ctx, t, 1)?, arg(ctx, t, 2)?],
+            arg(ctx, t, 3)?,
+            arg(ctx, t, 4)?,
+        ),
         Op::Cvt {
             dst: d,
             src,
@@ -535,7 +542,11 @@ fn access(
                 atomic,
             };
             let (at, len) = (addr as usize, bytes.len());
-            ctx.shared.record(at, len, &a, ctx.cta)?;
+            if write && !atomic {
+                ctx.shared.record_store(at, bytes, &a, ctx.cta)?;
+            } else {
+                ctx.shared.record(at, len, &a, ctx.cta)?;
+            }
             if write {
                 ctx.shared.bytes[at..at + len].copy_from_slice(bytes);
             } else {
