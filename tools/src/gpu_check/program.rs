@@ -156,7 +156,11 @@ pub fn main(cli: &Cli) -> i32 {
         return 0;
     };
     if let Some(one) = &cli.check {
-        return match check(one, &device) {
+        let outcome = check(one, &device);
+        if let Some(line) = super::cross_check::summary(&device) {
+            println!("{line}");
+        }
+        return match outcome {
             Ok(()) => {
                 println!("PASS {}", one.name());
                 0

@@ -76,26 +76,8 @@ impl Report {
             POISON.to_bits(),
             started.elapsed().as_secs_f64()
         );
-        if !device.is_interpreter() && cross_check::enabled() {
-            let t = cross_check::tally();
-            println!(
-                "\nGPU vs CPU interpreter, same inputs: {} launches bit-identical (kernels without \
-                 float rounding differences), {} within {} ULP at the output's scale (max seen {} \
-                 ULP, {}); {} disagreed; not compared: {} over {} MiB, {} with a bare pointer",
-                t.exact,
-                t.bounded,
-                cross_check::ulp_bound(true),
-                t.max_ulps,
-                if t.max_ulps_at.is_empty() {
-                    "-"
-                } else {
-                    &t.max_ulps_at
-                },
-                t.disagreed,
-                t.too_large,
-                cross_check::MAX_BYTES >> 20,
-                t.no_extent
-            );
+        if let Some(line) = cross_check::summary(device) {
+            println!("\n{line}");
         }
         failed == 0
     }
