@@ -22,8 +22,12 @@ use tile_runtime::{HostKernel, HostMemory};
 
 mod attention;
 mod device;
+mod dot;
 mod hopper;
 mod matmul;
+mod memory_order;
+mod ops;
+mod padding;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.
 enum In {

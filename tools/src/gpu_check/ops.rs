@@ -95,6 +95,19 @@ pub fn ops_of(
         .collect()
 }
 
+/// One case in `one_in` of the `scan` sweep: those whose index in the
+/// sweep's order is a multiple of `one_in` (the others are neither
+/// compiled nor run), for a device that runs all 768 too slowly (the PTX
+/// executor's tests, on the CPU). With `one_in` prime to the 16 cases of
+/// each shape and type (4 kinds x 2 axes x 2 directions), every kind,
+/// axis and direction still runs in each shape, in some of the types.
+pub fn scans_sampled(device: &Device, one_in: usize) -> Vec<(String, Outcome)> {
+    match tile::context() {
+        Ok(context) => scan::scans_sampled(&context, device, one_in),
+        Err(e) => vec![("context".into(), Err(e.to_string()))],
+    }
+}
+
 /// Where transcendentals come from, and so how close they must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Accuracy {
