@@ -31,6 +31,16 @@
 //!   every-GPU cases.
 //! - `tile-tools gpu-check math-accuracy`: the largest error of tanh, erf
 //!   and sigmoid over 2^22 inputs, and the GELU kernels.
+//!
+//! With `TILE_PTX_EXEC=1` ([`PTX_EXEC_VAR`]) the cases run on the CPU, on
+//! the PTX executor (`tile_ptx_exec::device()`: `tile::jit` compiles each
+//! kernel for sm_80 and `tile-ptx-exec` runs the PTX, each launch also
+//! cross-checked against the interpreter), instead of a GPU: the code we
+//! ship, checked without one. Use `--quick` and one family at a time: the
+//! executor runs a thread at a time (the full sizes take hours, and the
+//! cases over 2^31 elements need as many bytes of host memory), the
+//! autotuned matmuls time every configuration, and the cases that need
+//! CUDA (interop, faults, the launch benchmark) fail there.
 
 //!
 //! Modules: [`cli`] (the command line), [`sweeps`] (the case lists run
@@ -47,6 +57,21 @@ use super::Outcome;
 use report::Report;
 use std::time::Instant;
 use tile::{Device, device_or_skip};
+
+/// The environment variable that runs the GPU check on the PTX executor
+/// (see the module's doc): any value but empty or `0`.
+pub const PTX_EXEC_VAR: &str = "TILE_PTX_EXEC";
+
+/// The device to check: the PTX executor when [`PTX_EXEC_VAR`] asks for
+/// it, else the GPU (or the interpreter, with `TILE_INTERPRET`); `None`
+/// without one.
+fn device_to_check() -> Option<Device> {
+    let exec = std::env::var(PTX_EXEC_VAR).is_ok_and(|v| !matches!(v.trim(), "" | "0"));
+    if exec {
+        return Some(tile_ptx_exec::device());
+    }
+    device_or_skip("tile-tools gpu-check")
+}
 
 /// Runs one check.
 fn check(check: &Check, device: &Device) -> Result<(), String> {
@@ -152,7 +177,7 @@ fn family<C>(name: &str, cases: Vec<C>, run: impl Fn(&C) -> (String, Outcome)) -
 /// CUDA device" and returns 0.
 pub fn main(cli: &Cli) -> i32 {
     let quick = cli.quick;
-    let Some(device) = device_or_skip("tile-tools gpu-check") else {
+    let Some(device) = device_to_check() else {
         return 0;
     };
     if let Some(one) = &cli.check {
