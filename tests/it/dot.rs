@@ -2,7 +2,7 @@
 //! type and precision, on each lowering's layouts (wgmma, mma.sync, fma),
 //! transposed operands and the epilogue, against an f64 reference (the
 //! cases of `tile_tools::gpu_check::matmul`, which the GPU check runs on
-//! the GPU).
+//! the GPU). Their sm_80 cases on the PTX executor: `ptx_exec/dot.rs`.
 
 use tile::Device;
 use tile_tools::gpu_check::matmul::cases;

@@ -4,6 +4,7 @@
 //! `tile_tools::gpu_check::memory_order`, which the GPU check runs on the
 //! GPU), and in the PTX at every optimisation level (-O0 to -O3): a
 //! predicated reload is never merged with the load before the store.
+//! The same cases on the PTX executor: `ptx_exec/memory_order.rs`.
 
 use tile::{Device, Options};
 use tile_tools::gpu_check::memory_order::{Access, kernel, memory_order};

@@ -3,7 +3,8 @@
 //! interpreter against a plain-Rust reference (the sweep of
 //! `tile_tools::gpu_check::ops`, which the GPU check runs on the GPU). Ops
 //! the GPU path cannot compile (float math that would need libdevice) are
-//! refused by the builder, naming the op and the line.
+//! refused by the builder, naming the op and the line. The same sweep on
+//! the PTX executor, compiled for sm_80: `ptx_exec/ops.rs`.
 
 use tile::{DType, Device, Kernel};
 use tile_tools::gpu_check::ops::{Accuracy, groups, ops_of};
