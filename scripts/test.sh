@@ -37,14 +37,15 @@ echo "== fuzz --programs (a bounded campaign: random builder programs, on the in
 echo "== cargo package (the library crates as crates.io would get them, built from their packages)"
 # Each crate is packaged (its manifest checked and its files listed as
 # crates.io would take them), then the packages are unpacked and `tile`,
-# which depends on the six others, is built from them alone: a file left
-# out of a package, or a dependency a crate uses but does not declare, fails
-# here. Built in the workspace's target directory with its configuration
-# (.cargo/config.toml: profiles, LLVM's location), so every third-party
-# dependency built above is reused and only our seven crates compile.
-# (`cargo package`'s own verification builds each crate with a feature
-# resolution of its own, which rebuilt LLVM's bindings three times: three
-# minutes.)
+# which depends on the six others, is checked from them alone (every module
+# compiled to metadata, as `cargo check` does): a file left out of a
+# package, or a dependency a crate uses but does not declare, fails here.
+# Checked in the workspace's target directory with its configuration
+# (.cargo/config.toml: profiles, LLVM's location), so the dependencies
+# built above are reused where their features match; the build scripts'
+# dependencies resolve differently for `tile` alone, so LLVM's bindings
+# are generated once more. (`cargo package`'s own verification builds
+# each crate with a feature resolution of its own: three minutes.)
 rm -rf "$target_dir/package"
 cargo package --no-verify --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
   -p tile-codegen -p tile-runtime -p tile-interpreter
@@ -59,5 +60,5 @@ for crate in "$target_dir"/package/tile*.crate; do
   name=${name%-*}
   [ "$name" = tile ] || patches+=(--config "patch.crates-io.$name.path=\"$unpacked/$(basename "$crate" .crate)\"")
 done
-(cd "$unpacked"/tile-[0-9]* && CARGO_TARGET_DIR="$target_dir" cargo build --offline \
+(cd "$unpacked"/tile-[0-9]* && CARGO_TARGET_DIR="$target_dir" cargo check --offline \
   --config "$root/.cargo/config.toml" "${patches[@]}")

@@ -8,11 +8,11 @@
 //! The block sizes choose the swizzle: a 64-row tile of f16 with 16, 32 or
 //! 64 columns of K has rows of 32, 64 or 128 bytes (the 32-, 64- and
 //! 128-byte swizzles); `B` stored row-major is read N-major
-//! (`imm-trans-b` 1), transposed K-major; `A` transposed with order (0,
-//! 1) M-major. Inputs are small integers in [-4, 4): every sum is exact,
-//! so the products agree bit for bit, and a wrong descriptor, swizzle or
-//! wait moves an output by whole terms or is reported by the executor
-//! (a register read while its product is in flight, shared memory
+//! (`imm-trans-b` 1), transposed K-major; `A` transposed with order
+//! `(0, 1)` M-major. Inputs are small integers in [-4, 4): every sum is
+//! exact, so the products agree bit for bit, and a wrong descriptor,
+//! swizzle or wait moves an output by whole terms or is reported by the
+//! executor (a register read while its product is in flight, shared memory
 //! overwritten before the wait that frees it).
 
 use super::{In, Outputs, randoms, try_run_compiled, zeros};
