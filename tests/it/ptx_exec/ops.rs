@@ -15,10 +15,9 @@
 //! to keep the suite's time (all 768 take about 36 s on the CPU, most of
 //! it compiling).
 
-use tile_tools::gpu_check::ops::{Accuracy, groups, ops_of, scans_sampled};
-
-/// One `scan` case in this many runs on the executor (768 / 3 = 256).
-const SCAN_ONE_IN: usize = 3;
+use tile_tools::gpu_check::ops::{
+    Accuracy, SCAN_SAMPLE as SCAN_ONE_IN, groups, ops_of, scans_sampled,
+};
 
 /// A case (or family of cases) that does not pass on the executor, why,
 /// and a text its error must contain.

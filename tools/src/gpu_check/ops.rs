@@ -95,6 +95,11 @@ pub fn ops_of(
         .collect()
 }
 
+/// How the CPU tests split the `scan` sweep's 768 cases: the PTX
+/// executor's run one in this many ([`scans_sampled`]), the interpreter's
+/// the others ([`scans_unsampled`]), so each case runs once.
+pub const SCAN_SAMPLE: usize = 3;
+
 /// One case in `one_in` of the `scan` sweep: those whose index in the
 /// sweep's order is a multiple of `one_in` (the others are neither
 /// compiled nor run), for a device that runs all 768 too slowly (the PTX
@@ -104,6 +109,16 @@ pub fn ops_of(
 pub fn scans_sampled(device: &Device, one_in: usize) -> Vec<(String, Outcome)> {
     match tile::context() {
         Ok(context) => scan::scans_sampled(&context, device, one_in),
+        Err(e) => vec![("context".into(), Err(e.to_string()))],
+    }
+}
+
+/// The cases of the `scan` sweep that [`scans_sampled`] leaves out: with
+/// it, every case once (the interpreter's tests run these, the PTX
+/// executor's the sample).
+pub fn scans_unsampled(device: &Device, one_in: usize) -> Vec<(String, Outcome)> {
+    match tile::context() {
+        Ok(context) => scan::scans_unsampled(&context, device, one_in),
         Err(e) => vec![("context".into(), Err(e.to_string()))],
     }
 }

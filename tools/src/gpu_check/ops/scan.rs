@@ -126,7 +126,7 @@ fn kernel<'c>(
 
 /// Every shape, axis, direction, kind and type: `(case, outcome)`.
 pub fn scans(context: &melior::Context, device: &Device) -> Vec<(String, Outcome)> {
-    scans_sampled(context, device, 1)
+    scans_where(context, device, |_| true)
 }
 
 /// One case in `one_in` of [`scans`] (see `ops::scans_sampled`).
@@ -134,6 +134,24 @@ pub fn scans_sampled(
     context: &melior::Context,
     device: &Device,
     one_in: usize,
+) -> Vec<(String, Outcome)> {
+    scans_where(context, device, |i| i.is_multiple_of(one_in.max(1)))
+}
+
+/// The other cases of [`scans`]: those [`scans_sampled`] leaves out.
+pub fn scans_unsampled(
+    context: &melior::Context,
+    device: &Device,
+    one_in: usize,
+) -> Vec<(String, Outcome)> {
+    scans_where(context, device, |i| !i.is_multiple_of(one_in.max(1)))
+}
+
+/// The cases of [`scans`] whose index in the sweep's order `keep` takes.
+fn scans_where(
+    context: &melior::Context,
+    device: &Device,
+    keep: impl Fn(usize) -> bool,
 ) -> Vec<(String, Outcome)> {
     let mut out = Vec::new();
     let mut index = 0usize;
@@ -144,7 +162,7 @@ pub fn scans_sampled(
                 for axis in [0usize, 1] {
                     for reverse in [false, true] {
                         index += 1;
-                        if !(index - 1).is_multiple_of(one_in.max(1)) {
+                        if !keep(index - 1) {
                             continue;
                         }
                         let (want, bound) = reference(&x, d, kind, shape, axis, reverse);
