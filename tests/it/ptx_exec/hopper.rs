@@ -15,10 +15,9 @@
 //! executor (a register read while its product is in flight, shared memory
 //! overwritten before the wait that frees it).
 
-use super::{In, Outputs, randoms, try_run_compiled, zeros};
+use super::{In, Outputs, try_run_compiled, zeros};
 use tile::{Arg, DType, Options};
 use tile_dialect::InputPrecision;
-use tile_examples::flash_attention::{AttentionConfig, attention_fwd};
 use tile_examples::matmul::{self, Epilogue, MatmulConfig};
 use tile_examples::matmul_styles::{self, Style, StyleConfig};
 
@@ -257,64 +256,11 @@ fn sm_90_matmul_styles_agree() {
     all_agree(failures);
 }
 
-fn f16s(v: &[f32]) -> In {
-    In::Buf(
-        v.iter()
-            .flat_map(|&x| half::f16::from_f32(x).to_le_bytes())
-            .collect(),
-    )
-}
-
 /// The flash-attention forward (f16, d = 16, t = 40, h = 2, 64 x 16
 /// blocks, plain and causal, 2 stages) on sm_90, within the bounds of the
 /// sm_80 test (`attention.rs`): outputs 2^-13 absolute, log-sum-exp 2^-20
 /// relative.
 #[test]
 fn sm_90_flash_attention_forward_agrees_within_bounds() {
-    let context = tile::context().unwrap();
-    let (b, t, h, d) = (1usize, 40usize, 2usize, 16i64);
-    for causal in [false, true] {
-        let config = AttentionConfig::new(d).blocks(64, 16).causal(causal);
-        let kernel = attention_fwd(&context, config, DType::F16).unwrap();
-        let n = b * t * h * d as usize;
-        let inputs = [
-            f16s(&randoms(n, 11)),
-            f16s(&randoms(n, 12)),
-            f16s(&randoms(n, 13)),
-            In::Buf(vec![0; n * 2]),
-            zeros(b * t * h),
-            zeros(b + 1),
-            In::Scalar(Arg::from(t as i32)),
-            In::Scalar(Arg::from(h as i32)),
-            In::Scalar(Arg::from(0.25f32)),
-        ];
-        let grid = [(t as u32).div_ceil(64), (b * h) as u32, 1];
-        let case = format!("sm_90 {} t={t} h={h} d={d}", config.name());
-        let o = try_run_compiled(&kernel, sm_90(4, 2), true, grid, &inputs)
-            .unwrap_or_else(|e| panic!("{case}: {e}"));
-        let halves = |bytes: &[u8]| -> Vec<f32> {
-            bytes
-                .chunks(2)
-                .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
-                .collect()
-        };
-        let (want, got) = (halves(&o.interpreted[3]), halves(&o.executed[3]));
-        for (i, (x, y)) in want.iter().zip(&got).enumerate() {
-            assert!(
-                (x - y).abs() <= 1.0 / 8192.0,
-                "{case}: o[{i}]: interpreter {x}, PTX {y}"
-            );
-        }
-        let words = |bytes: &[u8]| -> Vec<f32> {
-            bytes
-                .chunks(4)
-                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-                .collect()
-        };
-        let (want, got) = (words(&o.interpreted[4]), words(&o.executed[4]));
-        for (i, (x, y)) in want.iter().zip(&got).enumerate() {
-            let ok = (x - y).abs() <= x.abs() * (1.0 / 1_048_576.0);
-            assert!(ok, "{case}: lse[{i}]: interpreter {x}, PTX {y}");
-        }
-    }
+    super::attention::forward_agrees_within_bounds(64, sm_90(4, 2));
 }
