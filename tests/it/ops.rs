@@ -41,20 +41,20 @@ fn sweep_passes(group: &str) -> usize {
     cases.len()
 }
 
-/// One test per sweep of `gpu_check::ops` (so that the test harness runs
-/// them side by side), each with the number of cases it has now as the
-/// least it may have: a sweep that loses cases fails until this is changed
-/// with it.
-macro_rules! every_op_in_every_type {
-    ($($group:ident >= $least:expr),* $(,)?) => {
-        /// Every op in every type, compiled through the whole pipeline and
-        /// run on the interpreter against the plain-Rust references, one
-        /// sweep a test.
-        mod every_op_in_every_type {
+/// One test per sweep of `gpu_check::ops` in a module `$module` (so that
+/// the test harness runs them side by side), each running `$run(group)`,
+/// which returns how many cases ran, with the number of cases it has now
+/// as the least it may have: a sweep that loses cases fails until this is
+/// changed with it. Here on the interpreter; `ptx_exec/ops.rs` on the PTX
+/// executor.
+macro_rules! one_test_per_sweep {
+    ($(#[$doc:meta])* $module:ident, $run:path, $($group:ident >= $least:expr),* $(,)?) => {
+        $(#[$doc])*
+        mod $module {
             $(
                 #[test]
                 fn $group() {
-                    let cases = super::sweep_passes(stringify!($group));
+                    let cases = $run(stringify!($group));
                     assert!(cases >= $least, "only {cases} cases");
                 }
             )*
@@ -64,8 +64,14 @@ macro_rules! every_op_in_every_type {
         }
     };
 }
+pub(crate) use one_test_per_sweep;
 
-every_op_in_every_type! {
+one_test_per_sweep! {
+    /// Every op in every type, compiled through the whole pipeline and
+    /// run on the interpreter against the plain-Rust references, one sweep
+    /// a test.
+    every_op_in_every_type,
+    super::sweep_passes,
     float_unary >= 72,
     binary >= 112,
     nan >= 24,

@@ -47,18 +47,12 @@ fn zeros(n: usize) -> In {
     In::Buf(vec![0; n * 4])
 }
 
-/// Deterministic values in [-1, 1) (a 64-bit LCG).
+/// Deterministic values in [-1, 1): the GPU check's inputs (in [-8, 8))
+/// scaled by 1/8, exactly.
 fn randoms(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-        })
+    tile_tools::gpu_check::inputs(n, seed)
+        .into_iter()
+        .map(|x| x / 8.0)
         .collect()
 }
 

@@ -15,6 +15,7 @@
 //! to keep the suite's time (all 768 take about 36 s on the CPU, most of
 //! it compiling).
 
+use crate::ops::one_test_per_sweep;
 use tile_tools::gpu_check::ops::{
     Accuracy, SCAN_SAMPLE as SCAN_ONE_IN, groups, ops_of, scans_sampled,
 };
@@ -114,28 +115,11 @@ fn sweep_agrees(group: &str) -> usize {
     cases.len()
 }
 
-/// One test per sweep, as `tests/it/ops.rs` has on the interpreter, each
-/// with the number of cases it has now as the least it may have.
-macro_rules! every_op_on_the_executor {
-    ($($group:ident >= $least:expr),* $(,)?) => {
-        /// Every op in every type, compiled for sm_80 and executed as PTX,
-        /// against the plain-Rust references, one sweep a test.
-        mod every_op_on_the_executor {
-            $(
-                #[test]
-                fn $group() {
-                    let cases = super::sweep_agrees(stringify!($group));
-                    assert!(cases >= $least, "only {cases} cases");
-                }
-            )*
-
-            /// The sweeps tested here, in the order `ops::groups` lists them.
-            pub(super) const TESTED: &[&str] = &[$(stringify!($group)),*];
-        }
-    };
-}
-
-every_op_on_the_executor! {
+one_test_per_sweep! {
+    /// Every op in every type, compiled for sm_80 and executed as PTX,
+    /// against the plain-Rust references, one sweep a test.
+    every_op_on_the_executor,
+    super::sweep_agrees,
     float_unary >= 72,
     binary >= 112,
     nan >= 24,
