@@ -15,7 +15,8 @@
 //! executor (a register read while its product is in flight, shared memory
 //! overwritten before the wait that frees it).
 
-use super::{In, Outputs, try_run_compiled, zeros};
+use super::matmul::{operand, tutorial_inputs};
+use super::{In, Outputs, try_run_compiled};
 use tile::{Arg, DType, Options};
 use tile_dialect::InputPrecision;
 use tile_examples::matmul::{self, Epilogue, MatmulConfig};
@@ -30,28 +31,6 @@ fn sm_90(num_warps: u32, num_stages: u32) -> Options {
         fp_fusion: false,
         ..Options::default()
     }
-}
-
-/// `n` small integers in [-4, 4) stored as `dtype` (f32 for tf32).
-fn operand(dtype: DType, n: usize, seed: u64) -> In {
-    let mut s = seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1;
-    let ints = (0..n).map(|_| {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s % 8) as i8 - 4
-    });
-    In::Buf(match dtype {
-        DType::F16 => ints
-            .flat_map(|v| half::f16::from_f32(f32::from(v)).to_le_bytes())
-            .collect(),
-        DType::BF16 => ints
-            .flat_map(|v| half::bf16::from_f32(f32::from(v)).to_le_bytes())
-            .collect(),
-        DType::F32 => ints.flat_map(|v| f32::from(v).to_le_bytes()).collect(),
-        DType::I8 => ints.map(|v| v as u8).collect(),
-        other => panic!("no operand of {other}"),
-    })
 }
 
 /// Bit-for-bit agreement, or the executor's fault, as a message.
@@ -126,22 +105,7 @@ impl Case {
             Epilogue::None,
         )
         .unwrap();
-        let strides = |t: bool, rows: usize, cols: usize| {
-            if t {
-                [1, rows as i64]
-            } else {
-                [cols as i64, 1]
-            }
-        };
-        let [sam, sak] = strides(self.a_t, m, k);
-        let [sbk, sbn] = strides(self.b_t, k, n);
-        let mut inputs = vec![
-            operand(self.inputs, m * k, (m * 31 + k) as u64),
-            operand(self.inputs, k * n, (k * 17 + n) as u64),
-            zeros(m * n),
-        ];
-        inputs.extend([m, n, k].map(|x| In::Scalar(Arg::from(x as i32))));
-        inputs.extend([sam, sak, sbk, sbn, n as i64, 1].map(|x| In::Scalar(Arg::from(x))));
+        let inputs = tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], false);
         let grid = (m.div_ceil(64) * n.div_ceil(32)) as u32;
         let case = format!(
             "sm_90 matmul {m}x{n}x{k} {}{} BLOCK_K={} stages={}{}{}",

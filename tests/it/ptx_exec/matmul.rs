@@ -17,7 +17,7 @@ use tile_examples::matmul::{self, Epilogue, MatmulConfig};
 use tile_examples::matmul_styles::{self, Style, StyleConfig};
 
 /// `n` small integers in [-4, 4) stored as `dtype` (f32 for tf32).
-fn operand(dtype: DType, n: usize, seed: u64) -> In {
+pub(super) fn operand(dtype: DType, n: usize, seed: u64) -> In {
     let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let ints: Vec<i8> = (0..n)
         .map(|_| {
@@ -43,6 +43,37 @@ fn operand(dtype: DType, n: usize, seed: u64) -> In {
         DType::I8 => ints.iter().map(|&v| v as u8).collect(),
         other => panic!("no operand of {other}"),
     })
+}
+
+/// The tutorial matmul's arguments at `m x n x k`: A and B of small
+/// integers in `dtype` (each transposed where `transposed` says), a zeroed
+/// f32/i32 C, the bias when `bias`, then the sizes and strides.
+pub(super) fn tutorial_inputs(
+    dtype: DType,
+    (m, n, k): (usize, usize, usize),
+    transposed: [bool; 2],
+    bias: bool,
+) -> Vec<In> {
+    let strides = |t: bool, rows: usize, cols: usize| {
+        if t {
+            [1, rows as i64]
+        } else {
+            [cols as i64, 1]
+        }
+    };
+    let [sam, sak] = strides(transposed[0], m, k);
+    let [sbk, sbn] = strides(transposed[1], k, n);
+    let mut inputs = vec![
+        operand(dtype, m * k, (m * 31 + k) as u64),
+        operand(dtype, k * n, (k * 17 + n) as u64),
+        zeros(m * n),
+    ];
+    if bias {
+        inputs.push(operand(DType::F32, n, 5));
+    }
+    inputs.extend([m, n, k].map(|x| In::Scalar(Arg::from(x as i32))));
+    inputs.extend([sam, sak, sbk, sbn, n as i64, 1].map(|x| In::Scalar(Arg::from(x))));
+    inputs
 }
 
 /// Bytes of one element of `dtype`.
@@ -145,25 +176,8 @@ impl Case {
         )
         .unwrap();
         let (m, n, k) = (self.m, self.n, self.k);
-        let strides = |t: bool, rows: usize, cols: usize| {
-            if t {
-                [1, rows as i64]
-            } else {
-                [cols as i64, 1]
-            }
-        };
-        let [sam, sak] = strides(self.a_t, m, k);
-        let [sbk, sbn] = strides(self.b_t, k, n);
-        let mut inputs = vec![
-            operand(self.inputs, m * k, (m * 31 + k) as u64),
-            operand(self.inputs, k * n, (k * 17 + n) as u64),
-            zeros(m * n),
-        ];
-        if self.epilogue == Epilogue::BiasRelu {
-            inputs.push(operand(DType::F32, n, 5));
-        }
-        inputs.extend([m, n, k].map(|x| In::Scalar(Arg::from(x as i32))));
-        inputs.extend([sam, sak, sbk, sbn, n as i64, 1].map(|x| In::Scalar(Arg::from(x))));
+        let bias = self.epilogue == Epilogue::BiasRelu;
+        let inputs = tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], bias);
         let grid =
             (m.div_ceil(config.block_m as usize) * n.div_ceil(config.block_n as usize)) as u32;
         run_compiled(
