@@ -41,11 +41,16 @@ echo "== cargo package (the library crates as crates.io would get them, built fr
 # compiled to metadata, as `cargo check` does): a file left out of a
 # package, or a dependency a crate uses but does not declare, fails here.
 # Checked in the workspace's target directory with its configuration
-# (.cargo/config.toml: profiles, LLVM's location), so the dependencies
-# built above are reused where their features match; the build scripts'
-# dependencies resolve differently for `tile` alone, so LLVM's bindings
-# are generated once more. (`cargo package`'s own verification builds
-# each crate with a feature resolution of its own: three minutes.)
+# (.cargo/config.toml: profiles, LLVM's location) and its Cargo.lock, so
+# the dependencies built above are reused (`cargo package`'s own
+# verification builds each crate with a feature resolution of its own:
+# three minutes). `tile` is checked through a crate that depends on it and
+# on nothing else, except that its build script asks for the features the
+# workspace's build scripts get: there `tile-aot-example` builds `tile` for
+# the host, so libc, bitflags, fastrand and num-traits are built with `std`
+# for build scripts too. Without the same features every build script above
+# them (bindgen, LLVM's bindings, melior's tblgen) would be built and run
+# once more: a minute. They change nothing `tile` itself compiles against.
 rm -rf "$target_dir/package"
 cargo package --no-verify --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
   -p tile-codegen -p tile-runtime -p tile-interpreter
@@ -53,12 +58,39 @@ cargo package --no-verify --allow-dirty -p tile -p tile-dialect -p tile-passes -
 # workspace.
 unpacked=$(mktemp -d)
 trap 'rm -rf "$unpacked"' EXIT
-patches=()
+patches=""
 for crate in "$target_dir"/package/tile*.crate; do
   tar xzf "$crate" -C "$unpacked"
-  name=$(basename "$crate" .crate)
-  name=${name%-*}
-  [ "$name" = tile ] || patches+=(--config "patch.crates-io.$name.path=\"$unpacked/$(basename "$crate" .crate)\"")
+  dir=$(basename "$crate" .crate)
+  name=${dir%-*}
+  if [ "$name" = tile ]; then
+    tile_dir=$dir
+  else
+    patches+="$name = { path = \"../$dir\" }"$'\n'
+  fi
 done
-(cd "$unpacked"/tile-[0-9]* && CARGO_TARGET_DIR="$target_dir" cargo check --offline \
-  --config "$root/.cargo/config.toml" "${patches[@]}")
+mkdir -p "$unpacked/check/src"
+cat > "$unpacked/check/Cargo.toml" <<MANIFEST
+[package]
+name = "package-check"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+tile = { path = "../$tile_dir" }
+
+[build-dependencies]
+bitflags = { version = "2", features = ["std"] }
+fastrand = "2"
+libc = "0.2"
+num-traits = { version = "0.2", features = ["libm"] }
+
+[patch.crates-io]
+$patches
+MANIFEST
+echo "fn main() {}" > "$unpacked/check/build.rs"
+echo "pub use tile;" > "$unpacked/check/src/lib.rs"
+cp Cargo.lock "$unpacked/check/"
+(cd "$unpacked/check" && CARGO_TARGET_DIR="$target_dir" cargo check --offline \
+  --config "$root/.cargo/config.toml")
