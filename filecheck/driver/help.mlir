@@ -12,6 +12,7 @@
 // CHECK: --pass-pipeline=PIPELINE run a textual pipeline
 // CHECK: Our passes:
 // CHECK-NEXT: --tile-verify check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express
+// CHECK-NEXT: --tile-while-to-for rewrite while loops that count (i < n, i += c) as scf.for
 // CHECK-NEXT: --tile-assign-layouts give every tensor a blocked or sliced layout
 // CHECK-NEXT: --tile-remove-conversions compute cheap values again in the layout a conversion wants
 // CHECK-NEXT: --tile-predicate give masked loads an explicit other

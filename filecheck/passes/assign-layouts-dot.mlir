@@ -95,7 +95,14 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 8 : i32}
 // -----
 
 // TF32 and i8 products are tensor-core products too (i8 accumulates in i32).
+// Tensor cores read their operands only K-major, so an operand whose
+// access runs along N (B, row-major) is laid out with a 16-byte run of K
+// a thread (4 f32, 16 i8) for staging it K-major in whole chunks; A, whose
+// access runs along K already, keeps its layout. (These block pointers
+// prove no alignment: one element an access.)
 // CHECK-LABEL: func.func @tf32
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x32xf32, #tile.blocked<array<i32: 1, 1>, array<i32: 1, 32>
+// CHECK: "tile.block_load"{{.*}} -> tensor<32x64xf32, #tile.blocked<array<i32: 4, 1>, array<i32: 1, 32>
 // CHECK: "tile.dot"{{.*}} {input_precision = "tf32"} {{.*}} -> tensor<64x64xf32, #tile.mma<3 : i32
 module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @tf32(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %c: !tile.ptr<f32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
@@ -116,6 +123,8 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
 // -----
 
 // CHECK-LABEL: func.func @int8
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x32xi8, #tile.blocked<array<i32: 1, 1>, array<i32: 1, 32>
+// CHECK: "tile.block_load"{{.*}} -> tensor<32x64xi8, #tile.blocked<array<i32: 16, 1>, array<i32: 1, 32>
 // CHECK: "tile.dot"{{.*}} -> tensor<64x64xi32, #tile.mma<3 : i32
 module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @int8(%a: !tile.ptr<i8>, %b: !tile.ptr<i8>, %c: !tile.ptr<i32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {

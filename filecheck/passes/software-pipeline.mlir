@@ -191,6 +191,95 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 }
 // -----
 
+// f32 operands multiplied as tf32 go to the tensor cores as they are
+// stored (they read an f32 operand with the low 13 bits dropped, which is
+// tf32's definition): A, K contiguous, is copied ahead like a 16-bit tile;
+// B, N contiguous, cannot be (wgmma reads TF32 K-major only) and is loaded
+// one iteration ahead into registers, then staged K-major: its layout
+// gives each thread 4 rows of K (one 16-byte chunk of a K-major row) by 2
+// columns, loaded 8 bytes at a time. Nothing is rounded on the way.
+// MARK-LABEL: func.func @tf32
+// MARK: "tile.block_load"(%arg9) {{{.*}} padding = "zero", tile.async_copy, tile.vector_width = 4 : i32
+// MARK: "tile.block_load"(%arg10) {{{.*}} padding = "zero", tile.prefetch, tile.vector_width = 2 : i32, {{.*}} -> tensor<32x64xf32, #tile.blocked<array<i32: 4, 2>, array<i32: 1, 32>
+// MARK: } {tile.num_stages = 3 : i64}
+// WGMMA-LABEL: .entry tf32(
+// WGMMA-NOT: cvt.rna
+// WGMMA: cp.async.cg.shared.global
+// WGMMA-NOT: cvt.rna
+// WGMMA: st.volatile.shared.v4.b32
+// WGMMA-NOT: cvt.rna
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// WGMMA-NOT: cvt.rna
+// WGMMA: .entry tf32x3(
+// MMA-LABEL: .entry tf32(
+// MMA-NOT: cvt.rna
+// MMA: cp.async.cg.shared.global
+// MMA-NOT: cvt.rna
+// MMA: st.volatile.shared.v4.b32
+// MMA-NOT: cvt.rna
+// MMA: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// MMA-NOT: cvt.rna
+// MMA: .entry tf32x3(
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @tf32(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf32>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %c32 = arith.constant 32 : i32
+    %c1i = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %iters step %c1i iter_args(%acc = %z, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf32>>, !tile.block_ptr<tensor<32x64xf32>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf32>>) -> tensor<64x32xf32>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf32>>) -> tensor<32x64xf32>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "tf32"} : (tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %na = "tile.advance"(%qa, %c0, %c32) : (!tile.block_ptr<tensor<64x32xf32>>, i32, i32) -> !tile.block_ptr<tensor<64x32xf32>>
+      %nb = "tile.advance"(%qb, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf32>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf32>>, !tile.block_ptr<tensor<32x64xf32>>
+    }
+    "tile.block_store"(%pc, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+// -----
+
+// tf32x3 splits each input in registers (high part and remainder, each
+// rounded to nearest): neither tile is copied ahead, both are loaded one
+// iteration ahead, and three products accumulate per step.
+// MARK-LABEL: func.func @tf32x3
+// MARK: "tile.block_load"(%arg9) {{{.*}} padding = "zero", tile.prefetch, tile.vector_width = 4 : i32
+// MARK: "tile.block_load"(%arg10) {{{.*}} padding = "zero", tile.prefetch, tile.vector_width = 2 : i32
+// WGMMA-NOT: cp.async
+// WGMMA: cvt.rna.tf32.f32
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+// MMA-NOT: cp.async
+// MMA: cvt.rna.tf32.f32
+// MMA: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @tf32x3(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf32>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %c32 = arith.constant 32 : i32
+    %c1i = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %iters step %c1i iter_args(%acc = %z, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf32>>, !tile.block_ptr<tensor<32x64xf32>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf32>>) -> tensor<64x32xf32>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf32>>) -> tensor<32x64xf32>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "tf32x3"} : (tensor<64x32xf32>, tensor<32x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %na = "tile.advance"(%qa, %c0, %c32) : (!tile.block_ptr<tensor<64x32xf32>>, i32, i32) -> !tile.block_ptr<tensor<64x32xf32>>
+      %nb = "tile.advance"(%qb, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf32>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, !tile.block_ptr<tensor<64x32xf32>>, !tile.block_ptr<tensor<32x64xf32>>
+    }
+    "tile.block_store"(%pc, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+// -----
+
 // Left alone: one stage asked for.
 // MARK-LABEL: func.func @one_stage
 // MARK-NOT: tile.async_copy

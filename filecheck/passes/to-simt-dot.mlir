@@ -51,12 +51,14 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
 // -----
 
 // WGMMA: .target sm_90a
+// tf32 stages f32 inputs as they are (tensor cores drop the low 13 bits of
+// an f32 operand: tf32's definition), without rounding them.
 // WGMMA-SAME: .entry tf32(
-// WGMMA-SAME: cvt.rna.tf32.f32
+// WGMMA-NOT: cvt.rna
 // WGMMA-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{[{]}}%r{{[^}]*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 // MMA: .target sm_80
 // MMA-SAME: .entry tf32(
-// MMA-SAME: cvt.rna.tf32.f32
+// MMA-NOT: cvt.rna
 // MMA-SAME: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @tf32(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %c: !tile.ptr<f32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {

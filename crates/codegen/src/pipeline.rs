@@ -28,7 +28,7 @@ pub const TIMINGS_VAR: &str = "TILE_TIMINGS";
 /// C API (see `nvptx.rs`: the same PTX as the upstream pass named here,
 /// without the cost of its defaults); `tile-opt` runs the pass itself.
 pub const STAGES: &[(&str, &str)] = &[
-    ("simplified", "canonicalize,cse"),
+    ("simplified", "canonicalize,cse,tile-while-to-for"),
     ("layouts", "tile-assign-layouts,tile-remove-conversions"),
     ("predicated", "tile-predicate"),
     ("vectorized", "tile-vectorize"),

@@ -579,13 +579,16 @@ impl MemScope {
 /// Inputs of other types multiply exactly whatever is asked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum InputPrecision {
-    /// Each input rounded to TF32 (10 mantissa bits, to nearest, ties away
-    /// from zero), products summed in f32: tensor cores at full speed.
+    /// Each input cut to TF32 (10 mantissa bits: the low 13 dropped,
+    /// towards zero, which is how tensor cores read an f32 operand, and
+    /// what Triton's `tf32` gives), products summed in f32: tensor cores at
+    /// full speed, the operands copied to them as they are stored.
     #[default]
     Tf32,
-    /// Each input split into a TF32 high part and a TF32 remainder; three
-    /// TF32 products (hi*hi + hi*lo + lo*hi) recover most of f32's
-    /// precision at three times the work.
+    /// Each input split into a TF32 high part and a TF32 remainder (each
+    /// rounded to nearest, ties away from zero); three TF32 products
+    /// (hi*hi + hi*lo + lo*hi) recover most of f32's precision at three
+    /// times the work.
     Tf32x3,
     /// Exact f32 products: one fused multiply-add per term, in order of
     /// `k`, on the CUDA cores.

@@ -5,11 +5,12 @@
 //!
 //! - f16 and bf16 inputs: each product is exact in f32's range of bits and
 //!   each addition rounds to f32;
-//! - f32 inputs, `tf32`: both inputs are first rounded to TF32 (10 mantissa
-//!   bits, to nearest, ties away from zero: PTX `cvt.rna.tf32.f32`), then as
-//!   above;
+//! - f32 inputs, `tf32`: both inputs are first cut to TF32 (10 mantissa
+//!   bits, the low 13 dropped: what tensor cores read of an f32 operand, so
+//!   the inputs can go to them as they are stored), then as above;
 //! - f32 inputs, `tf32x3`: each input is split into a TF32 high part and the
-//!   TF32 rounding of its remainder; the term `hi*hi + hi*lo + lo*hi` is
+//!   TF32 rounding of its remainder, both rounded to nearest (ties away from
+//!   zero: PTX `cvt.rna.tf32.f32`); the term `hi*hi + hi*lo + lo*hi` is
 //!   formed exactly and added with one f32 rounding;
 //! - f32 inputs, `ieee`: one fused multiply-add in f32 per term;
 //! - i8 inputs: exact products summed in i32, wrapping.
@@ -19,11 +20,13 @@
 //! not bit for bit.
 //!
 //! ```
-//! use tile_interpreter::dot::tf32;
+//! use tile_interpreter::dot::{tf32, tf32_rounded};
 //!
-//! // TF32 keeps 10 bits of significand, rounding to nearest, ties away.
-//! assert_eq!(tf32(1.0 + 2f64.powi(-11)), 1.0 + 2f64.powi(-10));
-//! assert_eq!(tf32(1.0 + 2f64.powi(-12)), 1.0);
+//! // TF32 keeps 10 bits of significand: `tf32` precision drops the rest,
+//! // `tf32x3`'s parts round to nearest, ties away.
+//! assert_eq!(tf32(1.0 + 2f64.powi(-11)), 1.0);
+//! assert_eq!(tf32_rounded(1.0 + 2f64.powi(-11)), 1.0 + 2f64.powi(-10));
+//! assert_eq!(tf32_rounded(1.0 + 2f64.powi(-12)), 1.0);
 //! ```
 
 use crate::float;
@@ -95,9 +98,19 @@ fn add(s: f32, t: f64) -> f32 {
     float::round(f64::from(s) + t, DType::F32) as f32
 }
 
+/// `x` (an f32 value) as tensor cores read it as a TF32 operand: the low 13
+/// bits of its significand dropped (towards zero). Infinities and NaN stay.
+pub fn tf32(x: f64) -> f64 {
+    let f = x as f32;
+    if !f.is_finite() {
+        return x;
+    }
+    f64::from(f32::from_bits(f.to_bits() & !0x1fff))
+}
+
 /// `x` (an f32 value) rounded to TF32: to nearest, ties away from zero,
 /// as `cvt.rna.tf32.f32`. Infinities and NaN stay.
-pub fn tf32(x: f64) -> f64 {
+pub fn tf32_rounded(x: f64) -> f64 {
     let f = x as f32;
     if !f.is_finite() {
         return x;
@@ -108,11 +121,11 @@ pub fn tf32(x: f64) -> f64 {
 
 /// `x` as a TF32 high part and the TF32 rounding of what remains.
 fn split(x: f64) -> (f64, f64) {
-    let hi = tf32(x);
+    let hi = tf32_rounded(x);
     if !hi.is_finite() {
         return (hi, 0.0);
     }
-    (hi, tf32(x - hi))
+    (hi, tf32_rounded(x - hi))
 }
 
 #[cfg(test)]
@@ -124,14 +137,24 @@ mod tests {
     }
 
     #[test]
-    fn tf32_rounds_to_ten_bits_ties_away() {
+    fn tf32_drops_and_tf32x3_rounds_to_ten_bits_ties_away() {
         assert_eq!(tf32(1.0), 1.0);
+        // The low 13 bits go, whatever they hold, towards zero.
+        let below_two = 2.0 - 2f64.powi(-23);
+        assert_eq!(tf32(below_two), 2.0 - 2f64.powi(-10));
+        assert_eq!(tf32(-below_two), -(2.0 - 2f64.powi(-10)));
+        assert_eq!(tf32_rounded(below_two), 2.0);
         // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: away from zero.
-        assert_eq!(tf32(1.0 + 2f64.powi(-11)), 1.0 + 2f64.powi(-10));
-        assert_eq!(tf32(-(1.0 + 2f64.powi(-11))), -(1.0 + 2f64.powi(-10)));
-        assert_eq!(tf32(1.0 + 2f64.powi(-12)), 1.0);
-        assert!(tf32(f64::NAN).is_nan());
-        assert_eq!(tf32(f64::INFINITY), f64::INFINITY);
+        assert_eq!(tf32_rounded(1.0 + 2f64.powi(-11)), 1.0 + 2f64.powi(-10));
+        assert_eq!(
+            tf32_rounded(-(1.0 + 2f64.powi(-11))),
+            -(1.0 + 2f64.powi(-10))
+        );
+        assert_eq!(tf32_rounded(1.0 + 2f64.powi(-12)), 1.0);
+        for f in [tf32, tf32_rounded] {
+            assert!(f(f64::NAN).is_nan());
+            assert_eq!(f(f64::INFINITY), f64::INFINITY);
+        }
         let (hi, lo) = split(1.0 + 2f64.powi(-11) + 2f64.powi(-20));
         assert_eq!(hi, 1.0 + 2f64.powi(-10));
         assert_eq!(hi + lo, 1.0 + 2f64.powi(-11) + 2f64.powi(-20));

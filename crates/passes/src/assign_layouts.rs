@@ -157,6 +157,30 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
         }
     }
 
+    // Operands that tensor cores read only K-major (TF32, i8) but whose
+    // loads run along M or N are staged K-major from registers: each
+    // thread takes a 16-byte run of K for a few columns, so that it writes
+    // whole 16-byte chunks, not one element at a time.
+    for p in &classes.products {
+        let k_major_only = matches!(
+            (p.inputs, p.precision),
+            (DType::F32, InputPrecision::Tf32 | InputPrecision::Tf32x3) | (DType::I8, _)
+        );
+        if !k_major_only {
+            continue;
+        }
+        for (operand, k_axis) in p.operands.iter().zip([1, 0]) {
+            let Some(class) = operand.map(|o| classes.sets.find(o)) else {
+                continue;
+            };
+            if let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class))
+                && let Some(runs) = k_runs(layout, shape, k_axis, p.inputs, warps)
+            {
+                *layout = runs;
+            }
+        }
+    }
+
     let mut layout_of: HashMap<usize, Layout> = HashMap::new();
     let capability = compute_capability(func)?;
     for p in &classes.products {
@@ -245,6 +269,42 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     layout_conversions::convert_at_accesses(&types, func, &own)?;
     layout_conversions::fold(func);
     Ok(())
+}
+
+/// For the operand of a product that tensor cores read only K-major, laid
+/// out as `layout` (a matrix of `shape` whose K is axis `k_axis`) with its
+/// other axis fastest and one element of K a thread: the layout in which
+/// each thread holds a 16-byte run of K (or as much as the tile gives it)
+/// for a few neighbouring columns: 2 of f32, 4 of i8, so that a load still
+/// moves a vector of at least 8 or 4 bytes, and the 8 threads writing 16
+/// bytes each to one 128-byte row of shared memory at once land on 4 of
+/// its 8 swizzled chunks, not 2 (`None` when the layout already runs
+/// along K, or the tile leaves no room).
+fn k_runs(
+    layout: &Blocked,
+    shape: &[i64],
+    k_axis: usize,
+    inputs: DType,
+    warps: u32,
+) -> Option<Blocked> {
+    let other = 1 - k_axis;
+    if shape.len() != 2 || layout.order.first() != Some(&other) || layout.size_per_thread[k_axis] > 1
+    {
+        return None;
+    }
+    let elem_bytes = i64::from(inputs.bits() / 8).max(1);
+    let per_thread = (shape.iter().product::<i64>() / i64::from(32 * warps)).max(1);
+    let along_other = i64::from(layout.size_per_thread[other]).min((4 / elem_bytes).max(2));
+    let along_k = (16 / elem_bytes)
+        .min(shape[k_axis])
+        .min(per_thread / along_other);
+    if along_k < 2 {
+        return None;
+    }
+    let mut size_per_thread = vec![1u32; 2];
+    size_per_thread[k_axis] = u32::try_from(along_k).ok()?;
+    size_per_thread[other] = u32::try_from(along_other).ok()?;
+    Blocked::spread_over(shape, warps, &layout.order, &size_per_thread).ok()
 }
 
 /// The most 32-bit registers the elements of one tile may take in each

@@ -123,6 +123,8 @@ pub struct Product {
     pub inputs: tile_dialect::DType,
     /// How f32 inputs multiply.
     pub precision: tile_dialect::InputPrecision,
+    /// The operands `a` and `b` (indices in [`Tensors`]).
+    pub operands: [Option<usize>; 2],
 }
 
 /// The classes of a kernel's tensors and the constraints between them.
@@ -250,6 +252,7 @@ impl Classes {
                         shape: [shape[0], shape[1]],
                         inputs,
                         precision: d.precision,
+                        operands: [id(d.a), id(d.b)],
                     });
                 }
                 return Ok(());

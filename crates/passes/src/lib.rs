@@ -26,6 +26,7 @@ pub mod software_pipeline;
 pub mod stack;
 pub mod vectorize;
 pub mod verify;
+pub mod while_to_for;
 
 pub use parse::parse_module;
 pub use pass::{PassError, PassResult};

@@ -25,6 +25,11 @@ static TILE_PASSES: &[TilePass] = &[
         create: crate::verify::create,
     },
     TilePass {
+        flag: crate::while_to_for::INFO.flag,
+        summary: crate::while_to_for::INFO.summary,
+        create: crate::while_to_for::create,
+    },
+    TilePass {
         flag: crate::assign_layouts::INFO.flag,
         summary: crate::assign_layouts::INFO.summary,
         create: crate::assign_layouts::create,

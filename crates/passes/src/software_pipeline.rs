@@ -19,13 +19,15 @@
 //!   iteration qualify as well;
 //!
 //! and each access moves 4, 8 or 16 bytes (`tile.vector_width`: what an
-//! asynchronous copy moves). Inputs are f16, bf16 or i8 (f32 ones are
-//! rounded to TF32 in registers first); `wgmma` reads i8 operands only
-//! K-major, so those must have K contiguous.
+//! asynchronous copy moves). Inputs are f16, bf16, i8, or f32 multiplied
+//! as `tf32` (which tensor cores read from f32 as it is stored; `tf32x3`
+//! splits its inputs in registers); `wgmma` reads i8 and TF32 operands
+//! only K-major, so those must have K contiguous.
 //!
 //! Other loads of several elements an access whose tiles reach such a
 //! product (rows no specialization proves aligned, a nonzero `other`,
-//! TF32 inputs) get `tile.prefetch` when the slice gives their addresses
+//! TF32 inputs with M or N contiguous) get `tile.prefetch` when the slice
+//! gives their addresses
 //! and nothing in the body writes memory: they are issued one iteration
 //! ahead, into registers.
 //!
@@ -50,7 +52,7 @@ use melior::ir::r#type::IntegerType;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
 use tile_coalesce::Layout;
-use tile_dialect::DType;
+use tile_dialect::{DType, InputPrecision};
 use tile_dialect::ops::{ASYNC_COPY_ATTR, NUM_STAGES_ATTR, PREFETCH_ATTR, Padding};
 use tile_dialect::view::{ForLoop, TileOp, TypeTable, attr, tensor_shape};
 
@@ -149,7 +151,10 @@ fn pipelined_loads<'c, 'a>(
         if !tensor_cores {
             continue;
         }
-        let inputs = types.tile_type(dot.a.r#type()).and_then(|t| t.num());
+        let inputs = types
+            .tile_type(dot.a.r#type())
+            .and_then(|t| t.num())
+            .map(|d| (d, dot.precision));
         for (operand, k_axis) in [(dot.a, 1), (dot.b, 0)] {
             if let Some(load) = copyable(types, l, operand, k_axis, inputs) {
                 out.push(load);
@@ -253,21 +258,23 @@ fn prefetched_loads<'c, 'a>(
 
 /// The load whose tile reaches operand `operand` of a dot (whose K is
 /// axis `k_axis`), through layout conversions and transposes that only
-/// the dot reads, if it can be copied ahead.
+/// the dot reads, if it can be copied ahead (`inputs`: the dot's input
+/// type and precision).
 fn copyable<'c, 'a>(
     types: &TypeTable<'c>,
     l: &ForLoop<'c, 'a>,
     operand: Value<'c, 'a>,
     k_axis: usize,
-    inputs: Option<DType>,
+    inputs: Option<(DType, InputPrecision)>,
 ) -> Option<OperationRef<'c, 'a>> {
+    let (inputs, precision) = inputs?;
     let (load, k_axis) = source_load(types, l, operand, k_axis)?;
     let result = crate::edit::result_of(&load, 0)?;
     let shape = tensor_shape(result.r#type());
     if shape.len() != 2 {
         return None;
     }
-    let elem_bytes = i64::from(inputs?.bits()) / 8;
+    let elem_bytes = i64::from(inputs.bits()) / 8;
     let view = TileOp::read(&load, |v| types.tile_type(v.r#type())).ok()??;
     let width = match &view {
         TileOp::BlockLoad(b) => {
@@ -298,11 +305,11 @@ fn copyable<'c, 'a>(
     let (root, axes) = layout.root();
     let fastest = *root.order().first()?;
     let contiguous = axes.iter().position(|&a| a == fastest)?;
-    // TF32 inputs are rounded in registers on their way to shared memory;
-    // i8 ones must have K contiguous for wgmma.
-    match inputs? {
-        DType::F16 | DType::BF16 => Some(load),
-        DType::I8 if contiguous == k_axis => Some(load),
+    // i8 and TF32 operands must have K contiguous for wgmma; `tf32x3`
+    // splits its inputs in registers.
+    match (inputs, precision) {
+        (DType::F16 | DType::BF16, _) => Some(load),
+        (DType::I8, _) | (DType::F32, InputPrecision::Tf32) if contiguous == k_axis => Some(load),
         _ => None,
     }
 }

@@ -4,8 +4,8 @@
 //! `wgmma` (sm_90), `mma.sync` (sm_80) and the CUDA cores (f32 `ieee`).
 //!
 //! Reference: the exact sum of the products of the inputs as the kernel
-//! sees them (rounded to f16 or bf16; for `tf32`, rounded to TF32 as
-//! `cvt.rna.tf32.f32` does). Tolerance: each output within [`TOLERANCE`] of
+//! sees them (rounded to f16 or bf16; for `tf32`, cut to TF32 as tensor
+//! cores read f32: the low 13 bits of the significand dropped). Tolerance: each output within [`TOLERANCE`] of
 //! the sum of its terms' magnitudes and of the largest output; the
 //! accumulation in f32 (in whatever order tensor cores add) errs by a few
 //! units of f32's precision of that sum, while a wrong row, column, step or

@@ -12,9 +12,12 @@
 //! - a blocked accumulator (f32 inputs, `ieee`) adds `a[m, k] * b[k, n]`
 //!   for each `k` in order, one `fma` each, as the interpreter does.
 //!
-//! TF32 inputs are rounded once while staged (`cvt.rna.tf32.f32`); for
-//! `tf32x3` the high parts and the remainders are staged apart and three
-//! products accumulate: the small ones first.
+//! TF32 inputs are staged as they are: tensor cores read an f32 operand
+//! with the low 13 bits of its significand dropped, which is `tf32`'s
+//! definition, so operands copied ahead into shared memory go to them
+//! untouched. For `tf32x3` the high parts and the remainders are rounded
+//! while staged (`cvt.rna.tf32.f32`), staged apart, and three products
+//! accumulate: the small ones first.
 
 pub mod in_flight;
 pub mod invariant;
@@ -87,7 +90,7 @@ pub fn lower<'c>(
 enum Convert {
     /// Stored as it is.
     None,
-    /// Rounded to TF32.
+    /// Rounded to TF32 (to nearest, ties away from zero).
     Tf32,
     /// What TF32 rounding leaves, rounded to TF32.
     Tf32Remainder,
@@ -106,7 +109,6 @@ impl Parts {
     fn of(inputs: DType, precision: InputPrecision) -> Parts {
         match (inputs, precision) {
             (DType::F32, InputPrecision::Tf32x3) => Parts::Split,
-            (DType::F32, _) => Parts::Whole(Convert::Tf32),
             _ => Parts::Whole(Convert::None),
         }
     }
@@ -332,10 +334,12 @@ pub fn proxy_fence(e: &mut Emitter<'_, '_>) {
 /// Stores each register of a tensor in `dist` at its place in `to`: the
 /// tensor's axis `axes[0]` is the tile's rows, `axes[1]` its columns (K
 /// for a K-major tile, M or N for a transposed one).
-/// Registers holding consecutive columns go out together, up to 16 bytes
-/// a store (an aligned run stays inside one 16-byte chunk, which the
-/// swizzle moves whole). Columns beyond K (narrow i8 rows padded to 32
-/// bytes) are zeroed.
+/// Registers holding consecutive columns of one row go out together, up to
+/// 16 bytes a store (an aligned run stays inside one 16-byte chunk, which
+/// the swizzle moves whole), whichever axis the registers run along: a
+/// thread holding a 4 x 4 block of f32 along N and K writes four 16-byte
+/// rows of K. Columns beyond K (narrow i8 rows padded to 32 bytes) are
+/// zeroed.
 fn write<'c>(
     e: &mut Emitter<'_, 'c>,
     dist: &Distribution,
@@ -349,19 +353,30 @@ fn write<'c>(
     let eb = to.tile.elem_bytes;
     // The columns the tile holds unpadded: K (K-major) or M or N.
     let cols = if to.k_major { k } else { dist.shape[axes[1]] };
-    let run = match dist.contiguous_registers() {
-        Some((axis, held)) if axis == axes[1] && to.tile.cols == cols => {
-            (held.min(16 / eb) as usize).max(1)
-        }
-        _ => 1,
+    let run = if to.tile.cols == cols {
+        column_run(dist, axes[1], 16 / eb)
+    } else {
+        1
     };
-    for r in (0..regs.len()).step_by(run) {
+    for r in 0..regs.len() {
+        let offsets = &dist.offsets[r];
+        if offsets[axes[1]] % run != 0 {
+            continue;
+        }
+        let members: Vec<usize> = (0..run)
+            .map(|i| {
+                let mut at = offsets.clone();
+                at[axes[1]] += i;
+                dist.register_at(&at).expect("checked by column_run")
+            })
+            .collect();
         let row = e.index(dist, r, axes[0]);
         let col = e.index(dist, r, axes[1]);
-        let values: Vec<Val> = regs[r..r + run]
+        let values: Vec<Val> = members
             .iter()
-            .map(|&v| convert_element(e, v, convert))
+            .map(|&m| convert_element(e, regs[m], convert))
             .collect();
+        let run = members.len();
         let at = tile_offset(e, &to, row, col);
         let value = if run == 1 {
             values[0]
@@ -383,6 +398,31 @@ fn write<'c>(
             store_shared(e, base, at, zero, eb);
         }
     }
+}
+
+/// The most consecutive columns (along tensor axis `col`, at most `most`,
+/// a power of two) that every register of `dist` holds together with the
+/// others of its aligned run, in the same row, starting at a multiple of
+/// the run in every thread: 1 when registers hold one column each.
+fn column_run(dist: &Distribution, col: usize, most: i64) -> i64 {
+    let held = i64::from(dist.root.size_per_thread(dist.axes[col]));
+    let mut run = most.min(held).min(dist.shape[col]).max(1);
+    run = 1 << (63 - run.leading_zeros());
+    while run > 1 && !dist.wraps(col) {
+        let whole = dist.offsets.iter().all(|o| {
+            let first = o[col] - o[col].rem_euclid(run);
+            (0..run).all(|i| {
+                let mut at = o.clone();
+                at[col] = first + i;
+                dist.register_at(&at).is_some()
+            })
+        });
+        if whole {
+            return run;
+        }
+        run /= 2;
+    }
+    1
 }
 
 fn store_shared<'c>(e: &mut Emitter<'_, 'c>, base: Val, at: Val, value: Val, align: i64) {

@@ -1,17 +1,17 @@
 //! The matmul's operands: uploaded in their type (f16, bf16, f32, i8),
-//! with the values the kernel reads, and TF32 rounding as
-//! `cvt.rna.tf32.f32` does it.
+//! with the values the kernel reads, and TF32 as tensor cores read f32.
 
 use crate::gpu_check::inputs;
 use tile::{Arg, Device};
 use tile_dialect::DType;
 
-/// `x` rounded to TF32 (to nearest, ties away from zero).
+/// `x` as a `tf32` product reads it: the low 13 bits of its significand
+/// dropped, as tensor cores read an f32 operand.
 pub(crate) fn tf32(x: f32) -> f32 {
     if !x.is_finite() {
         return x;
     }
-    f32::from_bits((x.to_bits() + 0x1000) & !0x1fff)
+    f32::from_bits(x.to_bits() & !0x1fff)
 }
 
 /// An operand uploaded in its type, and the values the kernel reads.

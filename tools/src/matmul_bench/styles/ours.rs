@@ -12,7 +12,7 @@ use tile_dialect::DType;
 use tile_examples::matmul_styles::{self, Style, output_type};
 
 /// A case's inputs on the device and on the host (as the kernel reads
-/// them: rounded to the type, TF32-rounded for f32).
+/// them: rounded to the type, cut to TF32 for f32).
 struct Operands {
     a: Vec<f32>,
     b: Vec<f32>,
