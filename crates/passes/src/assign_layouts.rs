@@ -117,6 +117,8 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     }
 
     // Classes of values that must share a layout.
+    one_constant_per_use(func);
+    let tensors = Tensors::collect(func);
     let mut classes = Classes::of(&types, func, &tensors)?;
     let mma_classes = classes.mma();
     // Per class: rank and the largest extent along each axis.
@@ -288,7 +290,9 @@ fn k_runs(
     warps: u32,
 ) -> Option<Blocked> {
     let other = 1 - k_axis;
-    if shape.len() != 2 || layout.order.first() != Some(&other) || layout.size_per_thread[k_axis] > 1
+    if shape.len() != 2
+        || layout.order.first() != Some(&other)
+        || layout.size_per_thread[k_axis] > 1
     {
         return None;
     }
@@ -461,6 +465,33 @@ fn preferred_layouts<'c>(
     match failure {
         Some(e) => Err(e),
         None => Ok(out),
+    }
+}
+
+/// Gives each use of a tensor constant its own copy (placed after it), so
+/// that tiles that merely share a constant (the zero `other` of two loads,
+/// a splat bound) are not tied to one layout through it: `cse` merges
+/// equal constants, and a layout costs a constant nothing.
+fn one_constant_per_use(func: &OperationRef) {
+    let mut shared = Vec::new();
+    func.walk(WalkOrder::PreOrder, |op| {
+        if op_name(&op) == "arith.constant"
+            && op.result_count() == 1
+            && !tensor_shape(op.result(0).expect("one result").r#type()).is_empty()
+            && edit::use_count(op.result(0).expect("one result")) > 1
+        {
+            shared.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    for raw in shared {
+        // SAFETY: the constants collected are live; only copies are added.
+        let op = unsafe { OperationRef::from_raw(raw) };
+        let value = op.result(0).expect("one result");
+        for (user, index) in edit::uses(value).into_iter().skip(1) {
+            let copy = edit::insert_after(&op, edit::clone_op(&op));
+            edit::set_operand(&user, index, copy.result(0).expect("one result").into());
+        }
     }
 }
 

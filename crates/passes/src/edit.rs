@@ -143,6 +143,30 @@ pub fn use_count<'c>(v: impl ValueLike<'c>) -> usize {
     n
 }
 
+/// Each use of `v`: the op using it and the operand's position.
+pub fn uses<'c, 'a>(v: impl ValueLike<'c>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+    let mut out = Vec::new();
+    // SAFETY: `v` is live; the use list is walked without changing it, and
+    // each use's owner is a live op.
+    let mut at = unsafe { mlir_sys::mlirValueGetFirstUse(v.to_raw()) };
+    while !at.ptr.is_null() {
+        unsafe {
+            let owner = OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(at));
+            let index = mlir_sys::mlirOpOperandGetOperandNumber(at) as usize;
+            out.push((owner, index));
+            at = mlir_sys::mlirOpOperandGetNextUse(at);
+        }
+    }
+    out
+}
+
+/// Makes operand `index` of `op` `value`.
+pub fn set_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize, value: Value<'c, 'a>) {
+    // SAFETY: `op` is live and has that operand; `value` is live in the
+    // same context.
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
+}
+
 /// The ops of `block` in order (collected first, so the caller may edit
 /// around them).
 pub fn ops_of<'c, 'a>(block: &impl BlockLike<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {

@@ -52,9 +52,9 @@ use melior::ir::r#type::IntegerType;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
 use tile_coalesce::Layout;
-use tile_dialect::{DType, InputPrecision};
 use tile_dialect::ops::{ASYNC_COPY_ATTR, NUM_STAGES_ATTR, PREFETCH_ATTR, Padding};
 use tile_dialect::view::{ForLoop, TileOp, TypeTable, attr, tensor_shape};
+use tile_dialect::{DType, InputPrecision};
 
 static PASS_ID: PassId = PassId;
 

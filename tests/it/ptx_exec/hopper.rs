@@ -171,6 +171,42 @@ fn sm_90_tutorial_matmul_agrees_with_transposed_operands() {
 /// (see `matmul.rs`): its race is accepted, as there.
 #[test]
 fn sm_90_matmul_styles_agree() {
+    let mut failures = Vec::new();
+    for style in Style::ALL {
+        for (inputs, size, stages) in [
+            (DType::F16, (40, 50, 70), 3),
+            (DType::BF16, (40, 48, 80), 2),
+        ] {
+            failures.extend(style_case(style, inputs, size, stages).err());
+        }
+    }
+    all_agree(failures);
+}
+
+/// The forms whose operands reach the tensor cores in other ways in TF32
+/// and i8, which `wgmma` reads only K-major: A copied ahead as it lies (K
+/// contiguous), B (N contiguous) loaded into registers a thread holding
+/// runs of K and staged K-major; `A @ B^T` with both copied ahead; the
+/// `while` K loop made a `for` loop and pipelined.
+#[test]
+fn sm_90_matmul_styles_agree_in_tf32_and_i8() {
+    let mut failures = Vec::new();
+    for style in [Style::Pointers, Style::TransposedB, Style::WhileK] {
+        for inputs in [DType::F32, DType::I8] {
+            failures.extend(style_case(style, inputs, (40, 48, 80), 3).err());
+        }
+    }
+    all_agree(failures);
+}
+
+/// One style at 64 x 32 x 32 tiles on 4 warps, run on the executor and
+/// the interpreter (see [`sm_90_matmul_styles_agree`]).
+fn style_case(
+    style: Style,
+    inputs: DType,
+    (m, n, k): (usize, usize, usize),
+    stages: u32,
+) -> Result<(), String> {
     let context = tile::context().unwrap();
     let config = StyleConfig {
         block_m: 64,
@@ -179,45 +215,34 @@ fn sm_90_matmul_styles_agree() {
         group_m: 2,
     };
     let (batch, splits, programs) = (2usize, 3u32, 3u32);
-    let mut failures = Vec::new();
-    for style in Style::ALL {
-        for (inputs, (m, n, k), stages) in [
-            (DType::F16, (40, 50, 70), 3),
-            (DType::BF16, (40, 48, 80), 2),
-        ] {
-            let kernel = matmul_styles::kernel(&context, style, config, inputs).unwrap();
-            let b_count = if style == Style::Batched { batch } else { 1 };
-            let output = matmul_styles::output_type(style, inputs);
-            let s_b0 = if style == Style::TransposedB { k } else { n };
-            let out_bytes = if output == DType::F32 || output == DType::I32 {
-                4
-            } else {
-                2
-            };
-            let mut args = vec![
-                operand(inputs, b_count * m * k, (m * 31 + k) as u64),
-                operand(inputs, b_count * k * n, (k * 17 + n) as u64),
-                In::Buf(vec![0; b_count * m * n * out_bytes]),
-            ];
-            args.extend([m, n, k, k, 1, s_b0, 1, n, 1].map(|x| In::Scalar(Arg::from(x as i32))));
-            if style == Style::Batched {
-                args.extend([m * k, k * n, m * n].map(|x| In::Scalar(Arg::from(x as i32))));
-            }
-            let (gx, gy) =
-                matmul_styles::grid(style, &config, (m, n), batch as u32, splits, programs);
-            let case = format!(
-                "sm_90 {} {m}x{n}x{k} {inputs} stages={stages}",
-                style.name()
-            );
-            let o = try_run_compiled(&kernel, sm_90(4, stages), true, [gx, gy, 1], &args);
-            match agree(&case, o) {
-                Err(e) if style == Style::Persistent && e.contains("shared memory race") => {}
-                Err(e) => failures.push(e),
-                Ok(()) => {}
-            }
-        }
+    let kernel = matmul_styles::kernel(&context, style, config, inputs).unwrap();
+    let b_count = if style == Style::Batched { batch } else { 1 };
+    let output = matmul_styles::output_type(style, inputs);
+    let s_b0 = if style == Style::TransposedB { k } else { n };
+    let out_bytes = if output == DType::F32 || output == DType::I32 {
+        4
+    } else {
+        2
+    };
+    let mut args = vec![
+        operand(inputs, b_count * m * k, (m * 31 + k) as u64),
+        operand(inputs, b_count * k * n, (k * 17 + n) as u64),
+        In::Buf(vec![0; b_count * m * n * out_bytes]),
+    ];
+    args.extend([m, n, k, k, 1, s_b0, 1, n, 1].map(|x| In::Scalar(Arg::from(x as i32))));
+    if style == Style::Batched {
+        args.extend([m * k, k * n, m * n].map(|x| In::Scalar(Arg::from(x as i32))));
     }
-    all_agree(failures);
+    let (gx, gy) = matmul_styles::grid(style, &config, (m, n), batch as u32, splits, programs);
+    let case = format!(
+        "sm_90 {} {m}x{n}x{k} {inputs} stages={stages}",
+        style.name()
+    );
+    let o = try_run_compiled(&kernel, sm_90(4, stages), true, [gx, gy, 1], &args);
+    match agree(&case, o) {
+        Err(e) if style == Style::Persistent && e.contains("shared memory race") => Ok(()),
+        other => other,
+    }
 }
 
 /// The flash-attention forward (f16, d = 16, t = 40, h = 2, 64 x 16
