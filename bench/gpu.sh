@@ -122,7 +122,7 @@ for mode in "${modes[@]}"; do
       # Every case but the tensor-core families (mode `matmul`), in parts
       # that each fit one call to the GPU machine.
       run check 300 "$tools" gpu-check core
-      run attention-check 300 "$tools" gpu-check attention
+      run attention-check 400 "$tools" gpu-check attention
       run ops 300 "$tools" gpu-check ops
       run op-kernels 300 "$tools" gpu-check op-kernels
       run math-accuracy 300 "$tools" gpu-check math-accuracy

@@ -228,6 +228,8 @@ pub enum Kind {
     },
     /// `tile.dot` (see [`dot`](crate::dot)), and its K.
     Dot {
+        /// The inputs' type.
+        inputs: Option<DType>,
         /// How f32 inputs multiply.
         precision: InputPrecision,
         /// The terms summed into each output.
@@ -443,26 +445,43 @@ impl Program {
         seen.sum || seen.approx || (seen.mul && seen.add)
     }
 
-    /// The largest K of the program's float `tile.dot`s (0 without float
-    /// products): tensor cores add terms in their own order, so agreement
-    /// with the GPU is looser for products (and looser still over K loops,
-    /// which this does not count).
-    pub fn longest_float_dot(&self) -> usize {
-        fn walk(body: &Body) -> usize {
-            body.insts
-                .iter()
-                .map(|i| match &i.kind {
-                    Kind::Dot { k, .. }
-                        if i.ty.as_ref().and_then(TileType::num) == Some(DType::F32) =>
-                    {
-                        *k
-                    }
-                    kind => kind.bodies().map(walk).max().unwrap_or(0),
-                })
-                .max()
-                .unwrap_or(0)
+    /// The input type of the program's float `tile.dot`s with the fewest
+    /// significand bits (f32 inputs count as TF32 unless `ieee`), and those
+    /// bits; `None` without float products. An input the kernel rounds to
+    /// that type itself (attention's probabilities) can land on the other
+    /// neighbour on the GPU, which moves the product by that type's ULP.
+    pub fn coarsest_float_dot_input(&self) -> Option<(DType, u32)> {
+        fn bits(d: DType, precision: InputPrecision) -> Option<u32> {
+            match (d, precision) {
+                (DType::F32, InputPrecision::Ieee) => Some(23),
+                (DType::F32 | DType::F16, _) => Some(10),
+                (DType::BF16, _) => Some(7),
+                (DType::F8E4M3, _) => Some(3),
+                (DType::F8E5M2, _) => Some(2),
+                _ => None,
+            }
         }
-        walk(&self.body)
+        fn walk(body: &Body, out: &mut Option<(DType, u32)>) {
+            for i in &body.insts {
+                match &i.kind {
+                    Kind::Dot {
+                        inputs: Some(d),
+                        precision,
+                        ..
+                    } => {
+                        if let Some(b) = bits(*d, *precision)
+                            && out.is_none_or(|(_, o)| b < o)
+                        {
+                            *out = Some((*d, b));
+                        }
+                    }
+                    kind => kind.bodies().for_each(|b| walk(b, out)),
+                }
+            }
+        }
+        let mut out = None;
+        walk(&self.body, &mut out);
+        out
     }
 }
 

@@ -281,6 +281,7 @@ fn tile_kind<'c: 'a, 'a>(
             reverse: s.reverse,
         },
         TileOp::Dot(d) => Kind::Dot {
+            inputs: tile_dialect::view::dtype_of(tile_dialect::view::element_type(d.a.r#type())),
             precision: d.precision,
             k: tile_dialect::view::tensor_shape(d.a.r#type())
                 .get(1)
