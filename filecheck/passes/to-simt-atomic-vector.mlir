@@ -32,6 +32,35 @@ func.func @add_v4(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {ti
 
 // -----
 
+// acq_rel (Triton's default) with the old values unread, as a split-K sum
+// writes it: a batch, fenced once on each side, each run a red.relaxed
+// with no old value.
+// CHECK-LABEL: gpu.func @add_v4_acq_rel
+// CHECK: "fence.acq_rel.gpu;"
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "@$5 red.relaxed.gpu.global.add.v4.f32 [ $0 ], {$1, $2, $3, $4};"
+// CHECK: "fence.acq_rel.gpu;"
+// CHECK-NOT: atom.
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry add_v4_acq_rel
+// PTX-SAME: fence.acq_rel.gpu;
+// PTX-SAME: red.relaxed.gpu.global.add.v4.f32
+// PTX-SAME: fence.acq_rel.gpu;
+module attributes {tile.compute_capability = 90 : i32, tile.ptx_version = 81 : i32} {
+func.func @add_v4_acq_rel(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
+  %m = arith.cmpi slt, %c, %ns : tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p, %m) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+  %old = "tile.atomic_rmw"(%p, %v, %m) {kind = "add", sem = "acq_rel", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>) -> tensor<1024xf32>
+  return
+}
+}
+
+// -----
+
 // The same without a PTX version on the module, and an i32 add with one:
 // one element per atomic.
 // CHECK-LABEL: gpu.func @add_scalar

@@ -25,14 +25,49 @@ func.func @add_masked(%x: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
 
 // -----
 
+// An ordered atomic on a tensor of pointers whose old values are read:
+// each element's atom carries the ordering.
 // CHECK-LABEL: gpu.func @max_f32
 // CHECK: arith.cmpi sge
 // CHECK: llvm.inline_asm has_side_effects "@$4 atom.acq_rel.cta.global.max.s32 $0, [ $2 ], $3;\0A\09@$5 atom.acq_rel.cta.global.min.u32 $0, [ $2 ], $3;"
+// CHECK-NOT: fence
+// CHECK: gpu.return
 // PTX-LABEL: gpu.binary @tile
 // PTX-SAME: .entry max_f32
 // PTX-SAME: atom.acq_rel.cta.global.max.s32
 // PTX-SAME: atom.acq_rel.cta.global.min.u32
-func.func @max_f32(%x: !tile.ptr<f32>, %v: f32) attributes {tile.kernel} {
+func.func @max_f32(%x: !tile.ptr<f32>, %v: f32, %y: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %vs = "tile.splat"(%v) : (f32) -> tensor<128xf32>
+  %old = "tile.atomic_rmw"(%p, %vs) {kind = "max", sem = "acq_rel", scope = "cta", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> tensor<128xf32>
+  %qs = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %q = "tile.addptr"(%qs, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%q, %old) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same atomic with its old values unread is a batch: one fence before
+// (the release), each element a red.relaxed with no old value, one fence
+// after (the acquire). A fence then a relaxed write is a release pattern
+// in PTX's memory model, a relaxed read then a fence an acquire pattern.
+// CHECK-LABEL: gpu.func @max_f32_unread
+// CHECK: llvm.inline_asm has_side_effects "fence.acq_rel.cta;"
+// CHECK: arith.cmpi sge
+// CHECK: llvm.inline_asm has_side_effects "@$2 red.relaxed.cta.global.max.s32 [ $0 ], $1;\0A\09@$3 red.relaxed.cta.global.min.u32 [ $0 ], $1;"
+// CHECK: llvm.inline_asm has_side_effects "fence.acq_rel.cta;"
+// CHECK-NEXT: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry max_f32_unread
+// PTX-SAME: fence.acq_rel.cta;
+// PTX-SAME: red.relaxed.cta.global.max.s32
+// PTX-SAME: red.relaxed.cta.global.min.u32
+// PTX-SAME: fence.acq_rel.cta;
+// PTX-NOT: atom.
+func.func @max_f32_unread(%x: !tile.ptr<f32>, %v: f32) attributes {tile.kernel} {
   %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
   %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
   %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>

@@ -20,6 +20,19 @@
 //! threads through shared memory after a barrier, which orders their later
 //! reads after the acquire. On a tensor of pointers each element's atomic
 //! orders its own thread's accesses, as in Triton.
+//!
+//! An ordered atomic on a tensor of pointers whose old values nothing reads
+//! (a split-K sum, a histogram) is a batch: `fence.acq_rel` before its
+//! elements (for release or acq_rel), each element a `red.relaxed` (no
+//! old value), `fence.acq_rel` after them (for acquire or acq_rel). PTX's
+//! memory model makes a fence followed by a relaxed write a release
+//! pattern, and a relaxed read followed by a fence an acquire pattern, so
+//! every element keeps its ordering against the thread's other accesses;
+//! what goes is the order among the elements one thread happens to hold,
+//! which the tile op never gave (which thread holds which element is the
+//! layout's choice). One fence pair a thread instead of one ordered
+//! round trip an element: a split-K epilogue's 32 `atom.acq_rel.v4` a
+//! thread waited for each other.
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
@@ -67,15 +80,17 @@ fn from_int(e: &mut Emitter, v: Val, d: DType) -> Val {
 }
 
 /// What each lane does: `[@guard] <opcode> old, [addr], operands...`, one
-/// or two guarded instructions writing the same register.
+/// or two guarded instructions writing the same register (`red`, with no
+/// old value, when `batch`).
 struct Atom<'s> {
     /// `(opcode, extra guard)`: the extra guard is ANDed with the lane's.
     instructions: Vec<(String, Option<Val>)>,
     operands: &'s [Val],
+    batch: bool,
 }
 
 /// Emits one lane's atomic; returns the old bits (zero where no guard
-/// held).
+/// held, and always for a batch's `red`).
 fn emit_atom(e: &mut Emitter, d: DType, ptr: Val, atom: Atom, guard: Option<Val>) -> Val {
     let (class, _, bits) = bits_class(d);
     let int = e.ir.int_type(bits);
@@ -86,8 +101,11 @@ fn emit_atom(e: &mut Emitter, d: DType, ptr: Val, atom: Atom, guard: Option<Val>
         .map(|(_, extra)| and(e, guard, *extra))
         .collect();
     let mut asm = PtxAsm::new();
-    let out = asm.output(class, int);
-    asm.tied(out, zero);
+    let out = (!atom.batch).then(|| {
+        let out = asm.output(class, int);
+        asm.tied(out, zero);
+        out
+    });
     let addr = asm.input(RegClass::B64, ptr);
     let ins: Vec<_> = atom
         .operands
@@ -96,11 +114,44 @@ fn emit_atom(e: &mut Emitter, d: DType, ptr: Val, atom: Atom, guard: Option<Val>
         .collect();
     for ((opcode, _), g) in atom.instructions.iter().zip(guards) {
         let g = g.map(|p| asm.input(RegClass::Pred, p));
-        let mut args = vec![Arg::Reg(out), Arg::Address(addr)];
+        let mut args: Vec<Arg> = out.map(Arg::Reg).into_iter().collect();
+        args.push(Arg::Address(addr));
         args.extend(ins.iter().cloned());
         asm.instruction(g, opcode, args);
     }
-    asm.emit(&e.ir, true)[0]
+    match out {
+        Some(_) => asm.emit(&e.ir, true)[0],
+        None => {
+            asm.emit(&e.ir, true);
+            zero
+        }
+    }
+}
+
+/// True when the atomic `a` (whose pointers `lanes` describes) is lowered
+/// as a batch: ordered, on a tensor of pointers, its old values unread,
+/// and an operation `red` has (see the module's documentation).
+fn is_batch<'c>(op: &OperationRef<'c, '_>, a: &AtomicRmw<'c, '_>, lanes: &Lanes) -> bool {
+    let result: Value = op.result(0).expect("an atomic's result").into();
+    lanes.registers.is_some()
+        && a.sem != MemSem::Relaxed
+        && a.kind != AtomicKind::Xchg
+        && !crate::edit::has_uses(result)
+}
+
+/// `fence.acq_rel.<scope>` before a batch whose ordering releases (`after`
+/// false) or after one whose ordering acquires (`after` true).
+fn batch_fence(e: &mut Emitter, sem: MemSem, scope: MemScope, after: bool) {
+    let wanted = if after {
+        matches!(sem, MemSem::Acquire | MemSem::AcqRel)
+    } else {
+        matches!(sem, MemSem::Release | MemSem::AcqRel)
+    };
+    if wanted {
+        let mut asm = PtxAsm::new();
+        asm.instruction(None, &format!("fence.acq_rel.{}", scope.name()), vec![]);
+        asm.emit(&e.ir, true);
+    }
 }
 
 /// The guard of the lanes that perform an atomic on register `r` (owner
@@ -177,11 +228,36 @@ pub fn rmw<'c>(
     let d = pointee(e, a.ptr, op)?;
     let lanes = lanes(e, a.ptr, op)?;
     publish_writes(e, &lanes, a.sem);
-    let width = vector_width(e, op, a, d, &lanes)?;
-    if width > 1 {
-        return add_f32_vectors(e, op, a, &lanes, width);
+    let batch = is_batch(op, a, &lanes);
+    if batch {
+        batch_fence(e, a.sem, a.scope, false);
     }
-    let base = prefix(a.sem, a.scope);
+    let width = vector_width(e, op, a, d, &lanes)?;
+    let lowered = if width > 1 {
+        add_f32_vectors(e, op, a, &lanes, width, batch)
+    } else {
+        elements(e, op, a, d, &lanes, batch)
+    };
+    if batch {
+        batch_fence(e, a.sem, a.scope, true);
+    }
+    lowered
+}
+
+/// One atomic an element (see [`rmw`]).
+fn elements<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AtomicRmw<'c, '_>,
+    d: DType,
+    lanes: &Lanes,
+    batch: bool,
+) -> PassResult {
+    let base = if batch {
+        format!("red.relaxed.{}.global", a.scope.name())
+    } else {
+        prefix(a.sem, a.scope)
+    };
     let mut olds = Vec::new();
     for r in 0..lanes.registers.unwrap_or(1) {
         let ptr = e.reg(a.ptr, r, op)?;
@@ -236,10 +312,11 @@ pub fn rmw<'c>(
         let atom = Atom {
             instructions,
             operands: &operands,
+            batch,
         };
         olds.push(emit_atom(e, d, ptr, atom, guard));
     }
-    finish(e, op, a.ptr, d, &lanes, olds)
+    finish(e, op, a.ptr, d, lanes, olds)
 }
 
 /// The elements one atomic moves: `tile-vectorize`'s width for an f32 add
@@ -267,16 +344,22 @@ fn vector_width<'c>(
 
 /// An f32 atomic add of `width` consecutive elements per instruction:
 /// `[@guard] atom.<sem>.<scope>.global.add.v<width>.f32 {old..}, [addr],
-/// {val..}`. The mask is the same across each run (`tile-vectorize`
-/// checked it), so the first element's guards the run.
+/// {val..}` (a batch's: `red.relaxed.<scope>.global.add.v<width>.f32
+/// [addr], {val..}`). The mask is the same across each run
+/// (`tile-vectorize` checked it), so the first element's guards the run.
 fn add_f32_vectors<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
     a: &AtomicRmw<'c, '_>,
     lanes: &Lanes,
     width: usize,
+    batch: bool,
 ) -> PassResult {
-    let opcode = format!("{}.add.v{width}.f32", prefix(a.sem, a.scope));
+    let opcode = if batch {
+        format!("red.relaxed.{}.global.add.v{width}.f32", a.scope.name())
+    } else {
+        format!("{}.add.v{width}.f32", prefix(a.sem, a.scope))
+    };
     let n = lanes.registers.unwrap_or(1);
     let i32 = e.ir.int_type(32);
     let zero = e.int(i32, 0);
@@ -291,7 +374,7 @@ fn add_f32_vectors<'c>(
             bits.push(to_int(e, v, DType::F32));
         }
         let mut asm = PtxAsm::new();
-        let outs: Vec<_> = (0..width)
+        let outs: Vec<_> = (0..if batch { 0 } else { width })
             .map(|_| {
                 let out = asm.output(RegClass::B32, i32);
                 asm.tied(out, zero);
@@ -304,12 +387,18 @@ fn add_f32_vectors<'c>(
             .map(|b| asm.input(RegClass::B32, b))
             .collect();
         let g = guard.map(|p| asm.input(RegClass::Pred, p));
-        asm.instruction(
-            g,
-            &opcode,
-            vec![Arg::Vector(outs), Arg::Address(addr), Arg::Vector(ins)],
-        );
-        olds.extend(asm.emit(&e.ir, true));
+        let mut args = Vec::with_capacity(3);
+        if !batch {
+            args.push(Arg::Vector(outs));
+        }
+        args.extend([Arg::Address(addr), Arg::Vector(ins)]);
+        asm.instruction(g, &opcode, args);
+        let emitted = asm.emit(&e.ir, true);
+        if batch {
+            olds.extend(std::iter::repeat_n(zero, width));
+        } else {
+            olds.extend(emitted);
+        }
     }
     finish(e, op, a.ptr, DType::F32, lanes, olds)
 }
@@ -340,6 +429,7 @@ pub fn cas<'c>(
         let atom = Atom {
             instructions: vec![(opcode.clone(), None)],
             operands: &operands,
+            batch: false,
         };
         olds.push(emit_atom(e, d, ptr, atom, lanes.owner));
     }
