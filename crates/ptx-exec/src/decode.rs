@@ -95,9 +95,28 @@ pub enum Unary {
 /// A `setp` comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
-    /// Equal (ordered for floats).
+    /// A relation. For floats, `unordered` says what it gives when either
+    /// operand is NaN: false for `eq`, `lt`, ... and true for `equ`,
+    /// `ltu`, ...; integers have no NaN.
+    Rel {
+        /// The relation.
+        rel: Rel,
+        /// True for the unordered forms (`equ`, `neu`, `ltu`, ...).
+        unordered: bool,
+    },
+    /// Neither operand is NaN.
+    Num,
+    /// Either operand is NaN.
+    Nan,
+}
+
+/// The relation of a `setp` (`lo`/`ls`/`hi`/`hs` are the unsigned
+/// spellings of `lt`/`le`/`gt`/`ge`; the type says how to compare).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rel {
+    /// Equal.
     Eq,
-    /// Not equal (ordered).
+    /// Not equal.
     Ne,
     /// Less than.
     Lt,
@@ -107,29 +126,25 @@ pub enum Cmp {
     Gt,
     /// At least.
     Ge,
-    /// Unordered variants: true when either operand is NaN.
-    Unordered(UCmp),
-    /// Neither operand is NaN.
-    Num,
-    /// Either operand is NaN.
-    Nan,
 }
 
-/// The comparison of an unordered `setp` (`equ`, `ltu`, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UCmp {
-    /// `equ`.
-    Eq,
-    /// `neu`.
-    Ne,
-    /// `ltu`.
-    Lt,
-    /// `leu`.
-    Le,
-    /// `gtu`.
-    Gt,
-    /// `geu`.
-    Ge,
+impl Rel {
+    /// Whether `x rel y`.
+    pub fn holds<T: PartialOrd>(self, x: T, y: T) -> bool {
+        match self {
+            Rel::Eq => x == y,
+            Rel::Ne => x != y,
+            Rel::Lt => x < y,
+            Rel::Le => x <= y,
+            Rel::Gt => x > y,
+            Rel::Ge => x >= y,
+        }
+    }
+}
+
+/// A `setp` relation, ordered or not.
+fn rel(rel: Rel, unordered: bool) -> Cmp {
+    Cmp::Rel { rel, unordered }
 }
 
 /// How `setp` combines its result with a predicate operand.
@@ -499,18 +514,18 @@ pub fn decode(opcode: &str) -> Option<Op> {
         "setp" => {
             let ty = ty()?;
             let cmp = match *rest.first()? {
-                "eq" => Cmp::Eq,
-                "ne" => Cmp::Ne,
-                "lt" | "lo" => Cmp::Lt,
-                "le" | "ls" => Cmp::Le,
-                "gt" | "hi" => Cmp::Gt,
-                "ge" | "hs" => Cmp::Ge,
-                "equ" => Cmp::Unordered(UCmp::Eq),
-                "neu" => Cmp::Unordered(UCmp::Ne),
-                "ltu" => Cmp::Unordered(UCmp::Lt),
-                "leu" => Cmp::Unordered(UCmp::Le),
-                "gtu" => Cmp::Unordered(UCmp::Gt),
-                "geu" => Cmp::Unordered(UCmp::Ge),
+                "eq" => rel(Rel::Eq, false),
+                "ne" => rel(Rel::Ne, false),
+                "lt" | "lo" => rel(Rel::Lt, false),
+                "le" | "ls" => rel(Rel::Le, false),
+                "gt" | "hi" => rel(Rel::Gt, false),
+                "ge" | "hs" => rel(Rel::Ge, false),
+                "equ" => rel(Rel::Eq, true),
+                "neu" => rel(Rel::Ne, true),
+                "ltu" => rel(Rel::Lt, true),
+                "leu" => rel(Rel::Le, true),
+                "gtu" => rel(Rel::Gt, true),
+                "geu" => rel(Rel::Ge, true),
                 "num" => Cmp::Num,
                 "nan" => Cmp::Nan,
                 _ => return None,

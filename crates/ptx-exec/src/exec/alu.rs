@@ -2,7 +2,7 @@
 //! each function takes the decoded qualifiers and the operand bits and
 //! returns the result bits, or a message for a value it cannot take.
 
-use crate::decode::{Binary, BoolOp, Carry, Cmp, Kind, Round, Ty, UCmp, Unary};
+use crate::decode::{Binary, BoolOp, Carry, Cmp, Kind, Round, Ty, Unary};
 use crate::value::{flush, fma32, from_f64, int, mask, min_max, sext, to_f64};
 
 /// A `Binary` operation; `Err` with a message for an unsupported case.
@@ -143,37 +143,16 @@ pub fn unary(op: Unary, ty: Ty, ftz: bool, a: u64) -> Result<u64, String> {
 pub fn compare(cmp: Cmp, ty: Ty, a: u64, b: u64) -> bool {
     if ty.is_float() {
         let (x, y) = (to_f64(a, ty), to_f64(b, ty));
-        let unordered = x.is_nan() || y.is_nan();
+        let nan = x.is_nan() || y.is_nan();
         return match cmp {
-            Cmp::Eq => x == y,
-            Cmp::Ne => !unordered && x != y,
-            Cmp::Lt => x < y,
-            Cmp::Le => x <= y,
-            Cmp::Gt => x > y,
-            Cmp::Ge => x >= y,
-            Cmp::Num => !unordered,
-            Cmp::Nan => unordered,
-            Cmp::Unordered(u) => {
-                unordered
-                    || match u {
-                        UCmp::Eq => x == y,
-                        UCmp::Ne => x != y,
-                        UCmp::Lt => x < y,
-                        UCmp::Le => x <= y,
-                        UCmp::Gt => x > y,
-                        UCmp::Ge => x >= y,
-                    }
-            }
+            Cmp::Rel { unordered, .. } if nan => unordered,
+            Cmp::Rel { rel, .. } => rel.holds(x, y),
+            Cmp::Num => !nan,
+            Cmp::Nan => nan,
         };
     }
-    let (x, y) = (int(a, ty), int(b, ty));
     match cmp {
-        Cmp::Eq | Cmp::Unordered(UCmp::Eq) => x == y,
-        Cmp::Ne | Cmp::Unordered(UCmp::Ne) => x != y,
-        Cmp::Lt | Cmp::Unordered(UCmp::Lt) => x < y,
-        Cmp::Le | Cmp::Unordered(UCmp::Le) => x <= y,
-        Cmp::Gt | Cmp::Unordered(UCmp::Gt) => x > y,
-        Cmp::Ge | Cmp::Unordered(UCmp::Ge) => x >= y,
+        Cmp::Rel { rel, .. } => rel.holds(int(a, ty), int(b, ty)),
         Cmp::Num => true,
         Cmp::Nan => false,
     }

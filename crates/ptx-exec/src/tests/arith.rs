@@ -78,6 +78,44 @@ fn signed_and_unsigned_compare_and_max_differ() {
     );
 }
 
+/// Every float `setp` relation, ordered and unordered (`u`), on 1 and 2
+/// and on a NaN and 1: a NaN makes the ordered forms false (`ne`
+/// included) and the unordered ones true; `num` and `nan` say whether
+/// either operand is NaN.
+#[test]
+fn every_float_relation_ordered_and_unordered() {
+    let (one, two, nan) = ("0f3F800000", "0f40000000", "0f7FC00000");
+    let setp = |cmp: &str, a: &str, b: &str| {
+        scalar(&format!(
+            "mov.f32 %f1, {a};\n mov.f32 %f2, {b};\n setp.{cmp}.f32 %p1, %f1, %f2;\n selp.u32 %r1, 1, 0, %p1;"
+        ))
+    };
+    for (rel, one_two) in [
+        ("eq", 0),
+        ("ne", 1),
+        ("lt", 1),
+        ("le", 1),
+        ("gt", 0),
+        ("ge", 0),
+    ] {
+        for unordered in [false, true] {
+            let cmp = if unordered {
+                format!("{rel}u")
+            } else {
+                rel.to_string()
+            };
+            assert_eq!(setp(&cmp, one, two), one_two, "setp.{cmp} 1, 2");
+            assert_eq!(
+                setp(&cmp, nan, one),
+                u32::from(unordered),
+                "setp.{cmp} NaN, 1"
+            );
+        }
+    }
+    assert_eq!((setp("num", one, two), setp("num", nan, one)), (1, 0));
+    assert_eq!((setp("nan", one, two), setp("nan", one, nan)), (0, 1));
+}
+
 #[test]
 fn float_comparisons_and_min_max_treat_nan_as_ptx_does() {
     let nan = "0f7FC00000";
