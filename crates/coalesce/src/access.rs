@@ -160,6 +160,19 @@ mod tests {
         assert_eq!(bytes.vector_width_within(0, 2), 1);
     }
 
+    /// An alignment beyond 16 bytes does not widen the access past 16
+    /// bytes: the cap is 16 bytes divided by the element size, for every
+    /// element size.
+    #[test]
+    fn no_access_moves_more_than_16_bytes() {
+        for (elem_bytes, width) in [(1, 16), (2, 8), (4, 4), (8, 2)] {
+            let mut a = access(&[1024], &[1024], &[64], &[1024]);
+            a.elem_bytes = elem_bytes;
+            assert_eq!(a.vector_width(0), width, "{elem_bytes}-byte elements");
+            assert_eq!(a.vector_width(0) * elem_bytes, MAX_ACCESS_BYTES);
+        }
+    }
+
     #[test]
     fn order_follows_contiguity_or_the_block_pointer() {
         let rows = access(&[16, 64], &[1, 64], &[16, 16], &[16, 64]);

@@ -486,12 +486,60 @@ mod tests {
         assert_eq!(strided.divisibility, vec![2]);
         let values: Vec<i64> = (0..64).map(|i| i * 2).collect();
         assert!(holds(&strided, &values, &[64]));
-        // Times 1 keeps the run.
+        // Times 1 keeps the run, on either side.
         let one = AxisInfo::constant(1, &[64]);
         assert_eq!(
             AxisInfo::mul(&AxisInfo::arange(0, 64), &one).contiguity,
             vec![64]
         );
+        assert_eq!(
+            AxisInfo::mul(&one, &AxisInfo::arange(0, 64)).contiguity,
+            vec![64]
+        );
+    }
+
+    /// `ptr + offset` measures the offset's divisibility in bytes: an
+    /// offset that is a multiple of 4 elements moves a 64-byte aligned
+    /// pointer by multiples of `4 * elem_bytes` bytes.
+    #[test]
+    fn pointer_offsets_are_scaled_to_bytes() {
+        let ptr = AxisInfo::splat(&AxisInfo::scalar(64), &[128]);
+        // arange(0, 128) * 4: multiples of 4 elements, no runs.
+        let offs = AxisInfo::mul(&AxisInfo::arange(0, 128), &AxisInfo::constant(4, &[128]));
+        assert_eq!(offs.divisibility, vec![4]);
+        for (elem_bytes, aligned) in [(1, 4), (2, 8), (4, 16), (8, 32), (32, 64)] {
+            let p = AxisInfo::add_pointer(&ptr, &offs, elem_bytes);
+            assert_eq!(p.divisibility, vec![aligned], "{elem_bytes}-byte elements");
+            assert_eq!(p.contiguity, vec![1]);
+            // The addresses 64 * k + 4 * elem_bytes * i, checked.
+            for base in [0i64, 64, 192] {
+                let bytes: Vec<i64> = (0..128).map(|i| base + 4 * elem_bytes * i).collect();
+                assert!(holds(&p, &bytes, &[128]), "{elem_bytes}-byte elements");
+            }
+        }
+    }
+
+    /// A scalar operand of a tensor operation stands for its value at every
+    /// element: `x * 1` keeps all of `x`'s facts on every axis, on either
+    /// side, and `x % 1` is zero at every axis of `x`.
+    #[test]
+    fn scalar_operands_apply_along_every_axis() {
+        let rows = AxisInfo::arange(0, 16)
+            .expand_dims(1)
+            .broadcast(&[16, 1], &[16, 64]);
+        let cols = AxisInfo::arange(0, 64)
+            .expand_dims(0)
+            .broadcast(&[1, 64], &[16, 64]);
+        let offs = AxisInfo::add(
+            &AxisInfo::mul(&rows, &AxisInfo::constant(64, &[16, 64])),
+            &cols,
+        );
+        let one = AxisInfo::constant(1, &[]);
+        assert_eq!(AxisInfo::mul(&offs, &one), offs);
+        assert_eq!(AxisInfo::mul(&one, &offs), offs);
+        let zero = AxisInfo::rem(&offs, &one, true);
+        assert_eq!(zero.constant, Some(0));
+        assert_eq!(zero.rank(), 2);
     }
 
     #[test]
@@ -563,6 +611,108 @@ mod tests {
         // % 1 is zero everywhere.
         let one = AxisInfo::constant(1, &[128]);
         assert_eq!(AxisInfo::rem(&offs, &one, false).constant, Some(0));
+    }
+
+    /// `a % n` and `a / n` where `n` changes between aligned groups of 16
+    /// (each a multiple of 16): the remainder still runs, and the quotient
+    /// stays constant, over those groups; where `n` changes every 8 while
+    /// the run would be 16, nothing is claimed.
+    #[test]
+    fn divisors_need_only_be_constant_over_the_run() {
+        let offs = AxisInfo::add(
+            &AxisInfo::splat(
+                &AxisInfo::mul(&AxisInfo::scalar(1), &AxisInfo::constant(128, &[])),
+                &[128],
+            ),
+            &AxisInfo::arange(0, 128),
+        );
+        let divisor = |constancy: i64| AxisInfo {
+            contiguity: vec![1],
+            divisibility: vec![16],
+            constancy: vec![constancy],
+            constant: None,
+        };
+        // Per aligned group of `k`, a multiple of 16.
+        let values = |k: i64| -> Vec<i64> {
+            (0..128)
+                .map(|i| [16, 48, 32, 80][(i / k % 4) as usize])
+                .collect()
+        };
+        for (k, run) in [(128, 16), (16, 16), (8, 1)] {
+            let n = divisor(k);
+            let rem = AxisInfo::rem(&offs, &n, true);
+            let quotient = AxisInfo::div(&offs, &n, true);
+            assert_eq!(rem.contiguity, vec![run], "n constant over {k}");
+            assert_eq!(quotient.constancy, vec![run], "n constant over {k}");
+            for pid in [0i64, 1, 3] {
+                let x: Vec<i64> = (0..128).map(|i| pid * 128 + i).collect();
+                let n = values(k);
+                let r: Vec<i64> = x.iter().zip(&n).map(|(v, n)| v % n).collect();
+                let q: Vec<i64> = x.iter().zip(&n).map(|(v, n)| v / n).collect();
+                assert!(holds(&rem, &r, &[128]), "pid {pid}, n constant over {k}");
+                assert!(
+                    holds(&quotient, &q, &[128]),
+                    "pid {pid}, n constant over {k}"
+                );
+            }
+        }
+    }
+
+    /// Where one aligned group of the remainder is the dividend's whole run,
+    /// its first value `a - q * n` is a multiple of what divides both `a`'s
+    /// first value and `n`: `(pid * 64 + arange(0, 16)) % n` with `n` a
+    /// multiple of 32 starts its run of 16 at a multiple of 32, not only 16.
+    #[test]
+    fn remainders_keep_the_divisibility_dividend_and_divisor_share() {
+        let offs = AxisInfo::add(
+            &AxisInfo::splat(
+                &AxisInfo::mul(&AxisInfo::scalar(1), &AxisInfo::constant(64, &[])),
+                &[16],
+            ),
+            &AxisInfo::arange(0, 16),
+        );
+        assert_eq!((offs.contiguity[0], offs.divisibility[0]), (16, 64));
+        for (n_divisibility, divisibility) in [(32, 32), (64, 64), (1024, 64)] {
+            let n = AxisInfo::splat(&AxisInfo::scalar(n_divisibility), &[16]);
+            let rem = AxisInfo::rem(&offs, &n, true);
+            assert_eq!(rem.contiguity, vec![16]);
+            assert_eq!(
+                rem.divisibility,
+                vec![divisibility],
+                "n a multiple of {n_divisibility}"
+            );
+            for pid in 0i64..6 {
+                for k in [1i64, 3, 5] {
+                    let n = n_divisibility * k;
+                    let r: Vec<i64> = (0..16).map(|i| (pid * 64 + i) % n).collect();
+                    assert!(holds(&rem, &r, &[16]), "pid {pid} n {n}");
+                }
+            }
+        }
+    }
+
+    /// The quotient of two constants is a constant (divisibility that of
+    /// the quotient); a zero divisor gives no constant.
+    #[test]
+    fn constant_quotients_are_folded() {
+        let q = AxisInfo::div(
+            &AxisInfo::constant(96, &[]),
+            &AxisInfo::constant(3, &[]),
+            true,
+        );
+        assert_eq!((q.constant, q.divisibility), (Some(32), vec![32]));
+        let q = AxisInfo::div(
+            &AxisInfo::constant(12, &[]),
+            &AxisInfo::constant(4, &[]),
+            true,
+        );
+        assert_eq!((q.constant, q.divisibility), (Some(3), vec![1]));
+        let q = AxisInfo::div(
+            &AxisInfo::constant(12, &[]),
+            &AxisInfo::constant(0, &[]),
+            true,
+        );
+        assert_eq!(q.constant, None);
     }
 
     #[test]

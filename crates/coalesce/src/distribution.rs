@@ -274,6 +274,204 @@ mod tests {
         }
     }
 
+    fn blocked(spt: &[u32], threads: &[u32], warps: &[u32], order: &[usize]) -> Layout {
+        Layout::Blocked(Blocked {
+            size_per_thread: spt.to_vec(),
+            threads_per_warp: threads.to_vec(),
+            warps_per_cta: warps.to_vec(),
+            order: order.to_vec(),
+        })
+    }
+
+    /// A thread's registers run through the elements it holds
+    /// contiguously, fastest axis of the order first, then through the
+    /// repetitions of the pattern, which step by the pattern's cover; the
+    /// offsets of a tensor the pattern does not wrap lie within its extents
+    /// (the lowering adds them to the thread's base unwrapped).
+    #[test]
+    fn registers_hold_contiguous_elements_then_repetitions() {
+        // 256 elements, 4 a thread, 32 threads: two repetitions of 128.
+        let d = Distribution::new(&blocked(&[4], &[32], &[1], &[0]), &[256]).unwrap();
+        let flat: Vec<i64> = d.offsets.iter().map(|o| o[0]).collect();
+        assert_eq!(flat, [0, 1, 2, 3, 128, 129, 130, 131]);
+        // 2 x 2 a thread over a 4 x 64 tile covered 4 x 32 at a time.
+        let l = blocked(&[2, 2], &[2, 16], &[1, 1], &[1, 0]);
+        let d = Distribution::new(&l, &[4, 64]).unwrap();
+        let expected = [
+            [0, 0],
+            [0, 1],
+            [1, 0],
+            [1, 1],
+            [0, 32],
+            [0, 33],
+            [1, 32],
+            [1, 33],
+        ];
+        assert_eq!(d.offsets, expected.map(|o| o.to_vec()));
+        // Columns before rows when the order says so.
+        let l = blocked(&[2, 2], &[2, 16], &[1, 1], &[0, 1]);
+        let d = Distribution::new(&l, &[4, 64]).unwrap();
+        let expected = [
+            [0, 0],
+            [1, 0],
+            [0, 1],
+            [1, 1],
+            [0, 32],
+            [1, 32],
+            [0, 33],
+            [1, 33],
+        ];
+        assert_eq!(d.offsets, expected.map(|o| o.to_vec()));
+        for r in 0..d.registers() {
+            assert_eq!(d.register_at(&d.offsets[r]), Some(r));
+        }
+    }
+
+    /// [`Distribution::contiguous_registers`]: registers `r .. r + n`, `r`
+    /// a multiple of `n`, hold elements `i .. i + n` along the axis, `i` a
+    /// multiple of `n`, in every thread.
+    #[test]
+    fn contiguous_registers_hold_aligned_runs() {
+        for (layout, shape, axis, n) in [
+            (
+                blocked(&[1, 4], &[2, 16], &[4, 1], &[1, 0]),
+                vec![16i64, 128],
+                1,
+                4,
+            ),
+            (
+                blocked(&[4, 1], &[16, 2], &[1, 4], &[0, 1]),
+                vec![128, 16],
+                0,
+                4,
+            ),
+            (
+                blocked(&[2, 8], &[4, 8], &[2, 2], &[1, 0]),
+                vec![32, 64],
+                1,
+                8,
+            ),
+            // The tensor is narrower than a thread's run.
+            (
+                blocked(&[1, 8], &[32, 1], &[4, 1], &[1, 0]),
+                vec![128, 2],
+                1,
+                2,
+            ),
+            // A slice keeps the root's axis that it has.
+            (
+                blocked(&[2, 4], &[8, 4], &[4, 1], &[1, 0]).slice(1),
+                vec![64],
+                0,
+                2,
+            ),
+        ] {
+            let d = Distribution::new(&layout, &shape).unwrap();
+            assert_eq!(d.contiguous_registers(), Some((axis, n)), "{layout}");
+            let warps = i64::from(d.root.num_warps());
+            for r in (0..d.registers()).step_by(n as usize) {
+                for (lane, warp) in [(0, 0), (7, 0), (31, warps - 1)] {
+                    let first = d.element(lane, warp, r);
+                    assert_eq!(first[axis] % n, 0, "{layout}");
+                    for j in 1..n as usize {
+                        let mut next = first.clone();
+                        next[axis] += j as i64;
+                        assert_eq!(d.element(lane, warp, r + j), next, "{layout}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Elements held by more than one thread: along an axis the pattern
+    /// overlaps (`wraps`), and along a sliced-away axis over which threads
+    /// or warps are spread; checked against the threads holding each
+    /// element.
+    #[test]
+    fn replication_is_seen_where_threads_share_elements() {
+        let owners = |d: &Distribution| {
+            let mut count: HashMap<Vec<i64>, HashSet<(i64, i64)>> = HashMap::new();
+            for warp in 0..i64::from(d.root.num_warps()) {
+                for lane in 0..32 {
+                    for r in 0..d.registers() {
+                        count
+                            .entry(d.element(lane, warp, r))
+                            .or_default()
+                            .insert((lane, warp));
+                    }
+                }
+            }
+            count.values().map(HashSet::len).max().unwrap()
+        };
+        // 1 x 4 on 8 warps: 8 threads and 8 warps along the single row.
+        let tiny = Layout::Blocked(Blocked::default_for(&[1, 4], 8).unwrap());
+        let d = Distribution::new(&tiny, &[1, 4]).unwrap();
+        assert!(d.wraps(0) && !d.wraps(1));
+        assert!(d.replicated());
+        assert_eq!(owners(&d), 64);
+        // 16 x 64 on 4 warps: threads [1, 32], warps [2, 2].
+        let parent = Layout::Blocked(Blocked::default_for(&[16, 64], 4).unwrap());
+        let d = Distribution::new(&parent, &[16, 64]).unwrap();
+        assert!(!d.wraps(0) && !d.wraps(1) && d.sliced_spread_axes().is_empty());
+        assert_eq!(owners(&d), 1);
+        // Its columns: the two warps along the rows hold copies.
+        let cols = Distribution::new(&parent.slice(0), &[64]).unwrap();
+        assert!(!cols.wraps(0));
+        assert_eq!(cols.sliced_spread_axes(), [0]);
+        assert!(cols.replicated());
+        assert_eq!(owners(&cols), 2);
+        // On one warp, no thread nor warp lies along the rows: no copies.
+        let one_warp = Layout::Blocked(Blocked::default_for(&[16, 64], 1).unwrap());
+        let cols = Distribution::new(&one_warp.slice(0), &[64]).unwrap();
+        assert!(cols.sliced_spread_axes().is_empty());
+        assert!(!cols.replicated());
+        assert_eq!(owners(&cols), 1);
+    }
+
+    /// [`Distribution::same_thread_registers`] maps each register of `to`
+    /// to the register of `self` holding its element; tensors of other
+    /// shapes or programs of other warp counts never line up.
+    #[test]
+    fn same_thread_registers_match_elements_not_positions() {
+        let l = Layout::Blocked(Blocked::default_for(&[16, 64], 4).unwrap());
+        let d = Distribution::new(&l, &[16, 64]).unwrap();
+        let identity: Vec<usize> = (0..d.registers()).collect();
+        assert!(identity.len() > 1);
+        assert_eq!(d.same_thread_registers(&d), Some(identity));
+        // The same elements in the opposite register order: the map
+        // reverses them.
+        let spt = blocked(&[4], &[32], &[4], &[0]);
+        let rows = Distribution::new(&spt, &[512]).unwrap();
+        let mut reversed = rows.clone();
+        reversed.offsets.reverse();
+        reversed.index = reversed
+            .offsets
+            .iter()
+            .enumerate()
+            .map(|(r, o)| (o.clone(), r))
+            .collect();
+        let n = rows.registers();
+        assert_eq!(
+            rows.same_thread_registers(&reversed),
+            Some((0..n).rev().collect())
+        );
+        // The same layout over half the rows: the first half's registers
+        // hold the same positions, but of another tensor.
+        let half = Distribution::new(&l, &[8, 64]).unwrap();
+        assert_eq!(d.same_thread_registers(&half), None);
+        assert_eq!(half.same_thread_registers(&d), None);
+        // Twice the warps over the same tensor: warps 4-7 hold elements
+        // that warps 0-3 of `d` hold.
+        let wide = Layout::Blocked(Blocked::default_for(&[16, 64], 8).unwrap());
+        let wide = Distribution::new(&wide, &[16, 64]).unwrap();
+        assert_eq!(d.same_thread_registers(&wide), None);
+        assert_eq!(wide.same_thread_registers(&d), None);
+        // Another spread of the same warps moves elements between threads.
+        let cols = blocked(&[1, 1], &[32, 1], &[1, 4], &[0, 1]);
+        let cols = Distribution::new(&cols, &[16, 64]).unwrap();
+        assert_eq!(d.same_thread_registers(&cols), None);
+    }
+
     #[test]
     fn slices_line_up_with_their_parent() {
         let parent = Layout::Blocked(Blocked::default_for(&[16, 64], 4).unwrap());

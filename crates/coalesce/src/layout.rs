@@ -596,6 +596,113 @@ mod tests {
         assert!(Blocked::default_for(&[16], 3).is_err());
     }
 
+    /// Shapes have power-of-two extents, at least one axis.
+    #[test]
+    fn shapes_are_powers_of_two() {
+        for shape in [&[1i64][..], &[16, 64], &[1, 1024, 2]] {
+            assert!(check_shape(shape).is_ok(), "{shape:?}");
+        }
+        for shape in [&[][..], &[12], &[0], &[-4], &[16, 0], &[16, 48]] {
+            assert!(check_shape(shape).is_err(), "{shape:?}");
+        }
+    }
+
+    /// [`Blocked::spread_over`] refuses what it cannot spread: warp counts
+    /// that are not powers of two (even when the warps that fit would be),
+    /// and orders that are not permutations of the axes.
+    #[test]
+    fn spreading_needs_powers_of_two_and_a_permutation() {
+        // 128 elements leave room for 4 warps of 32 threads; 6 is refused,
+        // not cut down to 4.
+        assert!(Blocked::default_for(&[128], 6).is_err());
+        assert!(Blocked::default_for(&[128], 0).is_err());
+        assert_eq!(Blocked::default_for(&[128], 4).unwrap().num_warps(), 4);
+        for order in [&[0usize, 5][..], &[2, 0], &[0], &[1, 0, 2], &[1, 1]] {
+            assert!(
+                Blocked::spread_over(&[16, 64], 4, order, &[1, 1]).is_err(),
+                "{order:?}"
+            );
+        }
+        let b = Blocked::spread_over(&[16, 64], 4, &[0, 1], &[4, 1]).unwrap();
+        assert_eq!(b.order, [0, 1]);
+        assert_eq!(b.size_per_thread, [4, 1]);
+    }
+
+    /// [`Blocked::validate`] checks each invariant on its own.
+    #[test]
+    fn blocked_layouts_are_validated() {
+        let good = Blocked {
+            size_per_thread: vec![1, 4],
+            threads_per_warp: vec![2, 16],
+            warps_per_cta: vec![4, 1],
+            order: vec![1, 0],
+        };
+        assert!(good.validate().is_ok());
+        type Breaks = fn(&mut Blocked);
+        let broken: [(&str, Breaks); 9] = [
+            ("no axes", |b| {
+                *b = Blocked {
+                    size_per_thread: vec![],
+                    threads_per_warp: vec![],
+                    warps_per_cta: vec![],
+                    order: vec![],
+                }
+            }),
+            ("short size_per_thread", |b| b.size_per_thread = vec![4]),
+            ("short threads_per_warp", |b| b.threads_per_warp = vec![32]),
+            ("short warps_per_cta", |b| b.warps_per_cta = vec![4]),
+            ("repeated axis", |b| b.order = vec![1, 1]),
+            ("axis out of range", |b| b.order = vec![0, 2]),
+            ("16 threads", |b| b.threads_per_warp = vec![1, 16]),
+            ("3 elements", |b| b.size_per_thread = vec![3, 1]),
+            ("0 warps", |b| b.warps_per_cta = vec![0, 1]),
+        ];
+        for (why, breaks) in broken {
+            let mut b = good.clone();
+            breaks(&mut b);
+            assert!(b.validate().is_err(), "{why}");
+        }
+    }
+
+    /// A slice removes an axis its parent has, and leaves at least one.
+    #[test]
+    fn slices_remove_an_existing_axis() {
+        let rank = |r: usize| Layout::Blocked(Blocked::default_for(&vec![16; r], 4).unwrap());
+        assert!(rank(2).slice(1).validate().is_ok());
+        assert!(rank(3).slice(0).validate().is_ok());
+        assert!(rank(3).slice(1).slice(1).validate().is_ok());
+        assert!(rank(2).slice(2).validate().is_err());
+        assert!(rank(1).slice(0).validate().is_err());
+        assert!(rank(2).slice(0).slice(0).validate().is_err());
+    }
+
+    /// [`Root`]'s per-axis figures are the root layout's: the blocked
+    /// layout's arrays, the mma fragment's 8 x 4 threads and 1 x 2
+    /// consecutive elements a thread.
+    #[test]
+    fn roots_report_their_layouts_figures() {
+        let b = Blocked {
+            size_per_thread: vec![2, 4],
+            threads_per_warp: vec![4, 8],
+            warps_per_cta: vec![2, 4],
+            order: vec![1, 0],
+        };
+        let root = Root::Blocked(b);
+        assert_eq!([root.size_per_thread(0), root.size_per_thread(1)], [2, 4]);
+        assert_eq!([root.threads(0), root.threads(1)], [4, 8]);
+        assert_eq!([root.warps(0), root.warps(1)], [2, 4]);
+        assert_eq!([root.cover(0), root.cover(1)], [16, 128]);
+        let root = Root::Mma(Mma {
+            version: 3,
+            warps_per_cta: [8, 2],
+            instr_n: 64,
+        });
+        assert_eq!([root.size_per_thread(0), root.size_per_thread(1)], [1, 2]);
+        assert_eq!([root.threads(0), root.threads(1)], [8, 4]);
+        assert_eq!([root.warps(0), root.warps(1)], [8, 2]);
+        assert_eq!(root.num_warps(), 16);
+    }
+
     #[test]
     fn layouts_print_and_parse_back() {
         let b = Layout::Blocked(Blocked::default_for(&[16, 64], 4).unwrap());

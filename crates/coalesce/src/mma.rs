@@ -204,6 +204,74 @@ mod tests {
         assert!(Mma::for_product(8, 128, 4, true).is_err());
     }
 
+    /// The instruction shapes PTX has: `mma.sync.m16n8` gives 8 columns;
+    /// `wgmma.m64nN` a multiple of 8 from 8 to 256, on whole warpgroups
+    /// along M; warps are powers of two along both axes.
+    #[test]
+    fn layouts_have_the_ptx_instruction_shapes() {
+        let mma = |version, warps_per_cta, instr_n| Mma {
+            version,
+            warps_per_cta,
+            instr_n,
+        };
+        for ok in [
+            mma(2, [1, 1], 8),
+            mma(2, [2, 4], 8),
+            mma(3, [4, 1], 8),
+            mma(3, [4, 2], 256),
+            mma(3, [8, 1], 136),
+        ] {
+            assert!(ok.validate().is_ok(), "{ok}");
+        }
+        for bad in [
+            mma(2, [3, 1], 8),
+            mma(2, [1, 3], 8),
+            mma(2, [0, 2], 8),
+            mma(2, [2, 0], 8),
+            mma(2, [2, 2], 16),
+            mma(3, [2, 1], 64),
+            mma(3, [4, 1], 12),
+            mma(3, [4, 1], 264),
+            mma(3, [4, 1], 0),
+            mma(4, [1, 1], 8),
+        ] {
+            assert!(bad.validate().is_err(), "{bad}");
+        }
+    }
+
+    /// The smallest products: one `mma.sync` block of 16 x 8 is enough,
+    /// fewer than 8 columns is not. With 8 warps on 128 x 128, the warps
+    /// go where more 16 x 8 blocks are left per warp: after 2 x 2 warps
+    /// each has 4 blocks of rows and 8 of columns, so N doubles (4 x 4
+    /// blocks a warp).
+    #[test]
+    fn mma_sync_splits_the_warps_by_blocks_left() {
+        let l = Mma::for_product(16, 8, 1, false).unwrap();
+        assert_eq!((l.version, l.warps_per_cta, l.instr_n), (2, [1, 1], 8));
+        assert!(Mma::for_product(16, 4, 1, false).is_err());
+        assert!(Mma::for_product(64, 4, 4, true).is_err());
+        let l = Mma::for_product(128, 128, 8, false).unwrap();
+        assert_eq!(l.warps_per_cta, [2, 4]);
+        let l = Mma::for_product(256, 64, 8, false).unwrap();
+        assert_eq!(l.warps_per_cta, [4, 2]);
+    }
+
+    /// The printed form of the attribute, and back.
+    #[test]
+    fn mma_layouts_print_and_parse_back() {
+        let m = Mma {
+            version: 3,
+            warps_per_cta: [4, 2],
+            instr_n: 128,
+        };
+        let text = m.to_string();
+        assert_eq!(text, "#tile.mma<3 : i32, array<i32: 4, 2>, 128 : i32>");
+        assert_eq!(
+            crate::layout::Layout::parse(&text).unwrap(),
+            crate::layout::Layout::Mma(m)
+        );
+    }
+
     #[test]
     fn offsets_repeat_columns_first() {
         let l = Mma {

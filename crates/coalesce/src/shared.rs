@@ -187,6 +187,19 @@ mod tests {
         }
     }
 
+    /// Bits 62-63 of a `wgmma` matrix descriptor, the swizzling mode (PTX
+    /// ISA, "Matrix Descriptor Format"): 1 for 128 bytes, 2 for 64, 3 for
+    /// 32 (0 would be no swizzle).
+    #[test]
+    fn descriptor_modes_follow_the_ptx_encoding() {
+        for (cols, swizzle, mode) in [(64, 128, 1u64), (32, 64, 2), (16, 32, 3)] {
+            let t = SharedTile::new(64, cols, 2);
+            assert_eq!((t.swizzle, t.descriptor_mode()), (swizzle, mode));
+            assert_eq!(t.descriptor_bits() >> 62, mode);
+            assert_eq!(t.descriptor_bits_mn_major() >> 62, mode);
+        }
+    }
+
     #[test]
     fn descriptors_encode_stride_and_mode() {
         let d = SharedTile::new(64, 64, 2).descriptor_bits();
