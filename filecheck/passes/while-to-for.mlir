@@ -147,9 +147,10 @@ func.func @counter_read_after(%out: !tile.ptr<i32>, %n: i32) attributes {tile.ke
 
 // Left alone: `i <= n` (scf.for stops below its bound), a step that is not
 // a positive constant, a bound the loop computes, a condition on anything
-// but the counter's comparison.
+// but the counter's comparison, a bound the loop carries (and changes), a
+// condition block that also writes memory, a counter stepped by `subi`.
 // CHECK-LABEL: func.func @other_shapes
-// CHECK-COUNT-5: scf.while
+// CHECK-COUNT-8: scf.while
 // CHECK-NOT: scf.for
 func.func @other_shapes(%out: !tile.ptr<f32>, %n: i32, %step: i32, %s0: f32) attributes {tile.kernel} {
   %c0 = arith.constant 0 : i32
@@ -197,6 +198,32 @@ func.func @other_shapes(%out: !tile.ptr<f32>, %n: i32, %step: i32, %s0: f32) att
     %next = arith.addi %i, %c1 : i32
     scf.yield %s, %next : f32, i32
   }
-  "tile.store"(%out, %r5#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
+  %r6:2 = scf.while (%m = %n, %i = %c0) : (i32, i32) -> (i32, i32) {
+    %go = arith.cmpi slt, %i, %m : i32
+    scf.condition(%go) %m, %i : i32, i32
+  } do {
+  ^bb0(%m: i32, %i: i32):
+    %fewer = arith.subi %m, %c1 : i32
+    %next = arith.addi %i, %c1 : i32
+    scf.yield %fewer, %next : i32, i32
+  }
+  %r7:2 = scf.while (%s = %r5#0, %i = %c0) : (f32, i32) -> (f32, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    "tile.store"(%out, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
+    scf.condition(%go) %s, %i : f32, i32
+  } do {
+  ^bb0(%s: f32, %i: i32):
+    %next = arith.addi %i, %c1 : i32
+    scf.yield %s, %next : f32, i32
+  }
+  %r8:2 = scf.while (%s = %r7#0, %i = %c0) : (f32, i32) -> (f32, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %s, %i : f32, i32
+  } do {
+  ^bb0(%s: f32, %i: i32):
+    %next = arith.subi %i, %c1 : i32
+    scf.yield %s, %next : f32, i32
+  }
+  "tile.store"(%out, %r8#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (!tile.ptr<f32>, f32) -> ()
   return
 }

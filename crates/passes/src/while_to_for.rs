@@ -38,7 +38,6 @@ use crate::pass::{PassId, PassInfo, PassResult, kernel_pass};
 use melior::dialect::arith;
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult};
-use melior::ir::r#type::TypeLike;
 use melior::ir::{Block, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike};
 use melior::pass::Pass;
 use tile_dialect::view::{Constant, WhileLoop, op_name};
@@ -125,8 +124,10 @@ fn counter<'c, 'a>(op: &OperationRef<'c, 'a>, w: &WhileLoop<'c, 'a>) -> Option<C
         SGT => (rhs, lhs),
         _ => return None,
     };
+    // An operand of `arith.cmpi` whose result is the scalar condition: a
+    // signless integer or an index, as `scf.for` wants.
     let index = w.before_args.iter().position(|&a| a == counted)?;
-    if !defined_outside(bound, op) || !is_integer(counted.r#type()) {
+    if !defined_outside(bound, op) {
         return None;
     }
     // Nothing reads the counter after the loop.
@@ -176,10 +177,6 @@ fn defined_outside<'c>(v: Value<'c, '_>, op: &OperationRef<'c, '_>) -> bool {
         parent = p.parent_operation();
     }
     true
-}
-
-fn is_integer(t: Type) -> bool {
-    t.is_integer() || t.is_index()
 }
 
 /// Replaces the loop `op` by the `scf.for` that `counter` makes of it.
