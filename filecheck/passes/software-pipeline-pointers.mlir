@@ -267,3 +267,74 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
     return
   }
 }
+// -----
+
+// A masked load whose `other` is not zero is not copied ahead (cp.async
+// fills zeros): it is loaded one iteration ahead into registers; B, whose
+// `other` is zero, is still copied.
+// MARK-LABEL: func.func @other_one
+// MARK: "tile.load"{{.*}}tile.prefetch
+// MARK: "tile.load"{{.*}}tile.async_copy
+// MARK: } {tile.num_stages = 3 : i64}
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @other_one(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %sa: i32 {tile.divisibility = 16 : i32}, %sb: i32 {tile.divisibility = 16 : i32}, %k: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %rm = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %rk = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    // A [64, 32]: rows * sa + columns.
+    %rm1 = "tile.expand_dims"(%rm) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %sas = "tile.splat"(%sa) : (i32) -> tensor<64x1xi32>
+    %ra = arith.muli %rm1, %sas : tensor<64x1xi32>
+    %rab = "tile.broadcast"(%ra) : (tensor<64x1xi32>) -> tensor<64x32xi32>
+    %rk0 = "tile.expand_dims"(%rk) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+    %cab = "tile.broadcast"(%rk0) : (tensor<1x32xi32>) -> tensor<64x32xi32>
+    %oa = arith.addi %rab, %cab : tensor<64x32xi32>
+    %as = "tile.splat"(%a) : (!tile.ptr<f16>) -> tensor<64x32x!tile.ptr<f16>>
+    %pa = "tile.addptr"(%as, %oa) : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>) -> tensor<64x32x!tile.ptr<f16>>
+    // B [32, 64]: rows (K) * sb + columns.
+    %rk1 = "tile.expand_dims"(%rk) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+    %sbs = "tile.splat"(%sb) : (i32) -> tensor<32x1xi32>
+    %rb = arith.muli %rk1, %sbs : tensor<32x1xi32>
+    %rbb = "tile.broadcast"(%rb) : (tensor<32x1xi32>) -> tensor<32x64xi32>
+    %rn0 = "tile.expand_dims"(%rm) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cbb = "tile.broadcast"(%rn0) : (tensor<1x64xi32>) -> tensor<32x64xi32>
+    %ob = arith.addi %rbb, %cbb : tensor<32x64xi32>
+    %bs = "tile.splat"(%b) : (!tile.ptr<f16>) -> tensor<32x64x!tile.ptr<f16>>
+    %pb = "tile.addptr"(%bs, %ob) : (tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>) -> tensor<32x64x!tile.ptr<f16>>
+    %steps = arith.ceildivsi %k, %c32 : i32
+    %r:3 = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %zero, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>) : i32 {
+      %done = arith.muli %i, %c32 : i32
+      %left = arith.subi %k, %done : i32
+      %la = "tile.splat"(%left) : (i32) -> tensor<1x32xi32>
+      %ma = arith.cmpi slt, %rk0, %la : tensor<1x32xi32>
+      %mab = "tile.broadcast"(%ma) : (tensor<1x32xi1>) -> tensor<64x32xi1>
+      %ones = arith.constant dense<1.0> : tensor<64x32xf16>
+      %x = "tile.load"(%qa, %mab, %ones) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi1>, tensor<64x32xf16>) -> tensor<64x32xf16>
+      %lb = "tile.splat"(%left) : (i32) -> tensor<32x1xi32>
+      %mb = arith.cmpi slt, %rk1, %lb : tensor<32x1xi32>
+      %mbb = "tile.broadcast"(%mb) : (tensor<32x1xi1>) -> tensor<32x64xi1>
+      %y = "tile.load"(%qb, %mbb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>, volatile = false} : (tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi1>) -> tensor<32x64xf16>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %da = "tile.splat"(%c32) : (i32) -> tensor<64x32xi32>
+      %na = "tile.addptr"(%qa, %da) : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>) -> tensor<64x32x!tile.ptr<f16>>
+      %db0 = arith.muli %sb, %c32 : i32
+      %db = "tile.splat"(%db0) : (i32) -> tensor<32x64xi32>
+      %nb = "tile.addptr"(%qb, %db) : (tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>) -> tensor<32x64x!tile.ptr<f16>>
+      scf.yield %d, %na, %nb : tensor<64x64xf32>, tensor<64x32x!tile.ptr<f16>>, tensor<32x64x!tile.ptr<f16>>
+    }
+    %cs = "tile.splat"(%c) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %rm64 = "tile.expand_dims"(%rm) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32>
+    %rc = arith.muli %rm64, %c64 : tensor<64x1xi32>
+    %rcb = "tile.broadcast"(%rc) : (tensor<64x1xi32>) -> tensor<64x64xi32>
+    %ccb = "tile.broadcast"(%rn0) : (tensor<1x64xi32>) -> tensor<64x64xi32>
+    %oc = arith.addi %rcb, %ccb : tensor<64x64xi32>
+    %pc = "tile.addptr"(%cs, %oc) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    "tile.store"(%pc, %r#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+
