@@ -23,6 +23,32 @@ func.func @add_masked(%x: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
   return
 }
 
+
+// -----
+
+// 16- and 64-bit elements move in registers of their width: an f16 add
+// takes an h register ("h"), an i64 max an l register ("l").
+// CHECK-LABEL: gpu.func @widths
+// CHECK: "@$4 atom.relaxed.gpu.global.add.noftz.f16 $0, [ $2 ], $3;", "=h,0,l,h,b"
+// CHECK: "@$4 atom.relaxed.gpu.global.max.s64 $0, [ $2 ], $3;", "=l,0,l,l,b"
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry widths
+// PTX-SAME: atom.relaxed.gpu.global.add.noftz.f16
+// PTX-SAME: atom.relaxed.gpu.global.max.s64
+func.func @widths(%x: !tile.ptr<f16>, %y: !tile.ptr<i64>, %n: i32) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<128xi32>
+  %m = arith.cmpi slt, %c, %ns : tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  %one = arith.constant dense<1.0> : tensor<128xf16>
+  %old = "tile.atomic_rmw"(%p, %one, %m) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>, tensor<128xi1>) -> tensor<128xf16>
+  %qs = "tile.splat"(%y) : (!tile.ptr<i64>) -> tensor<128x!tile.ptr<i64>>
+  %q = "tile.addptr"(%qs, %c) : (tensor<128x!tile.ptr<i64>>, tensor<128xi32>) -> tensor<128x!tile.ptr<i64>>
+  %seven = arith.constant dense<7> : tensor<128xi64>
+  %old2 = "tile.atomic_rmw"(%q, %seven, %m) {kind = "max", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<128x!tile.ptr<i64>>, tensor<128xi64>, tensor<128xi1>) -> tensor<128xi64>
+  return
+}
 // -----
 
 // An ordered atomic on a tensor of pointers whose old values are read:
