@@ -519,11 +519,9 @@ mod tests {
         }
     }
 
-    /// A scalar operand of a tensor operation stands for its value at every
-    /// element: `x * 1` keeps all of `x`'s facts on every axis, on either
-    /// side, and `x % 1` is zero at every axis of `x`.
-    #[test]
-    fn scalar_operands_apply_along_every_axis() {
+    /// `rows[:, None]` and `cols[None, :]` broadcast over a 16 x 64 tile,
+    /// and the row-major offsets `rows * 64 + cols`.
+    fn row_major_offsets() -> (AxisInfo, AxisInfo, AxisInfo) {
         let rows = AxisInfo::arange(0, 16)
             .expand_dims(1)
             .broadcast(&[16, 1], &[16, 64]);
@@ -534,6 +532,15 @@ mod tests {
             &AxisInfo::mul(&rows, &AxisInfo::constant(64, &[16, 64])),
             &cols,
         );
+        (rows, cols, offs)
+    }
+
+    /// A scalar operand of a tensor operation stands for its value at every
+    /// element: `x * 1` keeps all of `x`'s facts on every axis, on either
+    /// side, and `x % 1` is zero at every axis of `x`.
+    #[test]
+    fn scalar_operands_apply_along_every_axis() {
+        let (_, _, offs) = row_major_offsets();
         let one = AxisInfo::constant(1, &[]);
         assert_eq!(AxisInfo::mul(&offs, &one), offs);
         assert_eq!(AxisInfo::mul(&one, &offs), offs);
@@ -544,17 +551,7 @@ mod tests {
 
     #[test]
     fn two_dimensional_row_major_offsets() {
-        // rows[:, None] * 64 + cols[None, :] over a 16 x 64 tile.
-        let rows = AxisInfo::arange(0, 16)
-            .expand_dims(1)
-            .broadcast(&[16, 1], &[16, 64]);
-        let cols = AxisInfo::arange(0, 64)
-            .expand_dims(0)
-            .broadcast(&[1, 64], &[16, 64]);
-        let offs = AxisInfo::add(
-            &AxisInfo::mul(&rows, &AxisInfo::constant(64, &[16, 64])),
-            &cols,
-        );
+        let (rows, cols, offs) = row_major_offsets();
         assert_eq!(offs.contiguity, vec![1, 64]);
         assert_eq!(offs.divisibility[1], 64);
         let values: Vec<i64> = (0..16 * 64).collect();
