@@ -22,6 +22,7 @@
 //! | `math.rsqrt` | `rsqrt.approx.f32` | | relative error about 2^-23 |
 //! | `math.sin`, `math.cos` | `sin.approx.f32` / `cos.approx.f32` | | absolute error about 2^-20.5 on [-pi, pi] |
 //! | `math.tanh` | [`Composite::Tanh`]: `x + x^3 P(x^2)` below 0.625, else `1 - 2 / (2^(2|x| log2 e) + 1)` with the sign of `x` | | 4 ulp (2.5 measured over 2^22 inputs by `tile-tools gpu-check math-accuracy`) |
+//! | `math.tanh` marked `fastmath<afn>` (`Tile::tanh_approx`) | `tanh.approx.f32` | `tanh.approx.f32` | relative error at most 2^-10.987 (PTX ISA); one instruction |
 //! | `math.erf` | [`Composite::Erf`]: `x P(x^2)` below 0.875, else `1 - 2^(-x^2 log2 e) Q(|x| - 2.4375)` with the sign of `x` (1 from 4 on) | | 4 ulp (2.5 measured likewise) |
 //!
 //! The polynomials are fitted by `scripts/fit_math.py` (near-minimax on
@@ -165,6 +166,21 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
         }
     };
     fits.then_some(how)
+}
+
+/// How `name` marked `fastmath<afn>` (an approximation the user asked
+/// for) reaches the GPU, where that differs from [`native_math`]: only
+/// `math.tanh`, as `tanh.approx.f32` (f16, bf16 and f32, computed in f32).
+pub fn approximate_math(name: &str, d: DType) -> Option<NativeMath> {
+    let how = match name {
+        "math.tanh" => NativeMath::Approx {
+            ptx: "tanh.approx.f32",
+            scale: None,
+            post: None,
+        },
+        _ => return None,
+    };
+    matches!(d, DType::F16 | DType::BF16 | DType::F32).then_some(how)
 }
 
 /// Why `name` on `d` cannot be compiled (for errors, after "op on f64"),

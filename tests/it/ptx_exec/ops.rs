@@ -123,7 +123,7 @@ one_test_per_sweep! {
     float_unary >= 72,
     binary >= 112,
     nan >= 24,
-    div_approx >= 4,
+    approximate >= 8,
     compare >= 72,
     fma >= 4,
     integer_neg_abs >= 8,

@@ -43,7 +43,11 @@ const SWEEPS: [(&str, Sweep); 15] = [
     ("float_unary", float_unary::float_unary_ops),
     ("binary", |c, d, _| binary::binary_ops(c, d)),
     ("nan", |c, d, _| binary::nan_handling(c, d)),
-    ("div_approx", binary::approximate_division),
+    ("approximate", |c, d, a| {
+        let mut cases = binary::approximate_division(c, d, a);
+        cases.extend(binary::approximate_tanh(c, d, a));
+        cases
+    }),
     ("compare", |c, d, _| arith::comparisons(c, d)),
     ("fma", |c, d, _| arith::fused_multiply_add(c, d)),
     ("integer_neg_abs", |c, d, _| arith::integer_neg_abs(c, d)),

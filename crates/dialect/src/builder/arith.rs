@@ -348,6 +348,27 @@ impl<'k> KernelBuilder<'k> {
         x: Tile<'k>,
         at: &SourceLoc,
     ) -> Tile<'k> {
+        self.float_unary_marked(name, x, false, at)
+    }
+
+    /// `name` marked `fastmath<afn>`: the approximation the GPU computes
+    /// for it ([`crate::float_math::approximate_math`]); f16, bf16, f32.
+    pub(super) fn approximate_float_unary(
+        &'k self,
+        name: &'static str,
+        x: Tile<'k>,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
+        self.float_unary_marked(name, x, true, at)
+    }
+
+    fn float_unary_marked(
+        &'k self,
+        name: &'static str,
+        x: Tile<'k>,
+        approximate: bool,
+        at: &SourceLoc,
+    ) -> Tile<'k> {
         let Some(t) = self.type_of(name, x, at) else {
             return self.poison();
         };
@@ -366,6 +387,23 @@ impl<'k> KernelBuilder<'k> {
                     at,
                 )
                 .unwrap_or_else(|| self.poison());
+        }
+        if approximate {
+            if crate::float_math::approximate_math(name, d).is_none() {
+                return self
+                    .fail(
+                        name,
+                        Rule::NotCompilable {
+                            what: "an approximate math.tanh",
+                            dtype: d,
+                        },
+                        at,
+                    )
+                    .unwrap_or_else(|| self.poison());
+            }
+            let afn = Attribute::parse(self.context, "#arith.fastmath<afn>")
+                .expect("the fastmath attribute parses");
+            return self.emit1(name, at, &[x.id], &[("fastmath", afn)], t);
         }
         if let Some(refused) = not_compilable(name, d) {
             return self

@@ -263,6 +263,19 @@ impl<'k> Tile<'k> {
         ceil => "math.ceil";
     }
 
+    /// Elementwise approximate `tanh`: `math.tanh` marked
+    /// `fastmath<afn>`, which the GPU computes with one `tanh.approx.f32`
+    /// (relative error at most 2^-10.987, about 11 bits; f16 and bf16
+    /// through f32) instead of [`tanh`](Self::tanh)'s 4-ulp sequence, as
+    /// Triton users write `tanh.approx.f32` in inline assembly for a fast
+    /// GELU. The interpreter computes `tanh` exactly. f16, bf16 and f32
+    /// only.
+    #[track_caller]
+    pub fn tanh_approx(self) -> Tile<'k> {
+        self.builder
+            .approximate_float_unary("math.tanh", self, &crate::SourceLoc::caller())
+    }
+
     /// Elementwise logistic sigmoid, `1 / (1 + exp(-self))` (floats only;
     /// `exp`'s accuracy, see [`crate::float_math`]).
     #[track_caller]

@@ -12,7 +12,7 @@ use melior::ir::{OperationRef, Value};
 use tile_dialect::DType;
 use tile_dialect::float_math::{
     Composite, ERF_BIG, ERF_CENTER, ERF_P, ERF_Q, ERF_SMALL, NativeMath, TANH_CLAMP, TANH_P,
-    TANH_SMALL, WHY_NOT, is_float_math, native_math,
+    TANH_SMALL, WHY_NOT, approximate_math, is_float_math, native_math,
 };
 use tile_dialect::view::op_name;
 
@@ -82,12 +82,15 @@ pub fn overloaded(base: &str, types: &[DType]) -> String {
     name
 }
 
+/// True for an op marked `fastmath<afn>` (approximate functions allowed).
+fn is_marked_approximate(op: &OperationRef<'_, '_>) -> bool {
+    op.attribute("fastmath")
+        .is_ok_and(|a| a.to_string().contains("afn"))
+}
+
 /// True for an `arith.divf` marked `fastmath<afn>` (`Tile::div_approx`).
 pub fn is_approximate_division(op: &OperationRef<'_, '_>) -> bool {
-    op_name(op) == "arith.divf"
-        && op
-            .attribute("fastmath")
-            .is_ok_and(|a| a.to_string().contains("afn"))
+    op_name(op) == "arith.divf" && is_marked_approximate(op)
 }
 
 /// `arith.divf` marked `fastmath<afn>` as `div.full.f32` once per
@@ -139,7 +142,12 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
         .map_err(|_| PassError::at(op, "has no result"))?
         .into();
     let d = e.dtype(result, op)?;
-    let how = native_math(name, d).ok_or_else(|| PassError::at(op, format!("on {d} {WHY_NOT}")))?;
+    let marked = is_marked_approximate(op);
+    let how = marked
+        .then(|| approximate_math(name, d))
+        .flatten()
+        .or_else(|| native_math(name, d))
+        .ok_or_else(|| PassError::at(op, format!("on {d} {WHY_NOT}")))?;
     let ty = e.reg_type(d);
     let f32 = e.reg_type(DType::F32);
     let operands: Vec<Value> = op.operands().collect();

@@ -283,3 +283,39 @@ pub fn approximate_division(
     }
     out
 }
+
+/// `tanh_approx` (`tanh.approx.f32` on the GPU: relative error at most
+/// 2^-10.987, so within 2^13 ulp in f32; f16 within 2 ulp and bf16 within
+/// 1 ulp of their own after rounding) in every float type: refused in
+/// f64; on the interpreter, exact (within the rounding of `tanh`).
+pub fn approximate_tanh(
+    context: &melior::Context,
+    device: &Device,
+    accuracy: Accuracy,
+) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let x = inputs(d, 0, BLOCK as usize);
+        let kernel = elementwise(context, "tanh_approx", &[d], d, |_, v| v[0].tanh_approx());
+        let outcome = match (d, kernel) {
+            (DType::F64, Err(e)) if e.to_string().contains("approximate math.tanh") => Ok(()),
+            (DType::F64, other) => Err(format!("f64 approximate tanh: {:?}", other.err())),
+            (_, Err(e)) => Err(format!("refused: {e}")),
+            (_, Ok(kernel)) => {
+                let want: Vec<Num> = (0..N)
+                    .map(|i| round(d, Num::Float(x[i].f().tanh())))
+                    .collect();
+                let ulps = match (accuracy, d) {
+                    (Accuracy::Exact, _) => 1.0,
+                    (Accuracy::Approximate, DType::F32) => 8192.0,
+                    (Accuracy::Approximate, DType::F16) => 2.0,
+                    (Accuracy::Approximate, _) => 1.0,
+                };
+                run(device, &kernel, &[(d, x.clone())], d, BLOCK as usize)
+                    .and_then(|got| check(d, &got[..N], &want, Tolerance { ulps, abs: 0.0 }))
+            }
+        };
+        out.push((format!("tanh_approx {d}"), outcome));
+    }
+    out
+}

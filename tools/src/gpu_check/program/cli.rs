@@ -82,7 +82,7 @@ pub enum Check {
     /// Only the per-op sweeps (every op in every type; reductions, argmax,
     /// scans, atomics, control flow).
     Ops {
-        /// Only this sweep (float_unary, binary, nan, div_approx, compare,
+        /// Only this sweep (float_unary, binary, nan, approximate, compare,
         /// fma, integer_neg_abs, cast, reduce, argmax, scan, atomic,
         /// control).
         #[arg(long)]
