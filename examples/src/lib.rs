@@ -20,6 +20,7 @@
 //! | [`histogram`] | [`histogram`](histogram::histogram) | `atomic_add` into shared bins |
 //! | [`cumsum`] | [`block_scan`](cumsum::block_scan), [`scan_sums`](cumsum::scan_sums), [`add_offsets`](cumsum::add_offsets) | a prefix sum across programs: `cumsum` per block, then the blocks' totals |
 //! | [`flash_attention`] | [`attention_fwd`](flash_attention::attention_fwd) | 001's q and transposed k tiles, multiplied: online softmax, causal, variable length |
+//! | [`tile_shapes`] | [`kernel`](tile_shapes::kernel) (softmax and LayerNorm of `BM` rows, scale-bias, transpose, column sums, bias + GELU) | memory-bound kernels as Triton users write them, at any tile shape (`tile-tools shapes-bench`) |
 //!
 //! [`cudarc_interop`] runs the vector add inside a cudarc program: on
 //! cudarc slices, on a stream of its own, ordered after another stream's
@@ -56,6 +57,7 @@ pub mod matmul;
 pub mod matmul_styles;
 pub mod row_sum;
 pub mod softmax;
+pub mod tile_shapes;
 pub mod vector_add;
 pub mod weighted_sum;
 

@@ -1,0 +1,473 @@
+//! Memory-bound kernels written the way Triton users write them, pointer
+//! tensors and masks on both axes, each parameterised by its tile sizes
+//! (and launched with any warps), for `tile-tools shapes-bench`, which
+//! runs them beside Triton 3.6 compiling the same source
+//! (`bench/triton_shapes.py`, line for line) at several tile shapes:
+//!
+//! | [`ShapeKernel`] | what one program does |
+//! | --- | --- |
+//! | `Softmax` | softmax of `BM` rows: a `[BM, BLOCK_N]` tile, max, exp, sum and divide along axis 1 |
+//! | `LayerNorm` | LayerNorm forward of `BM` rows (tutorial 05 in one pass, 2-D): `Y`, `Mean`, `Rstd` |
+//! | `LayerNormY` | the same, storing `Y` only |
+//! | `ScaleBias` | `out = x * scale[:, None] + bias[None, :]` on a `[BM, BN]` tile |
+//! | `Transpose` | `y = x^T`: a `[BM, BN]` tile of `x`, stored `.trans()`ed |
+//! | `ColSumStep` | the sum over rows of a `BN`-wide column strip, `BM` rows a step, `sum(axis=0)` each step |
+//! | `ColSumEnd` | the same, a `[BM, BN]` accumulator summed along axis 0 after the loop |
+//! | `Gelu` | `y = gelu_tanh(x + bias[None, :])` on a `[BM, BN]` tile, in f32 |
+//! | `GeluFast` | the same with [`Tile::tanh_approx`] (PTX `tanh.approx.f32`, relative error at most 2^-10.987) |
+//!
+//! ```python
+//! @triton.jit
+//! def softmax(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BLOCK_N: tl.constexpr):
+//!     rows = tl.program_id(0) * BM + tl.arange(0, BM)
+//!     cols = tl.arange(0, BLOCK_N)
+//!     mask = (rows[:, None] < M) & (cols[None, :] < N)
+//!     x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask,
+//!                 other=-float("inf")).to(tl.float32)
+//!     z = x - tl.max(x, axis=1)[:, None]
+//!     num = tl.exp(z)
+//!     den = tl.sum(num, axis=1)
+//!     y = num / den[:, None]
+//!     tl.store(y_ptr + rows[:, None] * stride_y + cols[None, :], y.to(y_ptr.dtype.element_ty), mask=mask)
+//!
+//! @triton.jit
+//! def transpose(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+//!     rows = tl.program_id(0) * BM + tl.arange(0, BM)
+//!     cols = tl.program_id(1) * BN + tl.arange(0, BN)
+//!     mask = (rows[:, None] < M) & (cols[None, :] < N)
+//!     tile = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask)
+//!     mask_t = (cols[:, None] < N) & (rows[None, :] < M)
+//!     tl.store(y_ptr + cols[:, None] * stride_y + rows[None, :], tile.trans(), mask=mask_t)
+//! ```
+//!
+//! (the others are in `bench/triton_shapes.py`). Sizes and strides are
+//! `i32` arguments, in elements; rows are contiguous. Grids: [`grid`].
+//! Loads read the tensor's type (`f32`, `f16`, `bf16`) and compute in
+//! `f32`; outputs are stored in the tensor's type (the column sums, Mean
+//! and Rstd in `f32`).
+
+use tile_dialect::{DType, Kernel, KernelBuilder, Result, Tile};
+
+/// A kernel of the benchmark (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShapeKernel {
+    /// Softmax of `BM` rows per program.
+    Softmax,
+    /// LayerNorm forward of `BM` rows per program: `Y`, `Mean`, `Rstd`.
+    LayerNorm,
+    /// LayerNorm forward of `BM` rows per program: `Y` only.
+    LayerNormY,
+    /// `x * scale[:, None] + bias[None, :]`.
+    ScaleBias,
+    /// `y = x^T` through `.trans()` of a loaded tile.
+    Transpose,
+    /// Column sums, `sum(axis=0)` of each `[BM, BN]` step.
+    ColSumStep,
+    /// Column sums, one `sum(axis=0)` of a `[BM, BN]` accumulator.
+    ColSumEnd,
+    /// `gelu_tanh(x + bias[None, :])` with an accurate `tanh`.
+    Gelu,
+    /// `gelu_tanh(x + bias[None, :])` with `tanh_approx`.
+    GeluFast,
+}
+
+/// How a kernel's programs cover its `[M, N]` input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cover {
+    /// `BM` whole rows per program (`BLOCK_N >= N`): a grid of
+    /// `cdiv(M, BM)`.
+    Rows,
+    /// One `[BM, BN]` tile per program: a grid of `(cdiv(M, BM),
+    /// cdiv(N, BN))`.
+    Tiles,
+    /// One `BN`-wide column strip per program, looping over the rows: a
+    /// grid of `cdiv(N, BN)`.
+    Columns,
+}
+
+impl ShapeKernel {
+    /// Every kernel, in table order.
+    pub const ALL: [ShapeKernel; 9] = [
+        ShapeKernel::Softmax,
+        ShapeKernel::LayerNorm,
+        ShapeKernel::LayerNormY,
+        ShapeKernel::ScaleBias,
+        ShapeKernel::Transpose,
+        ShapeKernel::ColSumStep,
+        ShapeKernel::ColSumEnd,
+        ShapeKernel::Gelu,
+        ShapeKernel::GeluFast,
+    ];
+
+    /// The kernel's name on command lines and in tables (also its
+    /// `func.func` symbol's suffix).
+    pub fn name(self) -> &'static str {
+        match self {
+            ShapeKernel::Softmax => "softmax",
+            ShapeKernel::LayerNorm => "layer_norm",
+            ShapeKernel::LayerNormY => "layer_norm_y",
+            ShapeKernel::ScaleBias => "scale_bias",
+            ShapeKernel::Transpose => "transpose",
+            ShapeKernel::ColSumStep => "col_sum_step",
+            ShapeKernel::ColSumEnd => "col_sum_end",
+            ShapeKernel::Gelu => "gelu",
+            ShapeKernel::GeluFast => "gelu_fast",
+        }
+    }
+
+    /// The kernel named `name`.
+    pub fn from_name(name: &str) -> Option<ShapeKernel> {
+        ShapeKernel::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// How its programs cover the input.
+    pub fn cover(self) -> Cover {
+        match self {
+            ShapeKernel::Softmax | ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => Cover::Rows,
+            ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => Cover::Columns,
+            _ => Cover::Tiles,
+        }
+    }
+
+    /// The element type of its pointer argument `pointer` when the input
+    /// is `dtype`: `f32` for `Mean`, `Rstd` and the column sums, else
+    /// `dtype`.
+    pub fn pointer_type(self, pointer: &str, dtype: DType) -> DType {
+        let f32_out = matches!(pointer, "Mean" | "Rstd")
+            || (self.cover() == Cover::Columns && pointer == "out_ptr");
+        if f32_out { DType::F32 } else { dtype }
+    }
+
+    /// Whether the pointer argument `pointer` is an output.
+    pub fn is_output(self, pointer: &str) -> bool {
+        matches!(pointer, "y_ptr" | "Y" | "Mean" | "Rstd" | "out_ptr")
+    }
+
+    /// The names of its pointer arguments, in order (each followed by the
+    /// scalars of [`kernel`]'s docs).
+    pub fn pointers(self) -> &'static [&'static str] {
+        match self {
+            ShapeKernel::Softmax | ShapeKernel::Transpose => &["x_ptr", "y_ptr"],
+            ShapeKernel::LayerNorm => &["X", "Y", "W", "B", "Mean", "Rstd"],
+            ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
+            ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
+            ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => &["x_ptr", "out_ptr"],
+            ShapeKernel::Gelu | ShapeKernel::GeluFast => &["x_ptr", "bias_ptr", "y_ptr"],
+        }
+    }
+}
+
+/// The tile of one program: `[BM, BN]` (`BN` is `BLOCK_N`, at least the
+/// row length, for [`Cover::Rows`] kernels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tiles {
+    /// Rows of the tile.
+    pub bm: i64,
+    /// Columns of the tile.
+    pub bn: i64,
+}
+
+/// `BLOCK_N` of a [`Cover::Rows`] kernel on rows of `n`: the next power of
+/// two (as `triton.next_power_of_2`).
+pub fn block_n(n: usize) -> i64 {
+    n.next_power_of_two() as i64
+}
+
+/// The launch grid of `kernel` with `tiles` over an `[m, n]` input (see
+/// [`Cover`]).
+pub fn grid(kernel: ShapeKernel, tiles: Tiles, (m, n): (usize, usize)) -> (u32, u32) {
+    let cdiv = |a: usize, b: i64| u32::try_from(a.div_ceil(b as usize)).unwrap_or(u32::MAX);
+    match kernel.cover() {
+        Cover::Rows => (cdiv(m, tiles.bm), 1),
+        Cover::Tiles => (cdiv(m, tiles.bm), cdiv(n, tiles.bn)),
+        Cover::Columns => (cdiv(n, tiles.bn), 1),
+    }
+}
+
+/// `sqrt(2 / pi)`, the tanh-GELU's inner scale.
+pub const GELU_K0: f64 = 0.797_884_560_802_865_4;
+
+/// The tanh-GELU's cubic coefficient.
+pub const GELU_K1: f64 = 0.044715;
+
+/// `eps` of the LayerNorms (PyTorch's default).
+pub const EPS: f32 = 1e-5;
+
+/// The kernel `kernel` with `tiles`, reading a `dtype` input.
+///
+/// Arguments after the pointers ([`ShapeKernel::pointers`], all `dtype`
+/// but `Mean`, `Rstd` and the column sums' `out_ptr`, which are `f32`):
+/// `M`, `N` (`i32`), then the row strides: `stride_x`, `stride_y` (softmax,
+/// transpose: `y` is `[N, M]`, GELU), `stride` (LayerNorms, then `eps`,
+/// `f32`), `stride_x`, `stride_out` (scale-bias), `stride_x` (column
+/// sums). Tile sizes must be powers of two.
+pub fn kernel<'c>(
+    context: &'c melior::Context,
+    kernel: ShapeKernel,
+    tiles: Tiles,
+    dtype: DType,
+) -> Result<Kernel<'c>> {
+    let name = format!("shapes_{}", kernel.name());
+    Kernel::build(context, &name, |k| {
+        let ptrs: Vec<Tile> = kernel
+            .pointers()
+            .iter()
+            .map(|&p| k.arg_ptr(p, kernel.pointer_type(p, dtype)))
+            .collect();
+        let m = k.arg("M", DType::I32);
+        let n = k.arg("N", DType::I32);
+        let sizes = Sizes { m, n, tiles, dtype };
+        match kernel {
+            ShapeKernel::Softmax => softmax(k, sizes, &ptrs),
+            ShapeKernel::LayerNorm => layer_norm(k, sizes, &ptrs, true),
+            ShapeKernel::LayerNormY => layer_norm(k, sizes, &ptrs, false),
+            ShapeKernel::ScaleBias => scale_bias(k, sizes, &ptrs),
+            ShapeKernel::Transpose => transpose(k, sizes, &ptrs),
+            ShapeKernel::ColSumStep => col_sum(k, sizes, &ptrs, true),
+            ShapeKernel::ColSumEnd => col_sum(k, sizes, &ptrs, false),
+            ShapeKernel::Gelu => gelu(k, sizes, &ptrs, false),
+            ShapeKernel::GeluFast => gelu(k, sizes, &ptrs, true),
+        }
+    })
+}
+
+/// The sizes every kernel takes, its tiles and its input type.
+#[derive(Clone, Copy)]
+struct Sizes<'k> {
+    m: Tile<'k>,
+    n: Tile<'k>,
+    tiles: Tiles,
+    dtype: DType,
+}
+
+impl<'k> Sizes<'k> {
+    /// `BM` and `BN` as the builder's `i32`s.
+    fn bm_bn(&self) -> (i32, i32) {
+        (self.tiles.bm as i32, self.tiles.bn as i32)
+    }
+}
+
+/// `rows[:, None] * stride + cols[None, :]`.
+fn offsets<'k>(rows: Tile<'k>, stride: Tile<'k>, cols: Tile<'k>) -> Tile<'k> {
+    rows.expand_dims(1) * stride + cols.expand_dims(0)
+}
+
+/// `(rows[:, None] < M) & (cols[None, :] < N)`.
+fn mask_2d<'k>(rows: Tile<'k>, m: Tile<'k>, cols: Tile<'k>, n: Tile<'k>) -> Tile<'k> {
+    rows.expand_dims(1).lt(m) & cols.expand_dims(0).lt(n)
+}
+
+/// This program's `BM` rows and `BN` columns: a row block on axis 0 and,
+/// for a 2-D grid, a column block on axis 1 (`None`: columns from 0).
+fn rows_cols<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, axis1: bool) -> (Tile<'k>, Tile<'k>) {
+    let (bm, bn) = s.bm_bn();
+    let rows = k.program_id(0) * bm + k.arange(0, bm);
+    let cols = if axis1 {
+        k.program_id(1) * bn + k.arange(0, bn)
+    } else {
+        k.arange(0, bn)
+    };
+    (rows, cols)
+}
+
+fn softmax<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
+    let (rows, cols) = rows_cols(k, s, false);
+    let mask = mask_2d(rows, s.m, cols, s.n);
+    let x = k
+        .load(p[0] + offsets(rows, stride_x, cols))
+        .mask(mask)
+        .other(f64::NEG_INFINITY)
+        .build()
+        .to(DType::F32);
+    let z = x - x.max(1).expand_dims(1);
+    let num = z.exp();
+    let den = num.sum(1);
+    let y = num / den.expand_dims(1);
+    k.store(p[1] + offsets(rows, stride_y, cols), y.to(s.dtype))
+        .mask(mask)
+        .build();
+}
+
+/// Tutorial 05's forward in one pass over a `[BM, BLOCK_N]` tile: the
+/// mean, the biased variance of the masked, centred values, `1 /
+/// sqrt(var + eps)`, then `Y`; with `stats`, `Mean` and `Rstd` too.
+fn layer_norm<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], stats: bool) {
+    let stride = k.arg("stride", DType::I32);
+    let eps = k.arg("eps", DType::F32);
+    let (rows, cols) = rows_cols(k, s, false);
+    let (row_mask, col_mask) = (rows.lt(s.m), cols.lt(s.n));
+    let mask = row_mask.expand_dims(1) & col_mask.expand_dims(0);
+    let at = offsets(rows, stride, cols);
+    let x = k
+        .load(p[0] + at)
+        .mask(mask)
+        .other(0.0)
+        .build()
+        .to(DType::F32);
+    let n = s.n.to(DType::F32);
+    let mean = x.sum(1) / n;
+    let xc = k.where_(mask, x - mean.expand_dims(1), 0.0);
+    let var = (xc * xc).sum(1) / n;
+    let rstd = 1.0f32 / (var + eps).sqrt();
+    let w = k.load(p[2] + cols).mask(col_mask).build().to(DType::F32);
+    let b = k.load(p[3] + cols).mask(col_mask).build().to(DType::F32);
+    let x_hat = xc * rstd.expand_dims(1);
+    let y = x_hat * w.expand_dims(0) + b.expand_dims(0);
+    k.store(p[1] + at, y.to(s.dtype)).mask(mask).build();
+    if stats {
+        k.store(p[4] + rows, mean).mask(row_mask).build();
+        k.store(p[5] + rows, rstd).mask(row_mask).build();
+    }
+}
+
+fn scale_bias<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let stride_x = k.arg("stride_x", DType::I32);
+    let stride_out = k.arg("stride_out", DType::I32);
+    let (rows, cols) = rows_cols(k, s, true);
+    let mask = mask_2d(rows, s.m, cols, s.n);
+    let x = k
+        .load(p[0] + offsets(rows, stride_x, cols))
+        .mask(mask)
+        .build()
+        .to(DType::F32);
+    let scale = k
+        .load(p[1] + rows)
+        .mask(rows.lt(s.m))
+        .build()
+        .to(DType::F32);
+    let bias = k
+        .load(p[2] + cols)
+        .mask(cols.lt(s.n))
+        .build()
+        .to(DType::F32);
+    let out = x * scale.expand_dims(1) + bias.expand_dims(0);
+    k.store(p[3] + offsets(rows, stride_out, cols), out.to(s.dtype))
+        .mask(mask)
+        .build();
+}
+
+fn transpose<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
+    let (rows, cols) = rows_cols(k, s, true);
+    let mask = mask_2d(rows, s.m, cols, s.n);
+    let tile = k
+        .load(p[0] + offsets(rows, stride_x, cols))
+        .mask(mask)
+        .build();
+    let mask_t = mask_2d(cols, s.n, rows, s.m);
+    k.store(p[1] + offsets(cols, stride_y, rows), tile.trans())
+        .mask(mask_t)
+        .build();
+}
+
+/// Column sums of a `BN`-wide strip, `BM` rows a step: each step's tile
+/// summed along axis 0 into a `[BN]` accumulator (`per_step`), or added
+/// into a `[BM, BN]` one summed once after the loop.
+fn col_sum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], per_step: bool) {
+    let stride_x = k.arg("stride_x", DType::I32);
+    let (bm, bn) = s.bm_bn();
+    let cols = k.program_id(0) * bn + k.arange(0, bn);
+    let col_mask = cols.lt(s.n);
+    let shape: &[i64] = if per_step {
+        &[s.tiles.bn]
+    } else {
+        &[s.tiles.bm, s.tiles.bn]
+    };
+    let acc = k.zeros(shape, DType::F32);
+    let [acc] = k.for_range(0, s.m, bm, [acc], |off, [acc]| {
+        let rows = off + k.arange(0, bm);
+        let mask = rows.expand_dims(1).lt(s.m) & col_mask.expand_dims(0);
+        let x = k
+            .load(p[0] + offsets(rows, stride_x, cols))
+            .mask(mask)
+            .other(0.0)
+            .build()
+            .to(DType::F32);
+        [if per_step { acc + x.sum(0) } else { acc + x }]
+    });
+    let sums = if per_step { acc } else { acc.sum(0) };
+    k.store(p[1] + cols, sums).mask(col_mask).build();
+}
+
+/// `gelu_tanh(x + bias[None, :])` in f32, its `tanh` accurate or, with
+/// `fast`, `tanh_approx`.
+fn gelu<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], fast: bool) {
+    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
+    let (rows, cols) = rows_cols(k, s, true);
+    let mask = mask_2d(rows, s.m, cols, s.n);
+    let x = k
+        .load(p[0] + offsets(rows, stride_x, cols))
+        .mask(mask)
+        .other(0.0)
+        .build()
+        .to(DType::F32);
+    let b = k
+        .load(p[1] + cols)
+        .mask(cols.lt(s.n))
+        .other(0.0)
+        .build()
+        .to(DType::F32);
+    let h = x + b.expand_dims(0);
+    let inner = (h + h * h * h * GELU_K1) * GELU_K0;
+    let t = if fast {
+        inner.tanh_approx()
+    } else {
+        inner.tanh()
+    };
+    let y = h * 0.5 * (t + 1.0);
+    k.store(p[2] + offsets(rows, stride_y, cols), y.to(s.dtype))
+        .mask(mask)
+        .build();
+}
+
+/// The largest relative error of `tanh.approx.f32`, `2^-10.987` (the PTX
+/// ISA's bound), which [`ShapeKernel::GeluFast`]'s `tanh` may make.
+pub const TANH_APPROX_REL_ERROR: f64 = 4.927_009_930_882_233e-4;
+
+/// The tanh-GELU of `h`, in f64 (the reference: `tanh` exact).
+pub fn gelu_reference(h: f64) -> f64 {
+    0.5 * h * (1.0 + (GELU_K0 * (h + GELU_K1 * h * h * h)).tanh())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kernel_builds_at_several_tiles_and_types() {
+        let context = tile_dialect::new_context().unwrap();
+        for kernel in ShapeKernel::ALL {
+            assert_eq!(ShapeKernel::from_name(kernel.name()), Some(kernel));
+            for (bm, bn) in [(1, 256), (4, 1024), (32, 32), (128, 32)] {
+                for dtype in [DType::F32, DType::F16] {
+                    let built = super::kernel(&context, kernel, Tiles { bm, bn }, dtype)
+                        .unwrap_or_else(|e| panic!("{} {bm}x{bn} {dtype}: {e}", kernel.name()));
+                    let pointers = kernel.pointers().len();
+                    assert!(built.params().len() > pointers + 2, "{}", kernel.name());
+                }
+            }
+        }
+        assert_eq!(ShapeKernel::from_name("nope"), None);
+        let odd = super::kernel(
+            &context,
+            ShapeKernel::Transpose,
+            Tiles { bm: 48, bn: 32 },
+            DType::F32,
+        );
+        assert!(odd.is_err());
+    }
+
+    #[test]
+    fn grids_cover_the_input() {
+        let t = Tiles { bm: 4, bn: 64 };
+        assert_eq!(grid(ShapeKernel::Softmax, t, (37, 200)), (10, 1));
+        assert_eq!(grid(ShapeKernel::Transpose, t, (37, 200)), (10, 4));
+        assert_eq!(grid(ShapeKernel::ColSumEnd, t, (37, 200)), (4, 1));
+        assert_eq!(block_n(1000), 1024);
+        assert_eq!(block_n(4096), 4096);
+        assert!((gelu_reference(1.0) - 0.841_191_990).abs() < 1e-8);
+        assert_eq!(gelu_reference(0.0), 0.0);
+        assert!((TANH_APPROX_REL_ERROR / 2f64.powf(-10.987) - 1.0).abs() < 1e-12);
+    }
+}
