@@ -14,6 +14,7 @@
 //! | `compile-bench [--reps N] ...` | cold compile latency (no GPU needed) | [`compile_bench`] |
 //! | `matmul-bench [--quick] ...` | the matmul against Triton (autotuned) and cuBLAS, fp16 and bf16 | [`matmul_bench`] |
 //! | `attention-bench [--quick] ...` | the flash-attention forward against Triton (autotuned) and torch SDPA | [`attention_bench`] |
+//! | `shapes-bench [--case KERNEL[:DTYPE[:MxN]]] ...` | memory-bound kernels at several tile shapes against Triton on the same source | [`shapes_bench`] |
 //! | `fuzz [--inputs N] ...` | the compiler under mutated IR, each input in a worker process (no GPU needed) | [`fuzz`] |
 //! | `plot FILE.json` | the picture of a `bench --out` run, drawn from its JSON | [`bench::plot`] |
 //!
@@ -36,6 +37,7 @@ pub mod markdown;
 pub mod matmul_bench;
 pub mod protocol;
 pub mod reference;
+pub mod shapes_bench;
 pub mod timing;
 
 use clap::{Parser, Subcommand};
@@ -67,6 +69,9 @@ pub enum Command {
     MatmulBench(matmul_bench::Cli),
     /// Flash attention against Triton (autotuned) and torch SDPA.
     AttentionBench(attention_bench::Cli),
+    /// Memory-bound kernels at several tile shapes against Triton
+    /// compiling the same source.
+    ShapesBench(shapes_bench::Cli),
     /// The compiler under mutated IR or random builder programs (no GPU
     /// needed).
     Fuzz(fuzz::Cli),
@@ -105,6 +110,7 @@ pub fn run(argv: &[String]) -> i32 {
         Command::CompileBench(args) => compile_bench::main(&command_line, args, started),
         Command::MatmulBench(args) => matmul_bench::main(&command_line, args),
         Command::AttentionBench(args) => attention_bench::main(&command_line, args),
+        Command::ShapesBench(args) => shapes_bench::main(&command_line, args),
         Command::Fuzz(args) => fuzz::main(args),
         Command::Plot { json } => plot(json),
     }
@@ -220,6 +226,9 @@ mod tests {
             "attention-bench --ours-only --config 128x64/w8/s3 --head-dim 128 \
              --mask causal --warmup 1 --reps 1",
             "attention-bench --quick --head-dim 64 --mask full",
+            "shapes-bench --out out/shapes.md",
+            "shapes-bench --quick --case transpose --case softmax:f16:16384x4096 \
+             --config 64x64/w4/s3 --ours-only --warmup 1 --reps 1",
             "fuzz --inputs 3000 --seed 1 --out target/fuzz-out",
             "fuzz --programs --inputs 2000 --seed 1 --out target/fuzz-programs-out",
             "fuzz --worker",

@@ -1,0 +1,249 @@
+//! `tile-tools shapes-bench`: memory-bound kernels at several tile shapes
+//! ([`tile_examples::tile_shapes`]: softmax and LayerNorm of `BM` rows a
+//! program, a 2-D scale-bias with broadcasts, tiled transposes, column
+//! sums, bias + tanh-GELU accurate and fast), ours beside Triton 3.6
+//! compiling the same source (`bench/triton_shapes.py`) with the same
+//! tiles, warps and stages, in one run on one GPU.
+//!
+//! For each case (kernel, type, size) and each of its configurations
+//! ([`cases::configs_for`], or `--config`): ours is compiled specialized
+//! on its arguments (through `tile::jit`, as Triton specializes), run on
+//! poisoned, guarded outputs and checked against a CPU reference on
+//! sampled outputs ([`check`]), then timed as every benchmark here times
+//! ([`crate::timing`]: warm-up launches, the median of launches each
+//! after a 256 MiB L2 flush, CUDA events); a device-to-device copy of the
+//! case's `[M, N]` tensor is timed the same way. The script checks
+//! Triton's output against PyTorch's and times it the same way.
+//!
+//! Verdict of a row: PASS when ours takes at most 1.05x Triton's time;
+//! transposes also at most 1.10x the copy's; the fast GELU (PTX
+//! `tanh.approx.f32` on both sides, relative error at most 2^-10.987) at
+//! most 1.00x Triton's fast one.
+//!
+//! Modules: [`cases`] (cases, configurations, bytes, targets, `--case`),
+//! [`mod@ours`] (our side), [`check`] (the references and bounds),
+//! [`baselines`] (the script's command line and results), [`table`].
+
+pub mod baselines;
+pub mod cases;
+pub mod check;
+pub mod ours;
+pub mod table;
+
+use crate::markdown;
+use crate::protocol::{ScriptRun, run_or_skip};
+use crate::timing::{RunArgs, Timer, Timing};
+use baselines::Baseline;
+use cases::{Case, CaseFilter, Config, configs_for};
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+use table::Row;
+use tile::Device;
+
+/// Reads `BMxBN/wW/sS` (a value parser of clap).
+fn parse_config(text: &str) -> Result<Config, String> {
+    Config::parse(text).ok_or_else(|| format!("want BMxBN/wW/sS (64x64/w4/s3), got {text:?}"))
+}
+
+/// The command line of `tile-tools shapes-bench`.
+#[derive(clap::Args, Clone, Debug, PartialEq)]
+pub struct Cli {
+    /// The run's size and timing.
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Only the default cases of this kernel, or of this kernel and type,
+    /// or exactly this case (any size) [default: every case].
+    #[arg(long = "case", value_name = "KERNEL[:DTYPE[:MxN]]", value_parser = CaseFilter::parse)]
+    pub cases: Vec<CaseFilter>,
+    /// Only these configurations, for every case selected [default: each
+    /// case's own].
+    #[arg(long = "config", value_name = "BMxBN/wW/sS", value_parser = parse_config)]
+    pub configs: Vec<Config>,
+    /// No Triton run (for profiling ours alone).
+    #[arg(long)]
+    pub ours_only: bool,
+    /// The Triton script.
+    #[arg(long, value_name = "PATH", default_value = "bench/triton_shapes.py")]
+    pub script: PathBuf,
+    /// The Python that runs it.
+    #[arg(long, value_name = "PATH", default_value = "python3")]
+    pub python: String,
+    /// Where the Markdown report goes.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+}
+
+impl Cli {
+    /// The configurations `case` runs in: `--config`'s, else its own.
+    pub fn configs(&self, case: &Case) -> Vec<Config> {
+        if self.configs.is_empty() {
+            configs_for(case)
+        } else {
+            self.configs.clone()
+        }
+    }
+}
+
+/// Ours on every case, timed by one [`Timer`] whose flush buffer is freed
+/// before this returns (the script runs next); an error when the flush
+/// buffer cannot be had.
+fn run_ours(
+    device: &Device,
+    cli: &Cli,
+    cases: &[Case],
+    timing: Timing,
+) -> Result<Vec<ours::Measured>, String> {
+    let mut timer = Timer::new(device, timing)?;
+    Ok(cases
+        .iter()
+        .map(|case| {
+            println!("{}", case.label());
+            ours::ours(device, case, &cli.configs(case), &mut timer)
+        })
+        .collect())
+}
+
+/// The rows: each case's configurations, ours beside the script's.
+fn rows(
+    cli: &Cli,
+    cases: &[Case],
+    ours: Vec<ours::Measured>,
+    script: &ScriptRun<Baseline>,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (case, measured) in cases.iter().zip(ours) {
+        let copy_ms = measured.copy_ms.ok();
+        for (config, time) in cli.configs(case).into_iter().zip(measured.times) {
+            rows.push(Row {
+                case: *case,
+                config,
+                ours: time,
+                copy_ms,
+                baseline: baselines::find(&script.results, case, &config),
+            });
+        }
+    }
+    rows
+}
+
+/// The facts of the report: device, date, command, timing, what each side
+/// is, the script's command and `info` lines.
+fn facts(
+    device: &str,
+    command_line: &str,
+    timing: Timing,
+    script: &ScriptRun<Baseline>,
+) -> Vec<String> {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut facts = vec![
+        format!("device: {device}"),
+        format!("date: unix time {seconds}"),
+        format!("command: `{command_line}`"),
+        format!("timing: {}", timing.describe()),
+        "ours: compiled specialized on its arguments (tile::jit), checked on sampled outputs \
+         against an f64 reference (every output element written, guards untouched), then timed"
+            .into(),
+        "copy: a device-to-device copy of each case's [M, N] tensor, timed the same way; \
+         GB/s count every input read once and every output written once"
+            .into(),
+        "gelu: accurate tanh (ours: polynomial and ex2.approx, within 4 ulp; Triton: libdevice \
+         tanh); gelu_fast: tanh.approx.f32 on both sides (max relative error 2^-10.987, PTX ISA)"
+            .into(),
+        format!("baselines: `{}`", script.command),
+    ];
+    facts.extend(script.info.iter().cloned());
+    facts
+}
+
+/// `tile-tools shapes-bench`; returns the exit status (1 when one of our
+/// configurations failed its check or could not run, or the report could
+/// not be written). Without a GPU it prints `skipped: no CUDA device` and
+/// returns 0.
+pub fn main(command_line: &str, cli: &Cli) -> i32 {
+    let Some(device) = tile::device_or_skip("tile-tools shapes-bench") else {
+        return 0;
+    };
+    let name = device.name().unwrap_or_else(|e| e.to_string());
+    println!("device: {name}");
+    let cases = cases::select(&cli.cases, cli.run.quick);
+    let timing = cli.run.timing();
+    let ours = match run_ours(&device, cli, &cases, timing) {
+        Ok(ours) => ours,
+        Err(e) => {
+            println!("FAIL: {e}");
+            return 1;
+        }
+    };
+    let python = (!cli.ours_only).then_some((cli.python.as_str(), cli.script.as_path()));
+    let args = baselines::script_args(&cases, timing, |c| cli.configs(c));
+    let script = run_or_skip::<Baseline>(python, &args);
+    let rows = rows(cli, &cases, ours, &script);
+    let body = format!(
+        "Fastest configuration of each side:\n\n{}\nEvery configuration:\n\n{}",
+        table::fastest_markdown(&rows),
+        table::markdown(&rows)
+    );
+    let facts = facts(&name, command_line, timing, &script);
+    let written = markdown::publish(cli.out.as_deref(), "tile-tools shapes-bench", &facts, &body);
+    i32::from(rows.iter().any(|r| r.ours.is_err()) || !written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tile_examples::tile_shapes::ShapeKernel;
+
+    fn parse(args: &str) -> Result<Cli, String> {
+        match crate::parse(&format!("shapes-bench {args}")) {
+            Ok(crate::Command::ShapesBench(cli)) => Ok(cli),
+            Ok(_) => Err("another subcommand".into()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_command_line() {
+        let cli = parse("").unwrap();
+        assert_eq!(cli.script, PathBuf::from("bench/triton_shapes.py"));
+        assert!(cli.cases.is_empty() && cli.configs.is_empty() && !cli.ours_only);
+        let cli = parse("--quick --case transpose --case softmax:f16 --config 64x64/w4/s3 --ours-only --out s.md")
+            .unwrap();
+        assert_eq!(cli.cases.len(), 2);
+        assert_eq!(cli.cases[0].kernel, ShapeKernel::Transpose);
+        let case = cases::select(&cli.cases, true)[0];
+        assert_eq!(cli.configs(&case), vec![Config::new(64, 64, 4)]);
+        assert!(parse("--case nope").is_err());
+        assert!(parse("--config 64x64").is_err());
+    }
+
+    #[test]
+    fn without_a_gpu_it_is_skipped() {
+        if Device::count() > 0 {
+            return;
+        }
+        let cli = parse("--quick").unwrap();
+        assert_eq!(main("tile-tools shapes-bench --quick", &cli), 0);
+    }
+
+    #[test]
+    fn the_report_states_device_date_command_and_baselines() {
+        let script = ScriptRun {
+            info: vec!["INFO triton=3.6.0".into()],
+            command: "python3 bench/triton_shapes.py".into(),
+            ..ScriptRun::default()
+        };
+        let f = facts(
+            "H100",
+            "tile-tools shapes-bench",
+            Timing { warmup: 1, reps: 2 },
+            &script,
+        );
+        assert_eq!(f[0], "device: H100");
+        assert!(f[1].starts_with("date: unix time "));
+        assert_eq!(f[2], "command: `tile-tools shapes-bench`");
+        assert!(f.iter().any(|l| l.contains("2^-10.987")));
+        assert_eq!(f.last().unwrap(), "INFO triton=3.6.0");
+    }
+}
