@@ -15,6 +15,7 @@ mod limits;
 mod memory_order;
 mod ops;
 mod ptx_exec;
+mod tile_shapes;
 // Each offending builder call shares its line with the `line!()` it is
 // compared with; formatting would split them.
 #[rustfmt::skip]
