@@ -3,12 +3,13 @@
 //! axes) in several tile shapes and types, each checked as the benchmark
 //! checks it on the GPU (`tile_tools::shapes_bench::check`: every output
 //! element written, guards untouched, every element against a plain Rust
-//! reference in f64).
+//! reference in f64); and each default case of the benchmark compiled to
+//! PTX as the GPU's JIT compiles it.
 
-use tile::{DType, Device};
-use tile_examples::tile_shapes::{Cover, ShapeKernel};
-use tile_tools::shapes_bench::cases::{Case, Config};
-use tile_tools::shapes_bench::ours::{Operands, run_checked};
+use tile::{Arg, DType, Device, DevicePtr, Options, Specialization};
+use tile_examples::tile_shapes::{self, Cover, ShapeKernel};
+use tile_tools::shapes_bench::cases::{Case, Config, cases, configs_for};
+use tile_tools::shapes_bench::ours::{Operands, run_checked, scalar_args};
 
 /// The tile shapes each kind of kernel runs in here: `BM` of 1, 4 and 16
 /// rows (a `BLOCK_N` of 256), tiles taller, wider and smaller than the
@@ -80,4 +81,42 @@ fn a_block_n_below_the_row_length_is_refused() {
         .err()
         .unwrap();
     assert!(e.contains("BLOCK_N 128 is below N = 200"), "{e}");
+}
+
+/// Every default case of the benchmark compiles to PTX, specialized on its
+/// launch arguments as the GPU's JIT specializes them, in its largest
+/// configuration (the most elements a thread, the largest tile among
+/// equals); the fast GELU's `tanh` is one `tanh.approx.f32`, the accurate
+/// one's is not. (All 106 default configurations compile; this keeps the
+/// test to one a case.)
+#[test]
+fn each_default_case_compiles_to_ptx_specialized() {
+    let context = tile::context().unwrap();
+    for case in cases(false) {
+        let config = configs_for(&case)
+            .into_iter()
+            .max_by_key(|c| (c.per_thread(), c.tiles.bm * c.tiles.bn))
+            .unwrap();
+        // Buffers are 16-byte aligned, as the device allocates them.
+        let mut args: Vec<Arg> = case
+            .kernel
+            .pointers()
+            .iter()
+            .map(|_| Arg::from(DevicePtr(1 << 20)))
+            .collect();
+        args.extend(scalar_args(&case));
+        let kernel = tile_shapes::kernel(&context, case.kernel, config.tiles, case.dtype).unwrap();
+        let options = Options {
+            num_stages: config.stages,
+            ..Options::with_warps(config.warps)
+        }
+        .specialized(Specialization::of(&args));
+        let name = format!("{} {}", case.label(), config.name());
+        let ptx = match tile::compile(&kernel, &options) {
+            Ok(compiled) => compiled.ptx,
+            Err(e) => panic!("{name}: {e}"),
+        };
+        let approx = ptx.contains("tanh.approx.f32");
+        assert_eq!(approx, case.kernel == ShapeKernel::GeluFast, "{name}");
+    }
 }

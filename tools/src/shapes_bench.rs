@@ -39,6 +39,7 @@ use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 use table::Row;
 use tile::Device;
+use tile_examples::tile_shapes::Cover;
 
 /// Reads `BMxBN/wW/sS` (a value parser of clap).
 fn parse_config(text: &str) -> Result<Config, String> {
@@ -55,8 +56,9 @@ pub struct Cli {
     /// or exactly this case (any size) [default: every case].
     #[arg(long = "case", value_name = "KERNEL[:DTYPE[:MxN]]", value_parser = CaseFilter::parse)]
     pub cases: Vec<CaseFilter>,
-    /// Only these configurations, for every case selected [default: each
-    /// case's own].
+    /// Only these configurations, for every case selected (softmax and the
+    /// LayerNorms take those whose BN, their BLOCK_N, is at least N)
+    /// [default: each case's own].
     #[arg(long = "config", value_name = "BMxBN/wW/sS", value_parser = parse_config)]
     pub configs: Vec<Config>,
     /// No Triton run (for profiling ours alone).
@@ -74,13 +76,18 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// The configurations `case` runs in: `--config`'s, else its own.
+    /// The configurations `case` runs in: `--config`'s (for a row kernel,
+    /// those whose `BLOCK_N` covers a row), else its own.
     pub fn configs(&self, case: &Case) -> Vec<Config> {
         if self.configs.is_empty() {
-            configs_for(case)
-        } else {
-            self.configs.clone()
+            return configs_for(case);
         }
+        let rows = case.kernel.cover() == Cover::Rows;
+        self.configs
+            .iter()
+            .copied()
+            .filter(|c| !rows || c.tiles.bn as usize >= case.n)
+            .collect()
     }
 }
 
@@ -167,7 +174,17 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
     };
     let name = device.name().unwrap_or_else(|e| e.to_string());
     println!("device: {name}");
-    let cases = cases::select(&cli.cases, cli.run.quick);
+    let mut cases = cases::select(&cli.cases, cli.run.quick);
+    cases.retain(|c| {
+        let any = !cli.configs(c).is_empty();
+        if !any {
+            println!(
+                "{}: no --config covers its rows (BLOCK_N < N): left out",
+                c.label()
+            );
+        }
+        any
+    });
     let timing = cli.run.timing();
     let ours = match run_ours(&device, cli, &cases, timing) {
         Ok(ours) => ours,
@@ -180,13 +197,23 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
     let args = baselines::script_args(&cases, timing, |c| cli.configs(c));
     let script = run_or_skip::<Baseline>(python, &args);
     let rows = rows(cli, &cases, ours, &script);
+    let fastest = table::fastest(&rows);
+    for f in &fastest {
+        println!("{}", f.line());
+    }
+    let table = table::markdown(&rows);
+    // The report: both tables; the output: the main one, last.
     let body = format!(
-        "Fastest configuration of each side:\n\n{}\nEvery configuration:\n\n{}",
-        table::fastest_markdown(&rows),
-        table::markdown(&rows)
+        "The fastest configuration of each side, per case:\n\n{}\nEvery configuration:\n\n{table}",
+        table::fastest_markdown(&fastest)
     );
     let facts = facts(&name, command_line, timing, &script);
-    let written = markdown::publish(cli.out.as_deref(), "tile-tools shapes-bench", &facts, &body);
+    let title = "tile-tools shapes-bench";
+    let written = cli
+        .out
+        .as_deref()
+        .is_none_or(|path| markdown::write_report(path, &markdown::report(title, &facts, &body)));
+    println!("\n{table}");
     i32::from(rows.iter().any(|r| r.ours.is_err()) || !written)
 }
 
@@ -212,8 +239,18 @@ mod tests {
             .unwrap();
         assert_eq!(cli.cases.len(), 2);
         assert_eq!(cli.cases[0].kernel, ShapeKernel::Transpose);
-        let case = cases::select(&cli.cases, true)[0];
-        assert_eq!(cli.configs(&case), vec![Config::new(64, 64, 4)]);
+        let selected = cases::select(&cli.cases, true);
+        assert_eq!(selected.len(), 3);
+        let transpose = selected
+            .iter()
+            .find(|c| c.kernel == ShapeKernel::Transpose)
+            .unwrap();
+        assert_eq!(cli.configs(transpose), vec![Config::new(64, 64, 4)]);
+        // A row kernel takes only the configurations that cover its rows.
+        let cli = parse("--case softmax --config 64x64/w4/s3 --config 4x1024/w8/s3").unwrap();
+        let softmax = cases::select(&cli.cases, false);
+        assert_eq!(cli.configs(&softmax[0]), vec![Config::new(4, 1024, 8)]);
+        assert!(cli.configs(&softmax[1]).is_empty());
         assert!(parse("--case nope").is_err());
         assert!(parse("--config 64x64").is_err());
     }

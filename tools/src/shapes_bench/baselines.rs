@@ -44,7 +44,8 @@ pub struct Baseline {
 
 /// The script's arguments: `--warmup W --reps R --flush-bytes B`, then
 /// `--case KERNEL DTYPE MxN CONFIGS` per case, `CONFIGS` the
-/// comma-separated configurations `configs` gives it.
+/// comma-separated configurations `configs` gives it (a case without any
+/// left out).
 pub fn script_args(
     cases: &[Case],
     timing: Timing,
@@ -54,6 +55,9 @@ pub fn script_args(
     args.extend(["--flush-bytes".to_string(), FLUSH_BYTES.to_string()]);
     for case in cases {
         let names: Vec<String> = configs(case).iter().map(Config::name).collect();
+        if names.is_empty() {
+            continue;
+        }
         args.extend([
             "--case".to_string(),
             case.kernel.name().to_string(),

@@ -82,23 +82,10 @@ impl Operands {
         })
     }
 
-    /// The launch arguments: the pointers, `M`, `N`, then the kernel's
-    /// strides (and `eps`) as [`tile_shapes::kernel`] documents them.
+    /// The launch arguments: the pointers, then [`scalar_args`].
     pub fn args(&self) -> Vec<Arg> {
-        let (m, n) = (self.case.m as i32, self.case.n as i32);
         let mut args: Vec<Arg> = self.tensors.iter().map(|t| Arg::from(&t.buffer)).collect();
-        args.extend([Arg::from(m), Arg::from(n)]);
-        match self.case.kernel {
-            ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => {
-                args.extend([Arg::from(n), Arg::from(EPS)]);
-            }
-            ShapeKernel::Transpose => args.extend([Arg::from(n), Arg::from(m)]),
-            ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => args.push(Arg::from(n)),
-            ShapeKernel::Softmax
-            | ShapeKernel::ScaleBias
-            | ShapeKernel::Gelu
-            | ShapeKernel::GeluFast => args.extend([Arg::from(n), Arg::from(n)]),
-        }
+        args.extend(scalar_args(&self.case));
         args
     }
 
@@ -134,6 +121,28 @@ impl Operands {
             .collect::<Result<Vec<_>, String>>()?;
         check::check(&self.case, &inputs, &outputs)
     }
+}
+
+/// The launch arguments of `case` after its pointers: `M`, `N`, then the
+/// kernel's strides (and `eps`) as [`tile_shapes::kernel`] documents them,
+/// for contiguous row-major tensors.
+pub fn scalar_args(case: &Case) -> Vec<Arg> {
+    let (m, n) = (case.m as i32, case.n as i32);
+    let mut args = vec![Arg::from(m), Arg::from(n)];
+    match case.kernel {
+        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => {
+            args.extend([Arg::from(n), Arg::from(EPS)]);
+        }
+        ShapeKernel::Transpose => args.extend([Arg::from(n), Arg::from(m)]),
+        ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => args.push(Arg::from(n)),
+        ShapeKernel::Softmax
+        | ShapeKernel::ScaleBias
+        | ShapeKernel::Gelu
+        | ShapeKernel::GeluFast => {
+            args.extend([Arg::from(n), Arg::from(n)]);
+        }
+    }
+    args
 }
 
 /// The bytes of `values` stored as `d`, and the values as stored.

@@ -1,6 +1,6 @@
 //! The tables of `shapes-bench`: one row per case and configuration
 //! (times, ratios, bandwidths, target and verdict; [`markdown`]), and per
-//! case the fastest configuration of each side ([`fastest_markdown`]).
+//! case the fastest configuration of each side ([`fastest`]).
 
 use super::baselines::Baseline;
 use super::cases::{Case, Config};
@@ -112,9 +112,73 @@ pub fn markdown(rows: &[Row]) -> String {
     table.to_string()
 }
 
-/// Per case, each side's fastest configuration and its time, and ours'
-/// best over Triton's best (what an autotuner on each side would reach).
-pub fn fastest_markdown(rows: &[Row]) -> String {
+/// One case's fastest configuration on each side (what an autotuner on
+/// each side would pick among the same configurations; Triton's among
+/// those whose output matched PyTorch's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fastest {
+    /// The case.
+    pub case: Case,
+    /// Our fastest median (ms) and its configuration.
+    pub ours: Option<(f64, String)>,
+    /// Triton's fastest median (ms) and its configuration.
+    pub triton: Option<(f64, String)>,
+}
+
+impl Fastest {
+    /// Ours' best over Triton's best, in time.
+    pub fn ratio(&self) -> Option<f64> {
+        Some(self.ours.as_ref()?.0 / self.triton.as_ref()?.0)
+    }
+
+    /// `fastest CASE: ours CONFIG T ms, Triton CONFIG T ms, best/best R`.
+    pub fn line(&self) -> String {
+        let side = |b: &Option<(f64, String)>| {
+            b.as_ref()
+                .map_or("-".to_string(), |(ms, c)| format!("{c} {ms:.4} ms"))
+        };
+        format!(
+            "fastest {}: ours {}, Triton {}, best/best {}",
+            self.case.label(),
+            side(&self.ours),
+            side(&self.triton),
+            cell(self.ratio(), 3)
+        )
+    }
+}
+
+/// Each case's fastest configurations, in the order of `rows`.
+pub fn fastest(rows: &[Row]) -> Vec<Fastest> {
+    let mut cases: Vec<Case> = Vec::new();
+    for r in rows {
+        if !cases.contains(&r.case) {
+            cases.push(r.case);
+        }
+    }
+    cases
+        .into_iter()
+        .map(|case| {
+            let best = |ms: &dyn Fn(&Row) -> Option<f64>| {
+                rows.iter()
+                    .filter(|r| r.case == case)
+                    .filter_map(|r| Some((ms(r)?, r.config.name())))
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+            };
+            Fastest {
+                case,
+                ours: best(&|r| r.ours_ms()),
+                triton: best(&|r| {
+                    r.triton_ms()
+                        .filter(|_| r.baseline.as_ref().is_some_and(|b| b.ok))
+                }),
+            }
+        })
+        .collect()
+}
+
+/// The table of [`fastest`]: per case, each side's fastest configuration
+/// and time, and ours' best over Triton's best.
+pub fn fastest_markdown(fastest: &[Fastest]) -> String {
     let mut table = Table::new(&[
         "kernel",
         "dtype",
@@ -125,35 +189,19 @@ pub fn fastest_markdown(rows: &[Row]) -> String {
         "Triton ms",
         "best/best",
     ]);
-    let mut cases: Vec<Case> = Vec::new();
-    for r in rows {
-        if !cases.contains(&r.case) {
-            cases.push(r.case);
-        }
-    }
-    for case in cases {
-        let of_case = || rows.iter().filter(move |r| r.case == case);
-        let best = |ms: &dyn Fn(&Row) -> Option<f64>| {
-            of_case()
-                .filter_map(|r| Some((ms(r)?, r.config.name())))
-                .min_by(|a, b| a.0.total_cmp(&b.0))
-        };
-        let ours = best(&|r| r.ours_ms());
-        let triton = best(&|r| {
-            r.triton_ms()
-                .filter(|_| r.baseline.as_ref().is_some_and(|b| b.ok))
-        });
-        let ratio = ours.as_ref().zip(triton.as_ref()).map(|(o, t)| o.0 / t.0);
-        let name = |b: &Option<(f64, String)>| b.as_ref().map_or("-".to_string(), |b| b.1.clone());
+    let name = |b: &Option<(f64, String)>| b.as_ref().map_or("-".to_string(), |b| b.1.clone());
+    let ms = |b: &Option<(f64, String)>| cell(b.as_ref().map(|b| b.0), 4);
+    for f in fastest {
+        let c = &f.case;
         table.push([
-            case.kernel.name().to_string(),
-            case.dtype_name().to_string(),
-            case.size(),
-            name(&ours),
-            cell(ours.as_ref().map(|b| b.0), 4),
-            name(&triton),
-            cell(triton.as_ref().map(|b| b.0), 4),
-            cell(ratio, 3),
+            c.kernel.name().to_string(),
+            c.dtype_name().to_string(),
+            c.size(),
+            name(&f.ours),
+            ms(&f.ours),
+            name(&f.triton),
+            ms(&f.triton),
+            cell(f.ratio(), 3),
         ]);
     }
     table.to_string()
@@ -226,7 +274,15 @@ mod tests {
             "{}",
             lines[3]
         );
-        let fastest = fastest_markdown(&rows);
-        assert!(fastest.contains("| transpose | f32 | 8192x8192 | 64x64/w4/s3 | 0.5000 | 64x64/w4/s3 | 0.5000 | 1.000 |"), "{fastest}");
+        let best = fastest(&rows);
+        assert_eq!(
+            best[1].line(),
+            "fastest gelu_fast f16 8192x4096: ours 64x64/w4/s3 0.2500 ms, Triton 64x64/w4/s3 0.2000 ms, best/best 1.250"
+        );
+        let table = fastest_markdown(&best);
+        assert!(
+            table.contains("| transpose | f32 | 8192x8192 | 64x64/w4/s3 | 0.5000 | 64x64/w4/s3 | 0.5000 | 1.000 |"),
+            "{table}"
+        );
     }
 }
