@@ -40,6 +40,10 @@
 #                                   # it (STYLE_ARGS: extra arguments, e.g.
 #                                   # "--style pointers --style recomputed")
 #   bash bench/gpu.sh attention     # flash attention (and SDPA)
+#   bash bench/gpu.sh shapes        # memory-bound kernels at several tile shapes
+#                                   # beside Triton on the same source, and a
+#                                   # device copy (SHAPES_ARGS: extra arguments,
+#                                   # e.g. "--case transpose --case softmax:f16")
 #   bash bench/gpu.sh compile       # cold compile latency on the GPU host
 #   bash bench/gpu.sh profile       # Nsight Compute's full set on one launch of
 #                                   # ours for each of PROFILE_CASES (style
@@ -47,7 +51,7 @@
 #                                   # (BMxBNxBK/wW/sS): details and SASS
 # Everything:
 #   bash bench/gpu.sh all           # check matmul memcheck bench matmul-bench styles
-#                                   # attention (about 45 minutes: split it
+#                                   # attention shapes (about 50 minutes: split it
 #                                   # over calls of at most 10 minutes)
 #
 # Modes run in the order given. TILE_TOOLS=path runs that binary instead of
@@ -111,10 +115,10 @@ table() {
   local name=$1
   [ -f "$OUT/$name.log" ] || return 0
   echo "--- $name"
-  awk '/^\|/{print} /^$/{if (seen) exit} /^\|/{seen=1}' "$OUT/$name.log" | tail -n 100
+  awk '/^\|/{print} /^$/{if (seen) exit} /^\|/{seen=1}' "$OUT/$name.log" | tail -n 120
 }
 
-[ "${modes[*]}" = "all" ] && modes=(check matmul memcheck bench matmul-bench styles attention)
+[ "${modes[*]}" = "all" ] && modes=(check matmul memcheck bench matmul-bench styles attention shapes)
 export TILE_CACHE_DIR=${TILE_CACHE_DIR:-/tmp/tile-cache}
 for mode in "${modes[@]}"; do
   case $mode in
@@ -202,6 +206,10 @@ for mode in "${modes[@]}"; do
     attention)
       run attention 600 "$tools" attention-bench --out "$OUT/attention.md"
       ;;
+    shapes)
+      # shellcheck disable=SC2086
+      run shapes 600 "$tools" shapes-bench ${SHAPES_ARGS:-} --out "$OUT/shapes.md"
+      ;;
     compile)
       run compile 600 "$tools" compile-bench --out "$OUT/compile.md"
       ;;
@@ -224,7 +232,7 @@ for mode in "${modes[@]}"; do
       ;;
     *)
       echo "unknown mode $mode (check, matmul, ops, runtime, memcheck, cargo-tests, fuzz, bench," \
-        "matmul-bench, styles, attention, compile, profile, all)" >&2
+        "matmul-bench, styles, attention, shapes, compile, profile, all)" >&2
       exit 2
       ;;
   esac
@@ -256,5 +264,5 @@ fi
 for name in launch-bench triton-launch math-accuracy gelu-vs-torch; do
   [ -f "$OUT/$name.log" ] && { echo "--- $name"; tail -8 "$OUT/$name.log"; }
 done
-for name in bench matmul-bench styles attention compile; do table $name; done
+for name in bench matmul-bench styles attention shapes compile; do table $name; done
 true
