@@ -72,28 +72,25 @@ impl Stored {
         decode(self.dtype, &self.raw[i * self.width()..])
     }
 
-    /// Element `i`'s bits.
-    fn bits(&self, i: usize) -> u32 {
-        let w = self.width();
-        self.raw[i * w..(i + 1) * w]
-            .iter()
-            .rev()
-            .fold(0u32, |b, &x| (b << 8) | u32::from(x))
-    }
-
     /// Errors for elements left poisoned and guard elements written.
     fn written(&self, name: &str, errors: &mut Errors) {
-        let poison = poison_bits(self.dtype);
-        let total = self.raw.len() / self.width();
-        let unwritten = (0..self.len).filter(|&i| self.bits(i) == poison).count();
-        if unwritten > 0 {
-            let first = (0..self.len).find(|&i| self.bits(i) == poison).unwrap_or(0);
+        let w = self.width();
+        let poison = &poison_bits(self.dtype).to_le_bytes()[..w];
+        let (body, guard) = self.raw.split_at((self.len * w).min(self.raw.len()));
+        let unwritten: Vec<usize> = body
+            .chunks_exact(w)
+            .enumerate()
+            .filter(|(_, c)| *c == poison)
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(first) = unwritten.first() {
+            let count = unwritten.len();
             errors.push(format!(
-                "{name}: {unwritten} elements not written (first [{first}])"
+                "{name}: {count} elements not written (first [{first}])"
             ));
         }
-        if let Some(i) = (self.len..total).find(|&i| self.bits(i) != poison) {
-            errors.push(format!("{name}: guard [{i}] was written"));
+        if let Some(i) = guard.chunks_exact(w).position(|c| c != poison) {
+            errors.push(format!("{name}: guard [{}] was written", self.len + i));
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Ours on one case: its tensors on the device (inputs drawn once and
 //! rounded to the type, outputs poisoned and guarded), then each
 //! configuration compiled specialized on its arguments (through
-//! [`tile::jit`], which compiles the variant for the facts of the launch's
+//! [`tile::jit()`], which compiles the variant for the facts of the launch's
 //! arguments, as Triton specializes), run once, checked ([`super::check`])
 //! and, on a GPU, timed ([`ours`]).
 
@@ -31,13 +31,7 @@ struct Tensor {
 /// The bytes of `len` poisoned elements of `d` and the guard after them.
 fn poisoned_bytes(d: DType, len: usize) -> Vec<u8> {
     let width = (d.bits() / 8) as usize;
-    let poison = poison_bits(d).to_le_bytes();
-    poison[..width]
-        .iter()
-        .copied()
-        .cycle()
-        .take((len + GUARD) * width)
-        .collect()
+    poison_bits(d).to_le_bytes()[..width].repeat(len + GUARD)
 }
 
 /// A case's tensors, in the kernel's pointer order.
