@@ -348,7 +348,8 @@ def parse_config(text):
 
 def short(error):
     """An exception's own lines, not Triton's source excerpt and caret."""
-    lines = [l.strip() for l in str(error).splitlines() if l.strip() and set(l.strip()) != {"^"}]
+    lines = [line.strip() for line in str(error).splitlines()
+             if line.strip() and set(line.strip()) != {"^"}]
     return f"{type(error).__name__}: {' | '.join(lines[-3:])[:400]}"
 
 
