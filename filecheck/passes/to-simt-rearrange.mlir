@@ -9,8 +9,11 @@
 // One warp, 64 floats, two per thread (lane and lane + 32). Reshaping to
 // 8x8 keeps each element in its thread (thread (r, c) holds rows r and
 // r + 4 of column c: elements 8r + c = lane and lane + 32): no shared
-// memory. The transpose writes element (i, j) at 8j + i and reads its
-// own (r, c) at 8r + c. The reshape back is in registers again.
+// memory. The transpose writes element (i, j) at place 8j + i and reads
+// its own (r, c) at place 8r + c; a place p lies at slot
+// p ^ ((p >> 3) & 7), an XOR swizzle the exchange picks because the
+// columns lanes c and c + 4 write would otherwise share banks (6
+// wavefronts against 4). The reshape back is in registers again.
 // CHECK-LABEL: gpu.func @transpose
 // CHECK: arith.andi %{{.*}}, %c31_i32 : i32
 // CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32 : i32
@@ -21,14 +24,20 @@
 // CHECK: gpu.barrier
 // CHECK: %[[W0:.*]] = arith.muli %[[C]], %c8_i32 : i32
 // CHECK: %[[A0:.*]] = arith.addi %[[R]], %[[W0]] : i32
-// CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%[[A0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[H0:.*]] = arith.shrui %[[A0]], %c3_i32 : i32
+// CHECK: %[[M0:.*]] = arith.andi %[[H0]], %c7_i32 : i32
+// CHECK: %[[S0:.*]] = arith.xori %[[A0]], %[[M0]] : i32
+// CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%[[S0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: llvm.store volatile %[[V0]], %[[P0]]
 // CHECK: %[[R4:.*]] = arith.addi %[[R]], %c4_i32 : i32
 // CHECK: llvm.store volatile %[[V1]]
 // CHECK: gpu.barrier
 // CHECK: %[[B0:.*]] = arith.muli %[[R]], %c8_i32 : i32
 // CHECK: %[[B1:.*]] = arith.addi %[[B0]], %[[C]] : i32
-// CHECK: %[[Q0:.*]] = llvm.getelementptr %{{.*}}[%[[B1]]]
+// CHECK: %[[H1:.*]] = arith.shrui %[[B1]], %c3_i32 : i32
+// CHECK: %[[M1:.*]] = arith.andi %[[H1]], %c7_i32 : i32
+// CHECK: %[[S1:.*]] = arith.xori %[[B1]], %[[M1]] : i32
+// CHECK: %[[Q0:.*]] = llvm.getelementptr %{{.*}}[%[[S1]]]
 // CHECK: %[[T0:.*]] = llvm.load %[[Q0]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK: %[[T1:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: gpu.barrier

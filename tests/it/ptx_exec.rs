@@ -23,6 +23,7 @@ use tile_runtime::{HostKernel, HostMemory};
 mod attention;
 mod device;
 mod dot;
+mod exchange;
 mod hopper;
 mod matmul;
 mod memory_order;

@@ -58,6 +58,7 @@ mod debug;
 mod dot;
 mod elementwise;
 mod emit;
+mod exchange;
 mod fp8;
 mod math;
 mod memory;

@@ -4,6 +4,7 @@
 
 use super::builder::Val;
 use super::emit::{Emitter, Lowered};
+use super::exchange::{Held, Placement, Side, exchange};
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith;
 use melior::ir::operation::OperationLike;
@@ -108,12 +109,10 @@ pub fn renumber<'c>(
     Ok(())
 }
 
-/// A layout conversion through shared memory: every thread writes its
-/// registers at their row-major place, then reads its new ones. Runs of
-/// registers holding consecutive elements of a row move as one access of
-/// up to 16 bytes; rows of a multiple of 128 bytes are padded by 16, so
-/// that the threads of a warp writing one column each (as `#tile.mma`
-/// fragments do) reach distinct banks.
+/// A layout conversion through shared memory: every element at its
+/// row-major place, laid out by [`super::exchange`] (vectors on both
+/// sides where the registers allow, a swizzle or padding that keeps
+/// both sides free of bank conflicts).
 fn through_shared<'c>(
     e: &mut Emitter<'_, 'c>,
     op: &OperationRef<'c, '_>,
@@ -124,62 +123,22 @@ fn through_shared<'c>(
 ) -> PassResult {
     let d = e.dtype(result, op)?;
     let ty = e.reg_type(d);
-    let elem_bytes = d.bits().div_ceil(8) as i64;
-    let whole_bytes = i64::from(d.bits()) == elem_bytes * 8;
-    let rank = dst.shape.len();
-    let row = dst.shape[rank - 1];
-    let pitch = if rank > 1 && whole_bytes && (row * elem_bytes) % 128 == 0 {
-        row + 16 / elem_bytes
-    } else {
-        row
-    };
-    let total: i64 = dst.shape[..rank - 1].iter().product::<i64>() * pitch;
-    e.reserve_shared((total * elem_bytes) as usize);
-    let aligned = e.scratch().is_multiple_of(16) && whole_bytes;
-    let base = e.shared_base();
-    // Earlier users of the buffer must be done before it is rewritten.
-    e.ir.barrier();
-    let width = |d: &Distribution| match d.contiguous_registers() {
-        Some((axis, n)) if aligned && axis == rank - 1 => {
-            (n.min(16 / elem_bytes).max(1) as usize).min(d.registers())
-        }
-        _ => 1,
-    };
-    let w = width(src);
-    for r in (0..regs.len()).step_by(w) {
-        let at = e.padded_linear(src, r, pitch);
-        let p = e.ir.gep(base, at, ty);
-        let align = (w as i64 * elem_bytes) as u64;
-        if w == 1 {
-            e.ir.store_for_others(regs[r], p, align);
-        } else {
-            let vector_ty = e.ir.vector_type(w as u64, ty);
-            let mut v = e.ir.poison(vector_ty);
-            for (i, &x) in regs[r..r + w].iter().enumerate() {
-                let at = e.i32(i as i64);
-                v = e.ir.insert_element(v, x, at);
-            }
-            e.ir.store_for_others(v, p, align);
-        }
-    }
-    e.ir.barrier();
-    let w = width(dst);
-    let mut out = Vec::with_capacity(dst.registers());
-    for r in (0..dst.registers()).step_by(w) {
-        let at = e.padded_linear(dst, r, pitch);
-        let p = e.ir.gep(base, at, ty);
-        let align = (w as i64 * elem_bytes) as u64;
-        if w == 1 {
-            out.push(e.ir.load(p, ty, align));
-        } else {
-            let vector_ty = e.ir.vector_type(w as u64, ty);
-            let v = e.ir.load(p, vector_ty, align);
-            for i in 0..w {
-                let at = e.i32(i as i64);
-                out.push(e.ir.extract_element(v, at, ty));
-            }
-        }
-    }
-    e.set(result, Lowered::Regs(out));
+    let elem_bytes = i64::from(d.bits().div_ceil(8));
+    let whole_bytes = d.bits().is_multiple_of(8);
+    let place = Placement::row_major(&dst.shape, 1, 0);
+    let elements = dst.shape.iter().product();
+    let writers = [Held {
+        side: Side {
+            dist: src,
+            place: &place,
+        },
+        regs,
+    }];
+    let readers = [Side {
+        dist: dst,
+        place: &place,
+    }];
+    let mut moved = exchange(e, &writers, &readers, elements, ty, elem_bytes, whole_bytes)?;
+    e.set(result, Lowered::Regs(moved.remove(0)));
     Ok(())
 }

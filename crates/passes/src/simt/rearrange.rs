@@ -1,53 +1,29 @@
 //! The ops that move elements between places (`tile.reshape`,
 //! `tile.permute`, `tile.join`, `tile.split`, `tile.cat`), through shared
 //! memory: every thread writes the elements it holds at the place the
-//! op sends them in a row-major buffer, and after a barrier reads the
-//! elements its result registers hold. Any source layout meets any
+//! op sends them, and after a barrier reads the elements its result
+//! registers hold ([`super::exchange`] lays the places out in the buffer,
+//! with vectors and without bank conflicts). Any source layout meets any
 //! result layout this way; threads holding copies of an element write
 //! the same value to the same place.
 //!
 //! A placement ([`Placement`]) says where element `i` (an index per axis)
-//! of a tensor lives in the buffer: `offset + Σ i[k] · strides[k]`.
+//! of a tensor goes: `offset + Σ i[k] · strides[k]`.
 //!
 //! Where every thread already holds the elements its result registers
 //! need (a join or split whose pair axis is within each thread, a reshape
 //! that keeps each element in its thread), the registers are only
 //! renumbered and no shared memory is used.
 
-use super::builder::Val;
 use super::emit::{Emitter, Lowered};
+use super::exchange::{Held, Placement, Side, exchange};
 use crate::pass::{PassError, PassResult};
-use melior::dialect::arith;
 use melior::ir::operation::OperationLike;
-use melior::ir::{OperationRef, Type, Value};
+use melior::ir::{OperationRef, Value};
 use std::collections::HashMap;
 use tile_coalesce::Distribution;
 use tile_dialect::types::Elem;
 use tile_dialect::view::{Pair, Permute};
-
-/// Where the elements of a tensor lie in the buffer, in elements.
-struct Placement {
-    strides: Vec<i64>,
-    offset: i64,
-}
-
-impl Placement {
-    /// Row-major in `shape`, each place `scale` apart, from `offset`.
-    fn row_major(shape: &[i64], scale: i64, offset: i64) -> Self {
-        let mut strides = vec![scale; shape.len()];
-        for k in (0..shape.len().saturating_sub(1)).rev() {
-            strides[k] = strides[k + 1] * shape[k + 1];
-        }
-        Placement { strides, offset }
-    }
-}
-
-/// The buffer the elements move through: its base and element type.
-struct Buffer<'c> {
-    base: Val,
-    elem: Type<'c>,
-    bytes: u64,
-}
 
 /// The result of `op` number `i`.
 fn result<'c, 'a>(op: &OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, PassError> {
@@ -61,15 +37,6 @@ fn result<'c, 'a>(op: &OperationRef<'c, 'a>, i: usize) -> Result<Value<'c, 'a>, 
 struct Moved<'c, 'a> {
     value: Value<'c, 'a>,
     place: Placement,
-}
-
-/// The place of element `at` (wrapped into `shape`) under `place`.
-fn place_at(place: &Placement, at: &[i64]) -> i64 {
-    place.offset
-        + at.iter()
-            .zip(&place.strides)
-            .map(|(i, s)| i * s)
-            .sum::<i64>()
 }
 
 /// Moves the elements of `sources` to `results` as their placements say
@@ -110,23 +77,37 @@ fn move_elements<'c>(
         }
         return Ok(());
     }
-    let buf = buffer(e, op, elements)?;
-    for ((d, regs), s) in held.iter().zip(sources) {
-        for (r, &x) in regs.iter().enumerate() {
-            let at = place_of(e, &d.0, r, &s.place);
-            let p = e.ir.gep(buf.base, at, buf.elem);
-            e.ir.store_for_others(x, p, buf.bytes);
-        }
-    }
-    e.ir.barrier();
-    for (d, r) in wanted.iter().zip(results) {
-        let regs = (0..d.0.registers())
-            .map(|k| {
-                let at = place_of(e, &d.0, k, &r.place);
-                let p = e.ir.gep(buf.base, at, buf.elem);
-                e.ir.load(p, buf.elem, buf.bytes)
-            })
-            .collect();
+    let elem = e
+        .tile_type(result(op, 0)?, op)?
+        .elem()
+        .ok_or_else(|| PassError::at(op, "moves a block pointer"))?;
+    let (bytes, whole) = match elem {
+        Elem::Num(d) => (i64::from(d.bits().div_ceil(8)), d.bits().is_multiple_of(8)),
+        // Pointers move as scalars.
+        Elem::Ptr(_) => (8, false),
+    };
+    let elem = e.elem_type(elem);
+    let writers: Vec<Held> = held
+        .iter()
+        .zip(sources)
+        .map(|((d, regs), s)| Held {
+            side: Side {
+                dist: &d.0,
+                place: &s.place,
+            },
+            regs,
+        })
+        .collect();
+    let readers: Vec<Side> = wanted
+        .iter()
+        .zip(results)
+        .map(|(d, r)| Side {
+            dist: &d.0,
+            place: &r.place,
+        })
+        .collect();
+    let moved = exchange(e, &writers, &readers, elements, elem, bytes, whole)?;
+    for (r, regs) in results.iter().zip(moved) {
         e.set(r.value, Lowered::Regs(regs));
     }
     Ok(())
@@ -151,7 +132,7 @@ fn register_map(
         let mut held = HashMap::new();
         for (s, (d, p)) in sources.iter().enumerate() {
             for k in 0..d.registers() {
-                held.entry(place_at(p, &d.element(lane, warp, k)))
+                held.entry(p.at(&d.element(lane, warp, k)))
                     .or_insert((s, k));
             }
         }
@@ -159,70 +140,17 @@ fn register_map(
     };
     let first = held_by(0, 0);
     let map: Vec<(usize, usize)> = (0..dst.registers())
-        .map(|r| first.get(&place_at(place, &dst.element(0, 0, r))).copied())
+        .map(|r| first.get(&place.at(&dst.element(0, 0, r))).copied())
         .collect::<Option<_>>()?;
     let agree = (0..warps).all(|warp| {
         (0..32).all(|lane| {
             map.iter().enumerate().all(|(r, &(s, k))| {
                 let (d, p) = sources[s];
-                place_at(p, &d.element(lane, warp, k))
-                    == place_at(place, &dst.element(lane, warp, r))
+                p.at(&d.element(lane, warp, k)) == place.at(&dst.element(lane, warp, r))
             })
         })
     });
     agree.then_some(map)
-}
-
-/// Reserves a buffer of `elements` of `op`'s result's element type, after
-/// a barrier that lets earlier users of the shared scratch finish.
-fn buffer<'c>(
-    e: &mut Emitter<'_, 'c>,
-    op: &OperationRef<'c, '_>,
-    elements: i64,
-) -> Result<Buffer<'c>, PassError> {
-    let elem = e
-        .tile_type(result(op, 0)?, op)?
-        .elem()
-        .ok_or_else(|| PassError::at(op, "moves a block pointer"))?;
-    let bytes = match elem {
-        Elem::Num(d) => u64::from(d.bits().div_ceil(8)),
-        Elem::Ptr(_) => 8,
-    };
-    e.reserve_shared(elements as usize * bytes as usize);
-    let base = e.shared_base();
-    e.ir.barrier();
-    Ok(Buffer {
-        base,
-        elem: e.elem_type(elem),
-        bytes,
-    })
-}
-
-/// The buffer index of register `r`'s element under `place`.
-fn place_of(e: &mut Emitter<'_, '_>, d: &Distribution, r: usize, place: &Placement) -> Val {
-    let mut acc: Option<Val> = None;
-    for (k, &stride) in place.strides.iter().enumerate() {
-        let idx = e.index(d, r, k);
-        let term = match stride {
-            1 => idx,
-            s => {
-                let c = e.i32(s);
-                e.ir.binary(arith::muli, idx, c)
-            }
-        };
-        acc = Some(match acc {
-            None => term,
-            Some(a) => e.ir.binary(arith::addi, a, term),
-        });
-    }
-    let at = acc.unwrap_or_else(|| e.i32(0));
-    match place.offset {
-        0 => at,
-        o => {
-            let c = e.i32(o);
-            e.ir.binary(arith::addi, at, c)
-        }
-    }
 }
 
 fn shape_of(e: &Emitter<'_, '_>, v: Value, op: &OperationRef) -> Result<Vec<i64>, PassError> {

@@ -1,0 +1,457 @@
+//! Moving a tile's elements between threads through shared memory: a
+//! layout conversion, a `permute`, a reshape, a join, a split or a cat.
+//! Every source thread writes the elements it holds at their *places*
+//! (an index per element: where the op sends it), and after a barrier
+//! every result thread reads the places its registers want.
+//!
+//! Where a place lies in the buffer is chosen here, per exchange, so that
+//! both sides are fast:
+//! - **vectors**: a side whose registers hold runs of consecutive places
+//!   (aligned to the run) moves each run with one access of up to 16
+//!   bytes;
+//! - **no bank conflicts**: among mappings that keep those runs whole
+//!   ([`Mapping`]: the identity, an XOR swizzle of runs by higher place
+//!   bits, or a pad after every row), the one with the fewest shared
+//!   memory wavefronts over both sides is taken, counted by replaying the
+//!   accesses of a warp against the 32 banks ([`wavefronts`]); ties go to
+//!   fewer instructions, then to the simpler mapping.
+//!
+//! So a transpose (a source run along one axis, the result's along the
+//! other) writes scalars into a swizzled buffer that the result reads in
+//! 16-byte vectors, each side at most 2-way conflicted, instead of 16
+//! threads writing one bank.
+
+use super::builder::Val;
+use super::emit::Emitter;
+use crate::pass::PassError;
+use melior::dialect::arith;
+use melior::ir::Type;
+use tile_coalesce::Distribution;
+
+/// Where the elements of a tensor go in the exchange, in places:
+/// `offset + Σ index[k] · strides[k]`.
+pub struct Placement {
+    /// The place stride of each axis.
+    pub strides: Vec<i64>,
+    /// The place of element 0.
+    pub offset: i64,
+}
+
+impl Placement {
+    /// Row-major in `shape`, each place `scale` apart, from `offset`.
+    pub fn row_major(shape: &[i64], scale: i64, offset: i64) -> Self {
+        let mut strides = vec![scale; shape.len()];
+        for k in (0..shape.len().saturating_sub(1)).rev() {
+            strides[k] = strides[k + 1] * shape[k + 1];
+        }
+        Placement { strides, offset }
+    }
+
+    /// The place of element `at`.
+    pub fn at(&self, at: &[i64]) -> i64 {
+        self.offset
+            + at.iter()
+                .zip(&self.strides)
+                .map(|(i, s)| i * s)
+                .sum::<i64>()
+    }
+}
+
+/// How a place maps to its element slot in the buffer. `unit` (log2 of
+/// the elements kept together) is the plan's; runs of `2^unit` aligned
+/// places stay together and in order under every mapping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mapping {
+    /// Slot = place.
+    Identity,
+    /// Slot = place XOR (((place >> from) & (2^bits - 1)) << unit): runs
+    /// permuted within each group of `2^bits` runs by higher place bits.
+    Xor {
+        /// The lowest place bit that selects the permutation.
+        from: u32,
+        /// How many bits.
+        bits: u32,
+    },
+    /// Slot = place + (place >> every) · 2^unit: a run of padding after
+    /// every `2^every` places.
+    Pad {
+        /// log2 of the places between pads.
+        every: u32,
+    },
+}
+
+/// How an exchange uses shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// log2 of the elements kept together.
+    pub unit: u32,
+    /// Place to slot.
+    pub mapping: Mapping,
+    /// Slots of the buffer.
+    pub slots: i64,
+}
+
+impl Plan {
+    /// The slot of `place`.
+    pub fn slot(&self, place: i64) -> i64 {
+        match self.mapping {
+            Mapping::Identity => place,
+            Mapping::Xor { from, bits } => {
+                place ^ (((place >> from) & ((1 << bits) - 1)) << self.unit)
+            }
+            Mapping::Pad { every } => place + ((place >> every) << self.unit),
+        }
+    }
+
+    /// [`Plan::slot`] of a place held in an `i32` register.
+    fn emit_slot(&self, e: &mut Emitter<'_, '_>, place: Val) -> Val {
+        match self.mapping {
+            Mapping::Identity => place,
+            Mapping::Xor { from, bits } => {
+                let shift = e.i32(i64::from(from));
+                let high = e.ir.binary(arith::shrui, place, shift);
+                let mask = e.i32((1 << bits) - 1);
+                let mut moved = e.ir.binary(arith::andi, high, mask);
+                if self.unit > 0 {
+                    let unit = e.i32(i64::from(self.unit));
+                    moved = e.ir.binary(arith::shli, moved, unit);
+                }
+                e.ir.binary(arith::xori, place, moved)
+            }
+            Mapping::Pad { every } => {
+                let shift = e.i32(i64::from(every));
+                let mut pad = e.ir.binary(arith::shrui, place, shift);
+                if self.unit > 0 {
+                    let unit = e.i32(i64::from(self.unit));
+                    pad = e.ir.binary(arith::shli, pad, unit);
+                }
+                e.ir.binary(arith::addi, place, pad)
+            }
+        }
+    }
+}
+
+/// One side of an exchange: a distribution and where its elements go.
+pub struct Side<'a> {
+    /// Which thread holds which element in which register.
+    pub dist: &'a Distribution,
+    /// The elements' places.
+    pub place: &'a Placement,
+}
+
+impl Side<'_> {
+    fn place(&self, lane: i64, warp: i64, r: usize) -> i64 {
+        self.place.at(&self.dist.element(lane, warp, r))
+    }
+
+    /// The longest run (a power of two, at most `limit` elements) that
+    /// every thread's registers `k·w .. k·w + w` hold as `w` consecutive
+    /// places starting at a multiple of `w`.
+    fn vector_width(&self, limit: usize) -> usize {
+        let n = self.dist.registers();
+        let warps = i64::from(self.dist.root.num_warps());
+        let mut w = limit.min(n).max(1);
+        while w > 1 {
+            let runs = n.is_multiple_of(w)
+                && (0..warps).all(|warp| {
+                    (0..32).all(|lane| {
+                        (0..n).step_by(w).all(|r| {
+                            let first = self.place(lane, warp, r);
+                            first.rem_euclid(w as i64) == 0
+                                && (1..w).all(|i| self.place(lane, warp, r + i) == first + i as i64)
+                        })
+                    })
+                });
+            if runs {
+                return w;
+            }
+            w /= 2;
+        }
+        1
+    }
+}
+
+/// Shared memory wavefronts of one warp-wide access: each lane's byte
+/// address (`None`: the lane does not take part) and the bytes each
+/// accesses. Lanes go in phases of 128 bytes (8 lanes of 16 bytes, 16 of
+/// 8, all 32 otherwise); a phase takes as many wavefronts as the most
+/// distinct 4-byte words any one of the 32 banks holds.
+pub fn wavefronts(addresses: &[Option<i64>], bytes: i64) -> u32 {
+    let lanes_per_phase = (128 / bytes.max(4)) as usize;
+    let mut total = 0;
+    for phase in addresses.chunks(lanes_per_phase) {
+        let mut words: Vec<i64> = phase
+            .iter()
+            .flatten()
+            .flat_map(|&a| (a.div_euclid(4)..=(a + bytes - 1).div_euclid(4)).collect::<Vec<_>>())
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        let mut per_bank = [0u32; 32];
+        for w in words {
+            per_bank[w.rem_euclid(32) as usize] += 1;
+        }
+        total += per_bank.iter().copied().max().unwrap_or(0);
+    }
+    total
+}
+
+/// Register groups of a side sampled for the cost: at most this many.
+const SAMPLED_GROUPS: usize = 16;
+
+/// The cost of `plan` for `sides` moving runs of `widths` (capped by the
+/// plan's unit): estimated wavefronts over all of each side's accesses
+/// (from warp 0's sampled groups), and the number of accesses.
+fn cost(plan: &Plan, sides: &[Side], widths: &[usize], elem_bytes: i64) -> (f64, usize) {
+    let mut waves = 0.0;
+    let mut accesses = 0;
+    for (side, &w) in sides.iter().zip(widths) {
+        let w = w.min(1 << plan.unit);
+        let groups = side.dist.registers() / w;
+        let step = groups.div_ceil(SAMPLED_GROUPS).max(1);
+        let mut sampled = 0;
+        let mut sum = 0u32;
+        for g in (0..groups).step_by(step) {
+            let addresses: Vec<Option<i64>> = (0..32)
+                .map(|lane| Some(plan.slot(side.place(lane, 0, g * w)) * elem_bytes))
+                .collect();
+            sum += wavefronts(&addresses, w as i64 * elem_bytes);
+            sampled += 1;
+        }
+        let warps = f64::from(side.dist.root.num_warps());
+        waves += f64::from(sum) / sampled.max(1) as f64 * groups as f64 * warps;
+        accesses += groups;
+    }
+    (waves, accesses)
+}
+
+/// The plan for an exchange among `sides` (sources then results) over
+/// `elements` places of `elem_bytes` each, and each side's access width
+/// in elements. `vectors`: whether accesses may be wider than one element
+/// (whole-byte scalars in a 16-byte aligned buffer).
+pub fn plan(sides: &[Side], elements: i64, elem_bytes: i64, vectors: bool) -> (Plan, Vec<usize>) {
+    let limit = if vectors {
+        (16 / elem_bytes.max(1)).max(1) as usize
+    } else {
+        1
+    };
+    let widths: Vec<usize> = sides.iter().map(|s| s.vector_width(limit)).collect();
+    let widest = widths.iter().copied().max().unwrap_or(1);
+    let size = elements.max(1);
+    let total_bits = 64 - (size - 1).leading_zeros();
+    let mut best: Option<((f64, usize), Plan)> = None;
+    let mut consider = |plan: Plan| {
+        let c = cost(&plan, sides, &widths, elem_bytes);
+        let better = match &best {
+            None => true,
+            Some((b, _)) => c.0 < b.0 - 1e-9 || (c.0 <= b.0 + 1e-9 && c.1 < b.1),
+        };
+        if better {
+            best = Some((c, plan));
+        }
+    };
+    for unit in (0..=widest.trailing_zeros()).rev() {
+        consider(Plan {
+            unit,
+            mapping: Mapping::Identity,
+            slots: size,
+        });
+        // Bank patterns repeat every 128 bytes: more runs than fit in 128
+        // bytes gain nothing from a wider permutation.
+        let runs_per_line = (128 / (elem_bytes << unit)).max(2);
+        for bits in 1..=runs_per_line.trailing_zeros() {
+            for from in (unit + bits)..total_bits {
+                consider(Plan {
+                    unit,
+                    mapping: Mapping::Xor { from, bits },
+                    slots: 1i64 << total_bits,
+                });
+            }
+        }
+        for every in (unit + 1)..total_bits {
+            consider(Plan {
+                unit,
+                mapping: Mapping::Pad { every },
+                slots: size + (((size - 1) >> every) << unit),
+            });
+        }
+    }
+    let (_, plan) = best.expect("the identity is always a candidate");
+    let widths = widths.into_iter().map(|w| w.min(1 << plan.unit)).collect();
+    (plan, widths)
+}
+
+/// The registers a side holds or wants, with its distribution and places.
+pub struct Held<'a> {
+    /// The side.
+    pub side: Side<'a>,
+    /// Its registers (sources only).
+    pub regs: &'a [Val],
+}
+
+/// Exchanges through shared memory: `sources` write their registers,
+/// `results` read theirs; returns each result's registers. `elem` is the
+/// element type in registers, `elem_bytes` its size in the buffer,
+/// `whole_bytes` false for `i1` (no vectors then).
+pub fn exchange<'c>(
+    e: &mut Emitter<'_, 'c>,
+    sources: &[Held],
+    results: &[Side],
+    elements: i64,
+    elem: Type<'c>,
+    elem_bytes: i64,
+    whole_bytes: bool,
+) -> Result<Vec<Vec<Val>>, PassError> {
+    let vectors = whole_bytes && e.scratch().is_multiple_of(16);
+    let sides: Vec<Side> = sources
+        .iter()
+        .map(|h| Side {
+            dist: h.side.dist,
+            place: h.side.place,
+        })
+        .chain(results.iter().map(|s| Side {
+            dist: s.dist,
+            place: s.place,
+        }))
+        .collect();
+    let (plan, widths) = plan(&sides, elements, elem_bytes, vectors);
+    e.reserve_shared((plan.slots * elem_bytes) as usize);
+    let base = e.shared_base();
+    // Earlier users of the buffer must be done before it is rewritten.
+    e.ir.barrier();
+    for (held, &w) in sources.iter().zip(&widths) {
+        for r in (0..held.regs.len()).step_by(w) {
+            let p = slot_pointer(e, &plan, &held.side, r, base, elem);
+            let align = (w as i64 * elem_bytes) as u64;
+            if w == 1 {
+                e.ir.store_for_others(held.regs[r], p, align);
+            } else {
+                let vector_ty = e.ir.vector_type(w as u64, elem);
+                let mut v = e.ir.poison(vector_ty);
+                for (i, &x) in held.regs[r..r + w].iter().enumerate() {
+                    let at = e.i32(i as i64);
+                    v = e.ir.insert_element(v, x, at);
+                }
+                e.ir.store_for_others(v, p, align);
+            }
+        }
+    }
+    e.ir.barrier();
+    let mut out = Vec::with_capacity(results.len());
+    for (side, &w) in results.iter().zip(&widths[sources.len()..]) {
+        let n = side.dist.registers();
+        let mut regs = Vec::with_capacity(n);
+        for r in (0..n).step_by(w) {
+            let p = slot_pointer(e, &plan, side, r, base, elem);
+            let align = (w as i64 * elem_bytes) as u64;
+            if w == 1 {
+                regs.push(e.ir.load(p, elem, align));
+            } else {
+                let vector_ty = e.ir.vector_type(w as u64, elem);
+                let v = e.ir.load(p, vector_ty, align);
+                for i in 0..w {
+                    let at = e.i32(i as i64);
+                    regs.push(e.ir.extract_element(v, at, elem));
+                }
+            }
+        }
+        out.push(regs);
+    }
+    Ok(out)
+}
+
+/// The address of register `r`'s slot.
+fn slot_pointer<'c>(
+    e: &mut Emitter<'_, 'c>,
+    plan: &Plan,
+    side: &Side,
+    r: usize,
+    base: Val,
+    elem: Type<'c>,
+) -> Val {
+    let place = place_of(e, side.dist, r, side.place);
+    let slot = plan.emit_slot(e, place);
+    e.ir.gep(base, slot, elem)
+}
+
+/// The place of register `r`'s element, in an `i32` register.
+fn place_of(e: &mut Emitter<'_, '_>, d: &Distribution, r: usize, place: &Placement) -> Val {
+    let mut acc: Option<Val> = None;
+    for (k, &stride) in place.strides.iter().enumerate() {
+        let idx = e.index(d, r, k);
+        let term = match stride {
+            1 => idx,
+            s => {
+                let c = e.i32(s);
+                e.ir.binary(arith::muli, idx, c)
+            }
+        };
+        acc = Some(match acc {
+            None => term,
+            Some(a) => e.ir.binary(arith::addi, a, term),
+        });
+    }
+    let at = acc.unwrap_or_else(|| e.i32(0));
+    match place.offset {
+        0 => at,
+        o => {
+            let c = e.i32(o);
+            e.ir.binary(arith::addi, at, c)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflict_free_scalars_take_one_wavefront() {
+        let a: Vec<Option<i64>> = (0..32).map(|l| Some(l * 4)).collect();
+        assert_eq!(wavefronts(&a, 4), 1);
+    }
+
+    #[test]
+    fn a_column_of_a_128_byte_row_major_tile_hits_one_bank() {
+        let a: Vec<Option<i64>> = (0..32).map(|l| Some(l * 128)).collect();
+        assert_eq!(wavefronts(&a, 4), 32);
+        let same: Vec<Option<i64>> = (0..32).map(|_| Some(64)).collect();
+        assert_eq!(wavefronts(&same, 4), 1, "one word is a broadcast");
+    }
+
+    #[test]
+    fn sixteen_byte_accesses_go_in_four_phases() {
+        let a: Vec<Option<i64>> = (0..32).map(|l| Some(l * 16)).collect();
+        assert_eq!(wavefronts(&a, 16), 4);
+        // Two lanes of a phase 128 bytes apart share banks.
+        let b: Vec<Option<i64>> = (0..32)
+            .map(|l| Some((l % 2) * 128 + (l / 2) * 16))
+            .collect();
+        assert_eq!(wavefronts(&b, 16), 8);
+    }
+
+    #[test]
+    fn slots_are_a_permutation_and_keep_runs() {
+        for mapping in [
+            Mapping::Identity,
+            Mapping::Xor { from: 6, bits: 3 },
+            Mapping::Xor { from: 8, bits: 2 },
+            Mapping::Pad { every: 6 },
+        ] {
+            let plan = Plan {
+                unit: 2,
+                mapping,
+                slots: 4096 + 256,
+            };
+            let mut seen = std::collections::HashSet::new();
+            for p in 0..4096 {
+                let s = plan.slot(p);
+                assert!((0..plan.slots).contains(&s), "{mapping:?}: {p} -> {s}");
+                assert!(seen.insert(s), "{mapping:?}: slot {s} twice");
+                if p % 4 != 0 {
+                    assert_eq!(s, plan.slot(p - 1) + 1, "{mapping:?} splits a run");
+                }
+            }
+        }
+    }
+}
