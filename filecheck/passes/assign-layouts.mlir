@@ -120,3 +120,63 @@ func.func @tiny() attributes {tile.kernel} {
   %z = arith.constant dense<0.0> : tensor<1x4xf32>
   return
 }
+
+// -----
+
+// A tile reduced along its fastest axis (several rows of a softmax a
+// program) spreads its warps over the rows first: 8 rows of 1024 over 8
+// warps give each warp a row, so the max needs shuffles only. The vector
+// and the lanes stay as the load chose them ([1, 4] of [1, 32]).
+// CHECK-LABEL: func.func @rows_reduced
+// CHECK: "tile.load"{{.*}} -> tensor<8x1024xf32, #tile.blocked<array<i32: 1, 4>, array<i32: 1, 32>, array<i32: 8, 1>, array<i32: 1, 0>>>
+// CHECK: "tile.reduce"{{.*}} -> tensor<8xf32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 4>, array<i32: 1, 32>, array<i32: 8, 1>, array<i32: 1, 0>>>>
+module attributes {tile.num_warps = 8 : i32} {
+func.func @rows_reduced(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 8 : i32} : () -> tensor<8xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<8xi32>) -> tensor<8x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<1024xi32>) -> tensor<1x1024xi32>
+  %k = arith.constant dense<1024> : tensor<8x1xi32>
+  %row = arith.muli %r2, %k : tensor<8x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<8x1xi32>) -> tensor<8x1024xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x1024xi32>) -> tensor<8x1024xi32>
+  %off = arith.addi %rb, %cb : tensor<8x1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<8x1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<8x1024x!tile.ptr<f32>>, tensor<8x1024xi32>) -> tensor<8x1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<8x1024x!tile.ptr<f32>>) -> tensor<8x1024xf32>
+  %m = "tile.reduce"(%v) {kind = "max", axis = 1 : i32, keep_dims = false} : (tensor<8x1024xf32>) -> tensor<8xf32>
+  %os = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<8x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %r) : (tensor<8x!tile.ptr<f32>>, tensor<8xi32>) -> tensor<8x!tile.ptr<f32>>
+  "tile.store"(%o, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<8x!tile.ptr<f32>>, tensor<8xf32>) -> ()
+  return
+}
+}
+
+// -----
+
+// Reduced along the slow axis (a column sum), the warps stay where the
+// load put them: along the rows, the reduced axis, since the columns
+// leave them no room (each warp's 8 lanes of 4 already span all 32).
+// CHECK-LABEL: func.func @columns_reduced
+// CHECK: "tile.load"{{.*}} -> tensor<64x32xf32, #tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 8, 1>, array<i32: 1, 0>>>
+module attributes {tile.num_warps = 8 : i32} {
+func.func @columns_reduced(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 64 : i32} : () -> tensor<64xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %k = arith.constant dense<32> : tensor<64x1xi32>
+  %row = arith.muli %r2, %k : tensor<64x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<64x1xi32>) -> tensor<64x32xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x32xi32>) -> tensor<64x32xi32>
+  %off = arith.addi %rb, %cb : tensor<64x32xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<64x32x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<64x32x!tile.ptr<f32>>, tensor<64x32xi32>) -> tensor<64x32x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<64x32x!tile.ptr<f32>>) -> tensor<64x32xf32>
+  %s = "tile.reduce"(%v) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<64x32xf32>) -> tensor<32xf32>
+  %os = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<32x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %c) : (tensor<32x!tile.ptr<f32>>, tensor<32xi32>) -> tensor<32x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x!tile.ptr<f32>>, tensor<32xf32>) -> ()
+  return
+}
+}

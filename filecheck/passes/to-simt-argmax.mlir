@@ -7,7 +7,8 @@
 // both halves of the pair are shuffled; across warps each has its own
 // shared array (values first, then the i32 indices, aligned).
 
-// 4x256 f32 along axis 1 with 4 warps: lanes and warps along the axis.
+// 2x256 f32 along axis 1 with 4 warps: lanes and two warps a row along
+// the axis (rows take warps first: four rows would give each warp its own).
 // CHECK-LABEL: gpu.func @argmax_rows
 // CHECK: gpu.barrier
 // CHECK: arith.cmpf ogt
@@ -38,22 +39,22 @@
 // PTX-SAME: ld.shared
 // PTX-SAME: st.global.b32
 func.func @argmax_rows(%x: !tile.ptr<f32>, %out: !tile.ptr<i32>) attributes {tile.kernel} {
-  %r = "tile.arange"() {start = 0 : i32, end = 4 : i32} : () -> tensor<4xi32>
+  %r = "tile.arange"() {start = 0 : i32, end = 2 : i32} : () -> tensor<2xi32>
   %c = "tile.arange"() {start = 0 : i32, end = 256 : i32} : () -> tensor<256xi32>
-  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<4xi32>) -> tensor<4x1xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<2xi32>) -> tensor<2x1xi32>
   %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<256xi32>) -> tensor<1x256xi32>
-  %k = arith.constant dense<256> : tensor<4x1xi32>
-  %row = arith.muli %r2, %k : tensor<4x1xi32>
-  %rb = "tile.broadcast"(%row) : (tensor<4x1xi32>) -> tensor<4x256xi32>
-  %cb = "tile.broadcast"(%c2) : (tensor<1x256xi32>) -> tensor<4x256xi32>
-  %off = arith.addi %rb, %cb : tensor<4x256xi32>
-  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<4x256x!tile.ptr<f32>>
-  %p = "tile.addptr"(%ps, %off) : (tensor<4x256x!tile.ptr<f32>>, tensor<4x256xi32>) -> tensor<4x256x!tile.ptr<f32>>
-  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x256x!tile.ptr<f32>>) -> tensor<4x256xf32>
-  %i = "tile.reduce"(%v) {kind = "argmax", axis = 1 : i32, keep_dims = false} : (tensor<4x256xf32>) -> tensor<4xi32>
-  %os = "tile.splat"(%out) : (!tile.ptr<i32>) -> tensor<4x!tile.ptr<i32>>
-  %o = "tile.addptr"(%os, %r) : (tensor<4x!tile.ptr<i32>>, tensor<4xi32>) -> tensor<4x!tile.ptr<i32>>
-  "tile.store"(%o, %i) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x!tile.ptr<i32>>, tensor<4xi32>) -> ()
+  %k = arith.constant dense<256> : tensor<2x1xi32>
+  %row = arith.muli %r2, %k : tensor<2x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<2x1xi32>) -> tensor<2x256xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x256xi32>) -> tensor<2x256xi32>
+  %off = arith.addi %rb, %cb : tensor<2x256xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<2x256x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<2x256x!tile.ptr<f32>>, tensor<2x256xi32>) -> tensor<2x256x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2x256x!tile.ptr<f32>>) -> tensor<2x256xf32>
+  %i = "tile.reduce"(%v) {kind = "argmax", axis = 1 : i32, keep_dims = false} : (tensor<2x256xf32>) -> tensor<2xi32>
+  %os = "tile.splat"(%out) : (!tile.ptr<i32>) -> tensor<2x!tile.ptr<i32>>
+  %o = "tile.addptr"(%os, %r) : (tensor<2x!tile.ptr<i32>>, tensor<2xi32>) -> tensor<2x!tile.ptr<i32>>
+  "tile.store"(%o, %i) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<2x!tile.ptr<i32>>, tensor<2xi32>) -> ()
   return
 }
 

@@ -133,6 +133,40 @@ impl Blocked {
         Ok(layout)
     }
 
+    /// The same layout of a tensor of `shape` with its warps spread anew,
+    /// from the first axis of `warp_order` outwards (what is left goes to
+    /// its last axis); each thread's elements and each warp's threads stay
+    /// as they are. A tile reduced along its fastest axis keeps its warps
+    /// off that axis this way, so that each warp reduces whole rows.
+    pub fn with_warp_order(
+        &self,
+        shape: &[i64],
+        warp_order: &[usize],
+    ) -> Result<Blocked, LayoutError> {
+        check_shape(shape)?;
+        let rank = self.rank();
+        let mut seen = vec![false; rank];
+        if shape.len() != rank
+            || warp_order.len() != rank
+            || warp_order
+                .iter()
+                .any(|&a| a >= rank || std::mem::replace(&mut seen[a], true))
+        {
+            return Err(LayoutError(format!(
+                "warp order {warp_order:?} is not a permutation of the axes of {shape:?}"
+            )));
+        }
+        let covered: Vec<i64> = (0..rank)
+            .map(|a| i64::from(self.size_per_thread[a]) * i64::from(self.threads_per_warp[a]))
+            .collect();
+        let layout = Blocked {
+            warps_per_cta: spread(shape, warp_order, &covered, self.num_warps()),
+            ..self.clone()
+        };
+        layout.validate()?;
+        Ok(layout)
+    }
+
     /// Checks the invariants: equal ranks, `order` a permutation, 32
     /// threads a warp, powers of two.
     pub fn validate(&self) -> Result<(), LayoutError> {
@@ -594,6 +628,45 @@ mod tests {
         b.validate().unwrap();
         assert!(Blocked::default_for(&[12], 4).is_err());
         assert!(Blocked::default_for(&[16], 3).is_err());
+    }
+
+    /// Warps re-spread rows first: 8 rows of 1024 over 8 warps put a warp
+    /// on each row (threads and vectors unchanged); 4 rows give two warps
+    /// a row; one row keeps all 8 along it; leftovers go to the last axis
+    /// of the warp order.
+    #[test]
+    fn warps_spread_over_rows_first_when_asked() {
+        let row_major = |rows| Blocked::spread_over(&[rows, 1024], 8, &[1, 0], &[1, 4]).unwrap();
+        let eight = row_major(8);
+        assert_eq!(eight.warps_per_cta, vec![1, 8]);
+        let by_rows = eight.with_warp_order(&[8, 1024], &[0, 1]).unwrap();
+        assert_eq!(by_rows.warps_per_cta, vec![8, 1]);
+        assert_eq!(
+            (
+                &by_rows.size_per_thread,
+                &by_rows.threads_per_warp,
+                &by_rows.order
+            ),
+            (
+                &eight.size_per_thread,
+                &eight.threads_per_warp,
+                &eight.order
+            )
+        );
+        let four = row_major(4).with_warp_order(&[4, 1024], &[0, 1]).unwrap();
+        assert_eq!(four.warps_per_cta, vec![4, 2]);
+        let one = row_major(1).with_warp_order(&[1, 1024], &[0, 1]).unwrap();
+        assert_eq!(one.warps_per_cta, vec![1, 8]);
+        let small = Blocked::spread_over(&[2, 32], 8, &[1, 0], &[1, 4]).unwrap();
+        assert_eq!(
+            small
+                .with_warp_order(&[2, 32], &[0, 1])
+                .unwrap()
+                .warps_per_cta,
+            vec![1, 8]
+        );
+        assert!(eight.with_warp_order(&[8, 1024], &[0, 0]).is_err());
+        assert!(eight.with_warp_order(&[8, 1024], &[0]).is_err());
     }
 
     /// Shapes have power-of-two extents, at least one axis.

@@ -183,6 +183,8 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
         }
     }
 
+    rows_to_warps(&mut classes, &mut best, &shape_of);
+
     let mut layout_of: HashMap<usize, Layout> = HashMap::new();
     let capability = compute_capability(func)?;
     for p in &classes.products {
@@ -271,6 +273,40 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     layout_conversions::convert_at_accesses(&types, func, &own)?;
     layout_conversions::fold(func);
     Ok(())
+}
+
+/// Tiles reduced or scanned along some axes (a softmax or LayerNorm of
+/// several rows a program) spread their warps over the other axes first:
+/// each warp then reduces whole rows with shuffles, where warps along the
+/// reduced axis would combine partial results through shared memory and
+/// two barriers a reduction. Each thread's vector and each warp's threads
+/// stay as the accesses chose them.
+fn rows_to_warps(
+    classes: &mut Classes,
+    best: &mut HashMap<usize, (i64, Blocked)>,
+    shape_of: &HashMap<usize, Vec<i64>>,
+) {
+    let mut reduced: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(tensor, axis) in &classes.reductions {
+        let axes = reduced.entry(classes.sets.find(tensor)).or_default();
+        if !axes.contains(&axis) {
+            axes.push(axis);
+        }
+    }
+    for (class, axes) in reduced {
+        let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class)) else {
+            continue;
+        };
+        let (kept, along): (Vec<usize>, Vec<usize>) =
+            layout.order.iter().partition(|a| !axes.contains(a));
+        if kept.is_empty() || along.is_empty() {
+            continue;
+        }
+        let warp_order: Vec<usize> = kept.into_iter().chain(along).collect();
+        if let Ok(spread) = layout.with_warp_order(shape, &warp_order) {
+            *layout = spread;
+        }
+    }
 }
 
 /// For the operand of a product that tensor cores read only K-major, laid

@@ -137,6 +137,9 @@ pub struct Classes {
     pub accesses: Vec<Access>,
     /// The products.
     pub products: Vec<Product>,
+    /// Reductions and scans: the tensor reduced or scanned (an index in
+    /// [`Tensors`]) and the axis.
+    pub reductions: Vec<(usize, usize)>,
 }
 
 impl Classes {
@@ -151,6 +154,7 @@ impl Classes {
             wants: Vec::new(),
             accesses: Vec::new(),
             products: Vec::new(),
+            reductions: Vec::new(),
         };
         let mut failure = None;
         func.walk(WalkOrder::PreOrder, |op| {
@@ -211,6 +215,9 @@ impl Classes {
                 return Ok(());
             }
             Ok(Some(TileOp::Reduce(r))) => {
+                if let Some(src) = id(r.src) {
+                    self.reductions.push((src, r.axis as usize));
+                }
                 match (id(r.src), result()) {
                     // A 1-d tensor reduces to a scalar.
                     (_, None) | (None, _) => {}
@@ -238,6 +245,13 @@ impl Classes {
                 | TileOp::Cat(_),
             )) => {
                 return Ok(());
+            }
+            Ok(Some(TileOp::Scan(c))) => {
+                // Tied like any elementwise op below; noted as a reduction
+                // along its axis.
+                if let Some(src) = id(c.src) {
+                    self.reductions.push((src, c.axis as usize));
+                }
             }
             Ok(Some(TileOp::Dot(d))) => {
                 let inputs = types

@@ -267,10 +267,13 @@ pub enum Op {
     Setp {
         /// The comparison.
         cmp: Cmp,
-        /// Operand type.
+        /// Operand type (of each half, for a packed pair).
         ty: Ty,
         /// `.and`/`.or`/`.xor` with a third predicate operand.
         combine: Option<BoolOp>,
+        /// `.f16x2`/`.bf16x2`: `p|q` get the low and the high halves'
+        /// comparisons.
+        packed: bool,
     },
     /// `selp`.
     Selp(Ty),
@@ -512,7 +515,11 @@ pub fn decode(opcode: &str) -> Option<Op> {
             })
         }
         "setp" => {
-            let ty = ty()?;
+            let (ty, packed) = match rest.last().copied() {
+                Some("f16x2") => (Ty::parse("f16")?, true),
+                Some("bf16x2") => (Ty::parse("bf16")?, true),
+                _ => (ty()?, false),
+            };
             let cmp = match *rest.first()? {
                 "eq" => rel(Rel::Eq, false),
                 "ne" => rel(Rel::Ne, false),
@@ -540,7 +547,12 @@ pub fn decode(opcode: &str) -> Option<Op> {
             if rest.len() != expected && !(rest.len() == expected + 1 && has("ftz")) {
                 return None;
             }
-            Some(Op::Setp { cmp, ty, combine })
+            Some(Op::Setp {
+                cmp,
+                ty,
+                combine,
+                packed,
+            })
         }
         "selp" if rest.len() == 1 => Some(Op::Selp(ty()?)),
         "bfe" if rest.len() == 1 => Some(Op::Bfe(ty()?)),

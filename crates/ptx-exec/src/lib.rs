@@ -29,7 +29,8 @@
 //! (.NaN) abs neg copysign rcp sqrt`, `div.full.f32` (as the correctly
 //! rounded quotient, within its 2 ulp) and the `.approx` `ex2 lg2 tanh sin
 //! cos rsqrt rcp` (see [`value`] for their references and the tolerances
-//! tests must allow), `setp` (ordered, unordered, `.and/.or/.xor`, `p|q`),
+//! tests must allow), `setp` (ordered, unordered, `.and/.or/.xor`, `p|q`,
+//! and `.f16x2`/`.bf16x2` comparing each half into `p` and `q`),
 //! `selp`, `cvt` (integer widths with `.sat`, a signed destination
 //! narrower than its register sign-extended into it, float to integer with
 //! `.rni/.rzi/.rmi/.rpi` saturating, integer to float `.rn`, float

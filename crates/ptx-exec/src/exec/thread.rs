@@ -305,7 +305,32 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
         Op::Unary { op, ty, ftz } => {
             alu::unary(op, ty, ftz, arg(ctx, t, 1)?).map_err(|m| invalid(ctx, t, m))?
         }
-        Op::Setp { cmp, ty, combine } => {
+        Op::Setp {
+            cmp,
+            ty,
+            combine,
+            packed: true,
+        } => {
+            // `setp.f16x2 p|q, a, b[, c]`: p compares the low halves, q the
+            // high ones.
+            if o.len() != 4 + usize::from(combine.is_some()) {
+                return Err(invalid(ctx, t, "a packed setp writes two predicates".into()));
+            }
+            let (a, b) = (arg(ctx, t, 2)?, arg(ctx, t, 3)?);
+            let c = combine.is_some() && arg(ctx, t, 4)? & 1 == 1;
+            let half = |v: u64, i: u32| (v >> (16 * i)) & 0xffff;
+            let high = alu::compare(cmp, ty, half(a, 1), half(b, 1));
+            let q = u64::from(alu::combine(combine, high, c));
+            ctx.write(t, &o[1], q).map_err(|m| invalid(ctx, t, m))?;
+            u64::from(alu::combine(
+                combine,
+                alu::compare(cmp, ty, half(a, 0), half(b, 0)),
+                c,
+            ))
+        }
+        Op::Setp {
+            cmp, ty, combine, ..
+        } => {
             // `setp p|q, a, b[, c]`: q gets the negated comparison.
             let two = o.len() == 4 + usize::from(combine.is_some());
             let first = if two { 2 } else { 1 };

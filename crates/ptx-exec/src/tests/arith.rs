@@ -236,3 +236,24 @@ fn shuffles_and_barriers_exchange_values() {
         vec![(0..32).sum(), 4, 0]
     );
 }
+
+/// `setp.f16x2`/`.bf16x2 p|q, a, b`: `p` compares the low halves, `q` the
+/// high ones (what LLVM emits for a pair of half comparisons).
+#[test]
+fn packed_half_comparisons_set_one_predicate_a_half() {
+    // f16: a = (low 1.0, high 3.0), b = (low 2.0, high 2.0).
+    let pair = |ty: &str, a: &str, b: &str, cmp: &str| {
+        scalar(&format!(
+            "mov.b32 %r2, {a};\n mov.b32 %r3, {b};\n setp.{cmp}.{ty} %p1|%p2, %r2, %r3;\n \
+             selp.u32 %r4, 1, 0, %p1;\n selp.u32 %r5, 2, 0, %p2;\n or.b32 %r1, %r4, %r5;"
+        ))
+    };
+    assert_eq!(pair("f16x2", "0x42003C00", "0x40004000", "gt"), 2);
+    assert_eq!(pair("f16x2", "0x42003C00", "0x40004000", "lt"), 1);
+    assert_eq!(pair("f16x2", "0x40004000", "0x40004000", "eq"), 3);
+    // A NaN in the high half: ordered false, unordered true.
+    assert_eq!(pair("f16x2", "0x7E003C00", "0x40004000", "lt"), 1);
+    assert_eq!(pair("f16x2", "0x7E003C00", "0x40004000", "ltu"), 3);
+    // bf16: low 1.0 (0x3F80) against 2.0 (0x4000), high 3.0 (0x4040) too.
+    assert_eq!(pair("bf16x2", "0x40403F80", "0x40004000", "gt"), 2);
+}
