@@ -221,7 +221,8 @@ func.func @saturating_casts(%x: !tile.ptr<f32>, %y: !tile.ptr<i8>, %h: !tile.ptr
 // tanh and erf are sequences of f32 operations (no libdevice): a
 // polynomial by fused multiply-adds for small |x|, an ex2.approx-based
 // formula for the rest (|x| clamped by minnum, the sign copied back),
-// chosen by |x| < 0.625 (tanh) or 0.875 (erf), and NaN passed through.
+// chosen by |x| < 0.625 (tanh) or 0.875 (erf), and NaN passed through;
+// tanh's quotient 2 / d is 2 rcp.approx(d), not the slow div.rn.
 // f16 is computed in f32 and rounded back.
 
 // CHECK-LABEL: gpu.func @tanh_erf
@@ -229,7 +230,8 @@ func.func @saturating_casts(%x: !tile.ptr<f32>, %y: !tile.ptr<i8>, %h: !tile.ptr
 // CHECK: llvm.call_intrinsic "llvm.fabs.f32"
 // CHECK: llvm.call_intrinsic "llvm.minnum.f32"
 // CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;"
-// CHECK: arith.divf
+// CHECK: %[[R:.*]] = llvm.inline_asm "rcp.approx.ftz.f32 $0, $1;"
+// CHECK: arith.mulf %cst{{.*}}, %[[R]] : f32
 // CHECK: arith.cmpf olt, %{{.*}}, %cst{{.*}} : f32
 // CHECK: llvm.call_intrinsic "llvm.copysign.f32"
 // CHECK: arith.cmpf uno
@@ -243,7 +245,7 @@ func.func @saturating_casts(%x: !tile.ptr<f32>, %y: !tile.ptr<i8>, %h: !tile.ptr
 // PTX-NOT: .extern
 // PTX-SAME: fma.rn.f32
 // PTX-SAME: ex2.approx.ftz.f32
-// PTX-SAME: div.rn.f32
+// PTX-SAME: rcp.approx.ftz.f32
 // PTX-SAME: copysign.f32
 // PTX-SAME: cvt.rn.f16.f32
 // PTX-NOT: call

@@ -236,12 +236,14 @@ pub enum Op {
     Binary {
         /// Which.
         op: Binary,
-        /// Operand type.
+        /// Operand type (of each half, for a packed pair).
         ty: Ty,
         /// Subnormals flushed to zero.
         ftz: bool,
         /// `min.NaN` / `max.NaN`.
         nan: bool,
+        /// `.f16x2`/`.bf16x2`: the operation on each 16-bit half.
+        packed: bool,
     },
     /// `mad.lo`, `mad.hi` (`wide` false) or `mad.wide`.
     Mad {
@@ -430,7 +432,15 @@ pub fn decode(opcode: &str) -> Option<Op> {
         "addc" | "subc" => carry(*head == "subc", true, rest),
         "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl"
         | "shr" | "copysign" => {
-            let ty = ty()?;
+            let (ty, packed) = match rest.last().copied() {
+                Some("f16x2") if matches!(*head, "add" | "sub" | "mul" | "min" | "max") => {
+                    (Ty::parse("f16")?, true)
+                }
+                Some("bf16x2") if matches!(*head, "add" | "sub" | "mul" | "min" | "max") => {
+                    (Ty::parse("bf16")?, true)
+                }
+                _ => (ty()?, false),
+            };
             let op = match (*head, ty.is_float()) {
                 ("add", _) => Binary::Add,
                 ("sub", _) => Binary::Sub,
@@ -468,6 +478,7 @@ pub fn decode(opcode: &str) -> Option<Op> {
                 ty,
                 ftz: has("ftz"),
                 nan: has("NaN"),
+                packed,
             })
         }
         "mad" => {

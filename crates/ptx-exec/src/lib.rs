@@ -31,6 +31,7 @@
 //! cos rsqrt rcp` (see [`value`] for their references and the tolerances
 //! tests must allow), `setp` (ordered, unordered, `.and/.or/.xor`, `p|q`,
 //! and `.f16x2`/`.bf16x2` comparing each half into `p` and `q`),
+//! `add`/`sub`/`mul`/`min`/`max` on `.f16x2`/`.bf16x2` (each half alone),
 //! `selp`, `cvt` (integer widths with `.sat`, a signed destination
 //! narrower than its register sign-extended into it, float to integer with
 //! `.rni/.rzi/.rmi/.rpi` saturating, integer to float `.rn`, float

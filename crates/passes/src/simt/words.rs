@@ -144,8 +144,59 @@ pub fn from_lanes(e: &mut Emitter, lanes: &[Val], d: DType, count: usize) -> Vec
     }
 }
 
+/// Pairs of 16-bit elements as 32-bit words, through `vector<2x..>`
+/// bitcasts (what the backend turns into one `mov.b32 %r, {%h0, %h1}`,
+/// where shifts and masks cost an instruction each).
+fn pack_halves(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
+    let ty = e.reg_type(d);
+    let pair = e.ir.vector_type(2, ty);
+    let i32_ty = e.ir.int_type(32);
+    let zero = match d {
+        DType::I16 => e.int(ty, 0),
+        _ => e.float(ty, 0.0),
+    };
+    // Equal pairs (a splat `other`, a padding) are packed once.
+    let mut packed: HashMap<(Val, Val), Val> = HashMap::new();
+    elems
+        .chunks(2)
+        .map(|chunk| {
+            let halves = (chunk[0], chunk.get(1).copied().unwrap_or(zero));
+            if let Some(&word) = packed.get(&halves) {
+                return word;
+            }
+            let mut v = e.ir.poison(pair);
+            for (k, h) in [halves.0, halves.1].into_iter().enumerate() {
+                let at = e.i32(k as i64);
+                v = e.ir.insert_element(v, h, at);
+            }
+            let word = e.ir.cast(melior::dialect::llvm::bitcast, v, i32_ty);
+            packed.insert(halves, word);
+            word
+        })
+        .collect()
+}
+
+/// 32-bit words as pairs of 16-bit elements (see [`pack_halves`]).
+fn unpack_halves(e: &mut Emitter, words: &[Val], d: DType, count: usize) -> Vec<Val> {
+    let ty = e.reg_type(d);
+    let pair = e.ir.vector_type(2, ty);
+    let mut out = Vec::with_capacity(count);
+    for &w in words {
+        let v = e.ir.cast(melior::dialect::llvm::bitcast, w, pair);
+        for k in 0..2 {
+            let at = e.i32(k as i64);
+            out.push(e.ir.extract_element(v, at, ty));
+        }
+    }
+    out.truncate(count);
+    out
+}
+
 /// Packs elements of `d` into 32-bit words, lowest address first.
 pub fn pack(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
+    if matches!(d, DType::F16 | DType::BF16 | DType::I16) {
+        return pack_halves(e, elems, d);
+    }
     // Equal elements (a splat `other`, a padding) are converted once.
     let mut converted: HashMap<Val, Val> = HashMap::new();
     let bits: Vec<Val> = elems
@@ -205,6 +256,9 @@ pub fn pack(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
 
 /// Unpacks 32-bit words into `count` elements of `d`.
 pub fn unpack(e: &mut Emitter, words: &[Val], d: DType, count: usize) -> Vec<Val> {
+    if matches!(d, DType::F16 | DType::BF16 | DType::I16) {
+        return unpack_halves(e, words, d, count);
+    }
     let width = memory_bits(d);
     let mut bits = Vec::with_capacity(count);
     match width {

@@ -288,9 +288,27 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             access(ctx, t, i, global, space, addr, &mut bytes[..n], true, false)?;
             return Ok(());
         }
-        Op::Binary { op, ty, ftz, nan } => {
-            alu::binary(op, ty, ftz, nan, arg(ctx, t, 1)?, arg(ctx, t, 2)?)
-                .map_err(|m| invalid(ctx, t, m))?
+        Op::Binary {
+            op,
+            ty,
+            ftz,
+            nan,
+            packed,
+        } => {
+            let (a, b) = (arg(ctx, t, 1)?, arg(ctx, t, 2)?);
+            if packed {
+                // Each 16-bit half on its own, the low one in the low bits.
+                let half = |v: u64, i: u32| (v >> (16 * i)) & 0xffff;
+                let mut out = 0;
+                for i in 0..2 {
+                    let r = alu::binary(op, ty, ftz, nan, half(a, i), half(b, i))
+                        .map_err(|m| invalid(ctx, t, m))?;
+                    out |= (r & 0xffff) << (16 * i);
+                }
+                out
+            } else {
+                alu::binary(op, ty, ftz, nan, a, b).map_err(|m| invalid(ctx, t, m))?
+            }
         }
         Op::Mad { ty, hi, wide } => alu::mad(
             ty,
@@ -314,7 +332,11 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
             // `setp.f16x2 p|q, a, b[, c]`: p compares the low halves, q the
             // high ones.
             if o.len() != 4 + usize::from(combine.is_some()) {
-                return Err(invalid(ctx, t, "a packed setp writes two predicates".into()));
+                return Err(invalid(
+                    ctx,
+                    t,
+                    "a packed setp writes two predicates".into(),
+                ));
             }
             let (a, b) = (arg(ctx, t, 2)?, arg(ctx, t, 3)?);
             let c = combine.is_some() && arg(ctx, t, 4)? & 1 == 1;

@@ -257,3 +257,24 @@ fn packed_half_comparisons_set_one_predicate_a_half() {
     // bf16: low 1.0 (0x3F80) against 2.0 (0x4000), high 3.0 (0x4040) too.
     assert_eq!(pair("bf16x2", "0x40403F80", "0x40004000", "gt"), 2);
 }
+
+/// Packed half arithmetic (`min`/`max`/`add`/`sub`/`mul` on `.f16x2` and
+/// `.bf16x2`): each 16-bit half on its own, the low half in the low bits.
+#[test]
+fn packed_half_arithmetic_works_on_each_half() {
+    let op = |ins: &str, a: &str, b: &str| {
+        scalar(&format!(
+            "mov.b32 %r2, {a};\n mov.b32 %r3, {b};\n {ins} %r1, %r2, %r3;"
+        ))
+    };
+    // f16: (low 1.0, high 3.0) against (low 2.0, high 2.0).
+    let (a, b) = ("0x42003C00", "0x40004000");
+    assert_eq!(op("max.f16x2", a, b), 0x4200_4000);
+    assert_eq!(op("min.f16x2", a, b), 0x4000_3C00);
+    assert_eq!(op("add.rn.f16x2", a, b), 0x4500_4200); // (5.0, 3.0)
+    assert_eq!(op("sub.rn.f16x2", a, b), 0x3C00_BC00); // (1.0, -1.0)
+    assert_eq!(op("mul.rn.f16x2", a, b), 0x4600_4000); // (6.0, 2.0)
+    // bf16: (low 1.0, high 3.0) against (low 2.0, high 2.0).
+    assert_eq!(op("max.bf16x2", "0x40403F80", "0x40004000"), 0x4040_4000);
+    assert_eq!(op("min.bf16x2", "0x40403F80", "0x40004000"), 0x4000_3F80);
+}
