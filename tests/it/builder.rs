@@ -222,3 +222,47 @@ fn parameters_keep_their_names_and_types() {
     );
     assert!(text.contains("attributes {tile.kernel}"), "{text}");
 }
+
+/// `/` divides f16, bf16 and f32 as Triton's does (`arith.divf` marked
+/// `fastmath<afn>`: `div.full.f32` on the GPU); `div_rn` and f64's `/` are
+/// plain (correctly rounded); integers divide with `arith.divsi`.
+#[test]
+fn division_is_tritons_on_f32_and_below_and_correctly_rounded_on_request() {
+    for (d, approximate) in [
+        (DType::F16, true),
+        (DType::BF16, true),
+        (DType::F32, true),
+        (DType::F64, false),
+    ] {
+        let text = build(|k| {
+            let x = k.arg_ptr("x", d);
+            let offs = k.arange(0, 16);
+            let v = k.load(x + offs).build();
+            k.store(x + offs, v / (v + 1.0)).build();
+            k.store(x + offs, v.div_rn(v + 2.0)).build();
+        });
+        let divisions: Vec<&str> = text.lines().filter(|l| l.contains("arith.divf")).collect();
+        assert_eq!(divisions.len(), 2, "{d}: {text}");
+        assert_eq!(
+            divisions[0].contains("fastmath<afn>"),
+            approximate,
+            "{d} `/`: {}",
+            divisions[0]
+        );
+        assert!(
+            !divisions[1].contains("fastmath"),
+            "{d} div_rn: {}",
+            divisions[1]
+        );
+    }
+    let ints = build(|k| {
+        let x = k.arg_ptr("x", DType::I32);
+        let offs = k.arange(0, 16);
+        let v = k.load(x + offs).build();
+        k.store(x + offs, v / 3).build();
+    });
+    assert!(
+        ints.contains("arith.divsi") && !ints.contains("fastmath"),
+        "{ints}"
+    );
+}

@@ -73,7 +73,7 @@ one_test_per_sweep! {
     every_op_in_every_type,
     super::sweep_passes,
     float_unary >= 72,
-    binary >= 112,
+    binary >= 120,
     nan >= 24,
     approximate >= 8,
     compare >= 72,

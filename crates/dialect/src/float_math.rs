@@ -22,6 +22,7 @@
 //! | `math.rsqrt` | `rsqrt.approx.f32` | | relative error about 2^-23 |
 //! | `math.sin`, `math.cos` | `sin.approx.f32` / `cos.approx.f32` | | absolute error about 2^-20.5 on [-pi, pi] |
 //! | `math.tanh` | [`Composite::Tanh`]: `x + x^3 P(x^2)` below 0.625, else `1 - 2 / (2^(2|x| log2 e) + 1)` with the sign of `x` | | 4 ulp (2.5 measured over 2^22 inputs by `tile-tools gpu-check math-accuracy`) |
+//! | `arith.divf` marked `fastmath<afn>` (`/` on f16, bf16 and f32, `Tile::div_approx`) | `div.full.f32` | `div.full.f32` | within 2 ulp (f16 and bf16 through f32, then within 1 ulp of their own), as Triton's `/`; plain `arith.divf` (`Tile::div_rn`, and f64's `/`) is the correctly rounded `div.rn` |
 //! | `math.tanh` marked `fastmath<afn>` (`Tile::tanh_approx`) | `tanh.approx.f32` | `tanh.approx.f32` | relative error at most 2^-10.987 (PTX ISA); one instruction |
 //! | `math.erf` | [`Composite::Erf`]: `x P(x^2)` below 0.875, else `1 - 2^(-x^2 log2 e) Q(|x| - 2.4375)` with the sign of `x` (1 from 4 on) | | 4 ulp (2.5 measured likewise) |
 //!

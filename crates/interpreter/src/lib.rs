@@ -22,7 +22,7 @@
 //!   op, the user's source line, the program and the element.
 //!
 //! Where the GPU differs: its float sums group by layout, `exp`, `log`,
-//! `rsqrt`, `sin`, `cos`, `tanh`, `erf`, `div_approx` and `tanh_approx` are approximations (see the table in
+//! `rsqrt`, `sin`, `cos`, `tanh`, `erf`, `/` on f16/bf16/f32 (and `div_approx`) and `tanh_approx` are approximations (see the table in
 //! [`tile_dialect::float_math`]), and its compiler may fuse a multiply and an
 //! add. The interpreter rounds each op correctly instead (transcendentals
 //! through `f64`), so float results agree within a few ULP, not bit for

@@ -121,7 +121,7 @@ one_test_per_sweep! {
     every_op_on_the_executor,
     super::sweep_agrees,
     float_unary >= 72,
-    binary >= 112,
+    binary >= 120,
     nan >= 24,
     approximate >= 8,
     compare >= 72,

@@ -41,7 +41,7 @@ type Sweep = fn(&melior::Context, &Device, Accuracy) -> Vec<(String, Outcome)>;
 /// The sweeps, by group name.
 const SWEEPS: [(&str, Sweep); 15] = [
     ("float_unary", float_unary::float_unary_ops),
-    ("binary", |c, d, _| binary::binary_ops(c, d)),
+    ("binary", binary::binary_ops),
     ("nan", |c, d, _| binary::nan_handling(c, d)),
     ("approximate", |c, d, a| {
         let mut cases = binary::approximate_division(c, d, a);

@@ -239,8 +239,9 @@ impl<'k> KernelBuilder<'k> {
                 .fail(name, Rule::DivisionByZero, at)
                 .unwrap_or_else(|| self.poison());
         }
-        let float_only_int =
-            d.is_float() && matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::CeilDiv);
+        let float_only_int = (d.is_float()
+            && matches!(op, BinOp::And | BinOp::Or | BinOp::Xor | BinOp::CeilDiv))
+            || (!d.is_float() && op == BinOp::DivRn);
         let approx_needs_f32 =
             op == BinOp::DivApprox && !matches!(d, DType::F16 | DType::BF16 | DType::F32);
         if float_only_int || approx_needs_f32 {
@@ -260,7 +261,11 @@ impl<'k> KernelBuilder<'k> {
                 .fail(name, refused, at)
                 .unwrap_or_else(|| self.poison());
         }
-        if op == BinOp::DivApprox {
+        // `/` on f16, bf16 and f32 divides as Triton's does (`div.full.f32`,
+        // 2 ulp), as `div_approx` says explicitly; `div_rn` is exact.
+        let approximate = op == BinOp::DivApprox
+            || (op == BinOp::Div && matches!(d, DType::F16 | DType::BF16 | DType::F32));
+        if approximate {
             let afn = Attribute::parse(self.context, "#arith.fastmath<afn>")
                 .expect("the fastmath attribute parses");
             return self.emit1(name, at, &[a, b], &[("fastmath", afn)], ty.clone());
@@ -611,7 +616,7 @@ fn binary_op_name(op: BinOp, d: DType) -> &'static str {
                 "arith.minsi"
             }
         }
-        BinOp::DivApprox => "arith.divf",
+        BinOp::DivApprox | BinOp::DivRn => "arith.divf",
         BinOp::CeilDiv => "arith.ceildivsi",
     }
 }

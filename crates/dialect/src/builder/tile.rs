@@ -149,6 +149,7 @@ pub(super) enum BinOp {
     MaxNum,
     MinNum,
     DivApprox,
+    DivRn,
     CeilDiv,
 }
 
@@ -277,7 +278,7 @@ impl<'k> Tile<'k> {
     }
 
     /// Elementwise logistic sigmoid, `1 / (1 + exp(-self))` (floats only;
-    /// `exp`'s accuracy, see [`crate::float_math`]).
+    /// `exp`'s and `/`'s accuracy, see [`crate::float_math`]).
     #[track_caller]
     pub fn sigmoid(self) -> Tile<'k> {
         1.0 / ((-self).exp() + 1.0)
@@ -285,7 +286,8 @@ impl<'k> Tile<'k> {
 
     /// Elementwise `self^n` for an integer `n` (floats), by repeated
     /// squaring: about `2 log2 |n|` correctly rounded multiplications, so
-    /// within about that many ulp; a negative `n` divides 1 by `self^|n|`.
+    /// within about that many ulp; a negative `n` divides 1 by `self^|n|`
+    /// (with `/`, so 2 ulp more in f32).
     /// `powi(0)` is 1 for every `self`, NaN included (C's `pown`).
     #[track_caller]
     pub fn powi(self, n: i32) -> Tile<'k> {
@@ -382,13 +384,29 @@ impl<'k> Tile<'k> {
 
     /// Elementwise approximate division of floats: `arith.divf` marked
     /// `fastmath<afn>`, which the GPU computes with `div.full.f32` (2 ulp,
-    /// f16/bf16 through f32) instead of the correctly rounded `div.rn`
-    /// that `/` gives (Triton's `fdiv(ieee_rounding=False)`); the
-    /// interpreter divides exactly. f16, bf16 and f32 only.
+    /// f16/bf16 through f32; Triton's `fdiv(ieee_rounding=False)`). `/` on
+    /// f16, bf16 and f32 is the same division (as Triton's `/`); this
+    /// method says so where a reader should see it. The interpreter
+    /// divides exactly. f16, bf16 and f32 only.
     #[track_caller]
     pub fn div_approx(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
         self.builder.binary(
             BinOp::DivApprox,
+            Operand::Tile(self),
+            rhs.into_operand(),
+            &crate::SourceLoc::caller(),
+        )
+    }
+
+    /// Elementwise correctly rounded division of floats (`div.rn`; Triton's
+    /// `tl.math.div_rn`): plain `arith.divf`. `/` on f16, bf16 and f32 is
+    /// Triton's approximate `div.full.f32` (within 2 ulp), which costs a
+    /// fraction of this sequence's instructions and registers; f64's `/` is
+    /// correctly rounded already. Floats only.
+    #[track_caller]
+    pub fn div_rn(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
+        self.builder.binary(
+            BinOp::DivRn,
             Operand::Tile(self),
             rhs.into_operand(),
             &crate::SourceLoc::caller(),
