@@ -49,13 +49,17 @@ fn bytes(n: usize, size: usize, seed: u64) -> Vec<u8> {
         .collect()
 }
 
+/// A transpose case: element type, tile rows and columns, warps, and the
+/// matrix's rows and columns.
+type Case = (DType, i32, i32, u32, (usize, usize));
+
 #[test]
 fn transposes_agree_bit_for_bit_at_every_tile_shape() {
     let context = tile::context().unwrap();
     // (type, tile, warps, sizes): square and rectangular tiles, whole and
     // partial tiles, sizes whose specialization gives 16-byte loads and
     // odd ones that give scalars.
-    let cases: [(DType, i32, i32, u32, (usize, usize)); 7] = [
+    let cases: [Case; 7] = [
         (DType::F32, 64, 64, 4, (96, 80)),
         (DType::F32, 32, 128, 4, (64, 160)),
         (DType::F32, 128, 32, 8, (128, 48)),
