@@ -16,6 +16,8 @@ interrupted. About 20 s a mutant on the 2-core development machine.
 `CARGO_TARGET_DIR` is honoured, so a run can go on in a separate worktree
 with its own build (`git worktree add /tmp/mut`) while the main tree is in
 use; `filecheck` as the test list runs every FileCheck test.
+`LIT_MUTANTS_LINES=194,198` tries only the mutants on those lines (to
+re-check survivors against new tests).
 """
 
 import json
@@ -61,7 +63,11 @@ def main():
         sys.exit("the unmutated tree does not build or pass its tests")
     counts = {"caught": 0, "missed": 0, "unviable": 0}
     try:
+        lines = os.environ.get("LIT_MUTANTS_LINES")
+        only = {int(x) for x in lines.split(",")} if lines else None
         for m in mutants(path):
+            if only is not None and m["span"]["start"]["line"] not in only:
+                continue
             with open(os.path.join(ROOT, path), "w") as f:
                 f.write(apply(original, m))
             if not run(build):
