@@ -355,6 +355,17 @@ impl AxisInfo {
             out.constant = Some(x.wrapping_div(y));
             out.divisibility = vec![pow2_divisor(x.wrapping_div(y)); rank];
         }
+        // An exact quotient: a multiple of D divided by a constant c that
+        // divides D is a multiple of D / c, whatever the signs. Only where
+        // every element of `a` is such a multiple (runs of one: in a
+        // longer run only the first is), as Triton's rule.
+        if let Some(c) = n.constant.filter(|&c| c > 0) {
+            for d in 0..rank {
+                if a.contiguity[d] == 1 && a.divisibility[d] % c == 0 {
+                    out.divisibility[d] = out.divisibility[d].max(a.divisibility[d] / c);
+                }
+            }
+        }
         if !non_negative {
             return out;
         }
@@ -384,6 +395,23 @@ impl AxisInfo {
         for d in 0..rank {
             out.contiguity[d] = gcd(c.constancy[d], gcd(a.contiguity[d], b.contiguity[d]));
             out.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+        }
+        out
+    }
+
+    /// `min(a, b)` or `max(a, b)` of integers: uniform where both are,
+    /// and each element is one of the two, so a multiple of what both
+    /// elements are multiples of (where every element's divisibility is
+    /// known: runs of one).
+    pub fn min_max(a: &AxisInfo, b: &AxisInfo) -> AxisInfo {
+        let rank = a.rank().max(b.rank());
+        let (a, b) = (&a.ranked(rank), &b.ranked(rank));
+        let mut out = AxisInfo::uniform_where_all(&[a, b], rank);
+        for d in 0..rank {
+            if a.contiguity[d] == 1 && b.contiguity[d] == 1 {
+                out.divisibility[d] =
+                    out.divisibility[d].max(gcd(a.divisibility[d], b.divisibility[d]));
+            }
         }
         out
     }
@@ -690,6 +718,42 @@ mod tests {
 
     /// The quotient of two constants is a constant (divisibility that of
     /// the quotient); a zero divisor gives no constant.
+    #[test]
+    fn exact_quotients_keep_what_the_divisor_leaves_of_the_divisibility() {
+        // pid * 2048 (a scalar multiple of 2048) / 2: a multiple of 1024.
+        let a = AxisInfo::scalar(2048);
+        let two = AxisInfo::constant(2, &[1]);
+        assert_eq!(AxisInfo::div(&a, &two, true).divisibility, vec![1024]);
+        assert_eq!(AxisInfo::div(&a, &two, false).divisibility, vec![1024]);
+        // Not when the divisor does not divide it (2048 / 3), nor for a
+        // contiguous run (1024 pid + arange: only its first element is a
+        // multiple of 1024, so its halves are not multiples of 512).
+        let three = AxisInfo::constant(3, &[1]);
+        assert_eq!(AxisInfo::div(&a, &three, true).divisibility, vec![1]);
+        let run = AxisInfo::add(
+            &AxisInfo::splat(&AxisInfo::scalar(1024), &[1024]),
+            &AxisInfo::arange(0, 1024),
+        );
+        assert_eq!(
+            AxisInfo::div(&run, &AxisInfo::constant(2, &[1024]), true).divisibility,
+            vec![1]
+        );
+    }
+
+    #[test]
+    fn minima_of_multiples_are_multiples() {
+        let n = AxisInfo::splat(&AxisInfo::scalar(16), &[1024]);
+        let m = AxisInfo::splat(&AxisInfo::scalar(64), &[1024]);
+        let low = AxisInfo::min_max(&n, &m);
+        assert_eq!(
+            (low.divisibility.clone(), low.constancy.clone()),
+            (vec![16], vec![1024])
+        );
+        // Not from a contiguous run, whose later elements are not multiples.
+        let run = AxisInfo::add(&m, &AxisInfo::arange(0, 1024));
+        assert_eq!(AxisInfo::min_max(&n, &run).divisibility, vec![1]);
+    }
+
     #[test]
     fn constant_quotients_are_folded() {
         let q = AxisInfo::div(

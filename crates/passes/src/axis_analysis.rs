@@ -506,7 +506,22 @@ impl<'t, 'c> AxisAnalysis<'t, 'c> {
             "arith.remsi" | "arith.remui" => AxisInfo::rem(&arg(0), &arg(1), true),
             "arith.divsi" | "arith.divui" => AxisInfo::div(&arg(0), &arg(1), true),
             "arith.cmpi" => AxisInfo::compare(&cmpi_predicate(op), &arg(0), &arg(1)),
-            "arith.select" => AxisInfo::select(&arg(0), &arg(1), &arg(2)),
+            "arith.minsi" | "arith.maxsi" | "arith.minui" | "arith.maxui" => {
+                AxisInfo::min_max(&arg(0), &arg(1))
+            }
+            // A scalar condition chooses one operand for the whole tile:
+            // it is constant along every axis (a splat of it).
+            "arith.select" => {
+                let scalar = op
+                    .operand(0)
+                    .is_ok_and(|c| self.shape(c).is_empty() && !out_shape.is_empty());
+                let cond = if scalar {
+                    AxisInfo::splat(&arg(0), &out_shape)
+                } else {
+                    arg(0)
+                };
+                AxisInfo::select(&cond, &arg(1), &arg(2))
+            }
             "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast"
             | "arith.index_castui" => arg(0),
             _ if name.starts_with("arith.") || name.starts_with("math.") => {

@@ -1,0 +1,178 @@
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize | FileCheck %s
+
+// The axis analysis through control flow and the arith ops it models,
+// seen in the vector width each load gets (tile.vector_width; absent
+// means one element an access). Each case is one the analysis must prove
+// (a wider access) or must not (a narrower one).
+
+// Both branches of an scf.if yield contiguous, 16-byte aligned pointers:
+// the result is known to be so too, and the load moves four f32.
+// CHECK-LABEL: func.func @if_yields_aligned
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @if_yields_aligned(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %w: i32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %c0 = arith.constant 0 : i32
+  %c = arith.cmpi sgt, %w, %c0 : i32
+  %p = scf.if %c -> (tensor<1024x!tile.ptr<f32>>) {
+    %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+    %px = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+    scf.yield %px : tensor<1024x!tile.ptr<f32>>
+  } else {
+    %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+    %py = "tile.addptr"(%ys, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+    scf.yield %py : tensor<1024x!tile.ptr<f32>>
+  }
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// A pointer carried through an scf.for and advanced by one element each
+// step is aligned only to 4 bytes after the first step: the analysis
+// must reach that fixpoint, not stop at the aligned initial value.
+// CHECK-LABEL: func.func @for_advances_by_one
+// CHECK: scf.for
+// CHECK: "tile.load"
+// CHECK-NOT: tile.vector_width
+// CHECK: scf.yield
+func.func @for_advances_by_one(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p0 = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %one = arith.constant dense<1> : tensor<1024xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %end = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0) -> (tensor<1024x!tile.ptr<f32>>) : i32 {
+    %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+    "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+    %q = "tile.addptr"(%p, %one) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+    scf.yield %q : tensor<1024x!tile.ptr<f32>>
+  }
+  return
+}
+
+// -----
+
+// The same through an scf.while: the step's pointer is 4-byte aligned.
+// CHECK-LABEL: func.func @while_advances_by_one
+// CHECK: scf.while
+// CHECK: "tile.load"
+// CHECK-NOT: tile.vector_width
+// CHECK: scf.yield
+func.func @while_advances_by_one(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p0 = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %one = arith.constant dense<1> : tensor<1024xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %res:2 = scf.while (%p = %p0, %i = %c0) : (tensor<1024x!tile.ptr<f32>>, i32) -> (tensor<1024x!tile.ptr<f32>>, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %p, %i : tensor<1024x!tile.ptr<f32>>, i32
+  } do {
+  ^bb0(%p: tensor<1024x!tile.ptr<f32>>, %i: i32):
+    %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+    "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+    %q = "tile.addptr"(%p, %one) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+    %j = arith.addi %i, %c1 : i32
+    scf.yield %q, %j : tensor<1024x!tile.ptr<f32>>, i32
+  }
+  return
+}
+
+// -----
+
+// Advanced by 1024 elements a step, the carried pointer stays aligned,
+// and so does what the loop forwards when it ends: the load after it
+// moves four f32.
+// CHECK-LABEL: func.func @while_forwards_aligned
+// CHECK: scf.while
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+// CHECK: scf.yield
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @while_forwards_aligned(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p0 = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %step = arith.constant dense<1024> : tensor<1024xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %res:2 = scf.while (%p = %p0, %i = %c0) : (tensor<1024x!tile.ptr<f32>>, i32) -> (tensor<1024x!tile.ptr<f32>>, i32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %p, %i : tensor<1024x!tile.ptr<f32>>, i32
+  } do {
+  ^bb0(%p: tensor<1024x!tile.ptr<f32>>, %i: i32):
+    %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+    "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+    %q = "tile.addptr"(%p, %step) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+    %j = arith.addi %i, %c1 : i32
+    scf.yield %q, %j : tensor<1024x!tile.ptr<f32>>, i32
+  }
+  %w = "tile.load"(%res#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  "tile.store"(%res#0, %w) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// arith.select of two aligned, contiguous offset tensors by a scalar
+// condition is aligned and contiguous (the condition is one value for the
+// whole tile): the load moves four.
+// CHECK-LABEL: func.func @select_of_aligned
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @select_of_aligned(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %w: i32, %n: i32 {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %k = arith.constant dense<2048> : tensor<1024xi32>
+  %far = arith.addi %r, %k : tensor<1024xi32>
+  %c0 = arith.constant 0 : i32
+  %c = arith.cmpi sgt, %w, %c0 : i32
+  %o = arith.select %c, %r, %far : tensor<1024xi32>
+  %p = "tile.addptr"(%xs, %o) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// A multiple of 2048 divided by 2 is a multiple of 1024: the base it
+// gives the tile keeps the load 16-byte aligned.
+// CHECK-LABEL: func.func @quotient_base
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @quotient_base(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %w: i32, %n: i32 {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %pid = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %c2048 = arith.constant 2048 : i32
+  %c2 = arith.constant 2 : i32
+  %big = arith.muli %pid, %c2048 : i32
+  %half = arith.divsi %big, %c2 : i32
+  %hs = "tile.splat"(%half) : (i32) -> tensor<1024xi32>
+  %o = arith.addi %hs, %r : tensor<1024xi32>
+  %p = "tile.addptr"(%xs, %o) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// A bound that is the elementwise minimum of two splats is uniform, so
+// the mask is constant over each vector.
+// CHECK-LABEL: func.func @minimum_bound
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @minimum_bound(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %w: i32, %n: i32 {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
+  %ms = "tile.splat"(%m) : (i32) -> tensor<1024xi32>
+  %bound = arith.minsi %ns, %ms : tensor<1024xi32>
+  %in = arith.cmpi slt, %r, %bound : tensor<1024xi32>
+  %p = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p, %in) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
