@@ -56,7 +56,9 @@ def main():
     path, tests = sys.argv[1], sys.argv[2:]
     original = open(os.path.join(ROOT, path)).read()
     build = ["cargo", "build", "--profile", "test", "-p", "tile-passes", "--bin", "tile-opt"]
-    env_lit = [LIT, "-q"] + tests
+    # A mutant can make a pass loop forever: each lit run is stopped after
+    # 120 s, which counts as caught (as cargo-mutants counts a timeout).
+    env_lit = ["timeout", "120", LIT, "-q"] + tests
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     os.environ["TILE_OPT"] = os.path.join(target, "debug/tile-opt")
     if not (run(build) and run(env_lit)):

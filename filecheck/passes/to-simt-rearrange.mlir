@@ -13,7 +13,10 @@
 // its own (r, c) at place 8r + c; a place p lies at slot
 // p ^ ((p >> 3) & 7), an XOR swizzle the exchange picks because the
 // columns lanes c and c + 4 write would otherwise share banks (6
-// wavefronts against 4). The reshape back is in registers again.
+// wavefronts against 4). The swizzle is linear over XOR, so each thread
+// maps its first place once and XORs a constant for the second (4 when
+// writing, place 32 = slot 36 when reading). The reshape back is in
+// registers again.
 // CHECK-LABEL: gpu.func @transpose
 // CHECK: arith.andi %{{.*}}, %c31_i32 : i32
 // CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32 : i32
@@ -28,9 +31,10 @@
 // CHECK: %[[M0:.*]] = arith.andi %[[H0]], %c7_i32 : i32
 // CHECK: %[[S0:.*]] = arith.xori %[[A0]], %[[M0]] : i32
 // CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%[[S0]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[S4:.*]] = arith.xori %[[S0]], %c4_i32 : i32
+// CHECK: %[[P4:.*]] = llvm.getelementptr %{{.*}}[%[[S4]]]
 // CHECK: llvm.store volatile %[[V0]], %[[P0]]
-// CHECK: %[[R4:.*]] = arith.addi %[[R]], %c4_i32 : i32
-// CHECK: llvm.store volatile %[[V1]]
+// CHECK: llvm.store volatile %[[V1]], %[[P4]]
 // CHECK: gpu.barrier
 // CHECK: %[[B0:.*]] = arith.muli %[[R]], %c8_i32 : i32
 // CHECK: %[[B1:.*]] = arith.addi %[[B0]], %[[C]] : i32
@@ -38,8 +42,10 @@
 // CHECK: %[[M1:.*]] = arith.andi %[[H1]], %c7_i32 : i32
 // CHECK: %[[S1:.*]] = arith.xori %[[B1]], %[[M1]] : i32
 // CHECK: %[[Q0:.*]] = llvm.getelementptr %{{.*}}[%[[S1]]]
+// CHECK: %[[S36:.*]] = arith.xori %[[S1]], %c36_i32 : i32
+// CHECK: %[[Q1:.*]] = llvm.getelementptr %{{.*}}[%[[S36]]]
 // CHECK: %[[T0:.*]] = llvm.load %[[Q0]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-// CHECK: %[[T1:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: %[[T1:.*]] = llvm.load %[[Q1]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: gpu.barrier
 // CHECK: %[[O:.*]] = llvm.getelementptr %arg1[%[[LANE]]] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK: %[[O32:.*]] = llvm.getelementptr %[[O]][32]

@@ -128,16 +128,10 @@ fn through_shared<'c>(
     let place = Placement::row_major(&dst.shape, 1, 0);
     let elements = dst.shape.iter().product();
     let writers = [Held {
-        side: Side {
-            dist: src,
-            place: &place,
-        },
+        side: Side::new(src, &place),
         regs,
     }];
-    let readers = [Side {
-        dist: dst,
-        place: &place,
-    }];
+    let readers = [Side::new(dst, &place)];
     let mut moved = exchange(e, &writers, &readers, elements, ty, elem_bytes, whole_bytes)?;
     e.set(result, Lowered::Regs(moved.remove(0)));
     Ok(())

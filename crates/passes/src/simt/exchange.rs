@@ -137,11 +137,37 @@ pub struct Side<'a> {
     pub dist: &'a Distribution,
     /// The elements' places.
     pub place: &'a Placement,
+    /// The place of each thread's each register, computed once:
+    /// `(warp * 32 + lane) * registers + r`.
+    places: Vec<i64>,
 }
 
-impl Side<'_> {
+impl<'a> Side<'a> {
+    /// The side of `dist`'s registers at `place`.
+    pub fn new(dist: &'a Distribution, place: &'a Placement) -> Self {
+        let n = dist.registers();
+        let threads = 32 * dist.root.num_warps() as usize;
+        let mut places = Vec::with_capacity(threads * n);
+        for t in 0..threads {
+            let (lane, warp) = ((t % 32) as i64, (t / 32) as i64);
+            for r in 0..n {
+                places.push(place.at(&dist.element(lane, warp, r)));
+            }
+        }
+        Side {
+            dist,
+            place,
+            places,
+        }
+    }
+
     fn place(&self, lane: i64, warp: i64, r: usize) -> i64 {
-        self.place.at(&self.dist.element(lane, warp, r))
+        self.places[(warp as usize * 32 + lane as usize) * self.dist.registers() + r]
+    }
+
+    fn threads(&self) -> impl Iterator<Item = (i64, i64)> + use<> {
+        let warps = i64::from(self.dist.root.num_warps());
+        (0..warps).flat_map(|warp| (0..32).map(move |lane| (lane, warp)))
     }
 
     /// The longest run (a power of two, at most `limit` elements) that
@@ -149,17 +175,14 @@ impl Side<'_> {
     /// places starting at a multiple of `w`.
     fn vector_width(&self, limit: usize) -> usize {
         let n = self.dist.registers();
-        let warps = i64::from(self.dist.root.num_warps());
         let mut w = limit.min(n).max(1);
         while w > 1 {
             let runs = n.is_multiple_of(w)
-                && (0..warps).all(|warp| {
-                    (0..32).all(|lane| {
-                        (0..n).step_by(w).all(|r| {
-                            let first = self.place(lane, warp, r);
-                            first.rem_euclid(w as i64) == 0
-                                && (1..w).all(|i| self.place(lane, warp, r + i) == first + i as i64)
-                        })
+                && self.threads().all(|(lane, warp)| {
+                    (0..n).step_by(w).all(|r| {
+                        let first = self.place(lane, warp, r);
+                        first.rem_euclid(w as i64) == 0
+                            && (1..w).all(|i| self.place(lane, warp, r + i) == first + i as i64)
                     })
                 });
             if runs {
@@ -168,6 +191,19 @@ impl Side<'_> {
             w /= 2;
         }
         1
+    }
+
+    /// Whether every place is the thread's first register's place XOR the
+    /// first thread's register's (relative to the first thread's first):
+    /// then a mapping linear over XOR gives each register's slot as the
+    /// thread's first slot XOR a constant.
+    fn separable(&self) -> bool {
+        let n = self.dist.registers();
+        let origin = self.place(0, 0, 0);
+        self.threads().all(|(lane, warp)| {
+            let first = self.place(lane, warp, 0);
+            (0..n).all(|r| self.place(lane, warp, r) == first ^ self.place(0, 0, r) ^ origin)
+        })
     }
 }
 
@@ -202,7 +238,7 @@ const SAMPLED_GROUPS: usize = 16;
 /// The cost of `plan` for `sides` moving runs of `widths` (capped by the
 /// plan's unit): estimated wavefronts over all of each side's accesses
 /// (from warp 0's sampled groups), and the number of accesses.
-fn cost(plan: &Plan, sides: &[Side], widths: &[usize], elem_bytes: i64) -> (f64, usize) {
+fn cost(plan: &Plan, sides: &[&Side], widths: &[usize], elem_bytes: i64) -> (f64, usize) {
     let mut waves = 0.0;
     let mut accesses = 0;
     for (side, &w) in sides.iter().zip(widths) {
@@ -229,7 +265,7 @@ fn cost(plan: &Plan, sides: &[Side], widths: &[usize], elem_bytes: i64) -> (f64,
 /// `elements` places of `elem_bytes` each, and each side's access width
 /// in elements. `vectors`: whether accesses may be wider than one element
 /// (whole-byte scalars in a 16-byte aligned buffer).
-pub fn plan(sides: &[Side], elements: i64, elem_bytes: i64, vectors: bool) -> (Plan, Vec<usize>) {
+pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (Plan, Vec<usize>) {
     let limit = if vectors {
         (16 / elem_bytes.max(1)).max(1) as usize
     } else {
@@ -239,19 +275,10 @@ pub fn plan(sides: &[Side], elements: i64, elem_bytes: i64, vectors: bool) -> (P
     let widest = widths.iter().copied().max().unwrap_or(1);
     let size = elements.max(1);
     let total_bits = 64 - (size - 1).leading_zeros();
-    let mut best: Option<((f64, usize), Plan)> = None;
-    let mut consider = |plan: Plan| {
-        let c = cost(&plan, sides, &widths, elem_bytes);
-        let better = match &best {
-            None => true,
-            Some((b, _)) => c.0 < b.0 - 1e-9 || (c.0 <= b.0 + 1e-9 && c.1 < b.1),
-        };
-        if better {
-            best = Some((c, plan));
-        }
-    };
+    // The candidates, the identity at the widest runs first.
+    let mut candidates = Vec::new();
     for unit in (0..=widest.trailing_zeros()).rev() {
-        consider(Plan {
+        candidates.push(Plan {
             unit,
             mapping: Mapping::Identity,
             slots: size,
@@ -261,7 +288,7 @@ pub fn plan(sides: &[Side], elements: i64, elem_bytes: i64, vectors: bool) -> (P
         let runs_per_line = (128 / (elem_bytes << unit)).max(2);
         for bits in 1..=runs_per_line.trailing_zeros() {
             for from in (unit + bits)..total_bits {
-                consider(Plan {
+                candidates.push(Plan {
                     unit,
                     mapping: Mapping::Xor { from, bits },
                     slots: 1i64 << total_bits,
@@ -269,11 +296,38 @@ pub fn plan(sides: &[Side], elements: i64, elem_bytes: i64, vectors: bool) -> (P
             }
         }
         for every in (unit + 1)..total_bits {
-            consider(Plan {
+            candidates.push(Plan {
                 unit,
                 mapping: Mapping::Pad { every },
                 slots: size + (((size - 1) >> every) << unit),
             });
+        }
+    }
+    // No exchange takes fewer wavefronts than its bytes need: once a
+    // candidate does, the search stops (at once where the identity does).
+    let least: f64 = sides
+        .iter()
+        .zip(&widths)
+        .map(|(side, &w)| {
+            let accesses = side.dist.registers() / w * side.dist.root.num_warps() as usize;
+            accesses as f64
+                * ((32 * w as i64 * elem_bytes) as f64 / 128.0)
+                    .ceil()
+                    .max(1.0)
+        })
+        .sum();
+    let mut best: Option<((f64, usize), Plan)> = None;
+    for plan in candidates {
+        if best.as_ref().is_some_and(|(c, _)| c.0 <= least) {
+            break;
+        }
+        let c = cost(&plan, sides, &widths, elem_bytes);
+        let better = match &best {
+            None => true,
+            Some((b, _)) => c.0 < b.0 - 1e-9 || (c.0 <= b.0 + 1e-9 && c.1 < b.1),
+        };
+        if better {
+            best = Some((c, plan));
         }
     }
     let (_, plan) = best.expect("the identity is always a candidate");
@@ -303,25 +357,15 @@ pub fn exchange<'c>(
     whole_bytes: bool,
 ) -> Result<Vec<Vec<Val>>, PassError> {
     let vectors = whole_bytes && e.scratch().is_multiple_of(16);
-    let sides: Vec<Side> = sources
-        .iter()
-        .map(|h| Side {
-            dist: h.side.dist,
-            place: h.side.place,
-        })
-        .chain(results.iter().map(|s| Side {
-            dist: s.dist,
-            place: s.place,
-        }))
-        .collect();
+    let sides: Vec<&Side> = sources.iter().map(|h| &h.side).chain(results).collect();
     let (plan, widths) = plan(&sides, elements, elem_bytes, vectors);
     e.reserve_shared((plan.slots * elem_bytes) as usize);
     let base = e.shared_base();
     // Earlier users of the buffer must be done before it is rewritten.
     e.ir.barrier();
     for (held, &w) in sources.iter().zip(&widths) {
-        for r in (0..held.regs.len()).step_by(w) {
-            let p = slot_pointer(e, &plan, &held.side, r, base, elem);
+        let pointers = slot_pointers(e, &plan, &held.side, w, base, elem);
+        for (r, p) in (0..held.regs.len()).step_by(w).zip(pointers) {
             let align = (w as i64 * elem_bytes) as u64;
             if w == 1 {
                 e.ir.store_for_others(held.regs[r], p, align);
@@ -341,8 +385,8 @@ pub fn exchange<'c>(
     for (side, &w) in results.iter().zip(&widths[sources.len()..]) {
         let n = side.dist.registers();
         let mut regs = Vec::with_capacity(n);
-        for r in (0..n).step_by(w) {
-            let p = slot_pointer(e, &plan, side, r, base, elem);
+        let pointers = slot_pointers(e, &plan, side, w, base, elem);
+        for p in pointers {
             let align = (w as i64 * elem_bytes) as u64;
             if w == 1 {
                 regs.push(e.ir.load(p, elem, align));
@@ -360,18 +404,56 @@ pub fn exchange<'c>(
     Ok(out)
 }
 
-/// The address of register `r`'s slot.
-fn slot_pointer<'c>(
+/// The addresses of a side's accesses (registers `0, w, 2w, ..`). Under
+/// an XOR swizzle, where the side's places split into a thread's part and
+/// a register's part ([`Side::separable`]), the swizzle of the thread's
+/// first place is computed once and each access XORs (or, where no bit
+/// can collide, adds, which folds into the address) a constant; else each
+/// register's place is computed and mapped.
+fn slot_pointers<'c>(
     e: &mut Emitter<'_, 'c>,
     plan: &Plan,
     side: &Side,
-    r: usize,
+    w: usize,
     base: Val,
     elem: Type<'c>,
-) -> Val {
-    let place = place_of(e, side.dist, r, side.place);
-    let slot = plan.emit_slot(e, place);
-    e.ir.gep(base, slot, elem)
+) -> Vec<Val> {
+    let n = side.dist.registers();
+    if matches!(plan.mapping, Mapping::Xor { .. }) && side.separable() {
+        let first = place_of(e, side.dist, 0, side.place);
+        let slot0 = plan.emit_slot(e, first);
+        let origin = plan.slot(side.place(0, 0, 0));
+        // The bits the thread's first slot can have.
+        let varying = side.threads().fold(0i64, |acc, (lane, warp)| {
+            acc | plan.slot(side.place(lane, warp, 0))
+        });
+        return (0..n)
+            .step_by(w)
+            .map(|r| {
+                let k = plan.slot(side.place(0, 0, r)) ^ origin;
+                let slot = if k == 0 {
+                    slot0
+                } else {
+                    let c = e.i32(k);
+                    let op = if varying & k == 0 {
+                        arith::addi
+                    } else {
+                        arith::xori
+                    };
+                    e.ir.binary(op, slot0, c)
+                };
+                e.ir.gep(base, slot, elem)
+            })
+            .collect();
+    }
+    (0..n)
+        .step_by(w)
+        .map(|r| {
+            let place = place_of(e, side.dist, r, side.place);
+            let slot = plan.emit_slot(e, place);
+            e.ir.gep(base, slot, elem)
+        })
+        .collect()
 }
 
 /// The place of register `r`'s element, in an `i32` register.

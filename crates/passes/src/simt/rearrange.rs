@@ -91,20 +91,14 @@ fn move_elements<'c>(
         .iter()
         .zip(sources)
         .map(|((d, regs), s)| Held {
-            side: Side {
-                dist: &d.0,
-                place: &s.place,
-            },
+            side: Side::new(&d.0, &s.place),
             regs,
         })
         .collect();
     let readers: Vec<Side> = wanted
         .iter()
         .zip(results)
-        .map(|(d, r)| Side {
-            dist: &d.0,
-            place: &r.place,
-        })
+        .map(|(d, r)| Side::new(&d.0, &r.place))
         .collect();
     let moved = exchange(e, &writers, &readers, elements, elem, bytes, whole)?;
     for (r, regs) in results.iter().zip(moved) {
