@@ -193,18 +193,35 @@ impl<'a> Side<'a> {
         1
     }
 
-    /// Whether every place is the thread's first register's place XOR the
-    /// first thread's register's (relative to the first thread's first):
-    /// then a mapping linear over XOR gives each register's slot as the
-    /// thread's first slot XOR a constant.
-    fn separable(&self) -> bool {
+    /// How the places split into a thread's part and a register's: `Xor`
+    /// where every place is the thread's first register's place XOR a
+    /// per-register constant (`place(0, 0, r) ^ place(0, 0, 0)`), `Or`
+    /// where moreover the two never share a bit (so XOR is addition),
+    /// `None` otherwise.
+    fn split(&self) -> Split {
         let n = self.dist.registers();
         let origin = self.place(0, 0, 0);
-        self.threads().all(|(lane, warp)| {
+        let mut disjoint = true;
+        for (lane, warp) in self.threads() {
             let first = self.place(lane, warp, 0);
-            (0..n).all(|r| self.place(lane, warp, r) == first ^ self.place(0, 0, r) ^ origin)
-        })
+            for r in 0..n {
+                let delta = self.place(0, 0, r) ^ origin;
+                if self.place(lane, warp, r) != first ^ delta {
+                    return Split::None;
+                }
+                disjoint &= first & delta == 0;
+            }
+        }
+        if disjoint { Split::Or } else { Split::Xor }
     }
+}
+
+/// See [`Side::split`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    None,
+    Xor,
+    Or,
 }
 
 /// Shared memory wavefronts of one warp-wide access: each lane's byte
@@ -404,12 +421,14 @@ pub fn exchange<'c>(
     Ok(out)
 }
 
-/// The addresses of a side's accesses (registers `0, w, 2w, ..`). Under
-/// an XOR swizzle, where the side's places split into a thread's part and
-/// a register's part ([`Side::separable`]), the swizzle of the thread's
-/// first place is computed once and each access XORs (or, where no bit
-/// can collide, adds, which folds into the address) a constant; else each
-/// register's place is computed and mapped.
+/// The addresses of a side's accesses (registers `0, w, 2w, ..`). Where
+/// the side's places split into a thread's part and a register's
+/// ([`Side::split`]), the thread's first slot is computed once and each
+/// access adds (or XORs) a constant: under an XOR swizzle, which is linear
+/// over XOR, always; under the identity or a padding, where the parts
+/// share no bit (then shifting the sum shifts each part). Adding a
+/// constant folds into the address; else each register's place is
+/// computed and mapped.
 fn slot_pointers<'c>(
     e: &mut Emitter<'_, 'c>,
     plan: &Plan,
@@ -419,10 +438,12 @@ fn slot_pointers<'c>(
     elem: Type<'c>,
 ) -> Vec<Val> {
     let n = side.dist.registers();
-    if matches!(plan.mapping, Mapping::Xor { .. }) && side.separable() {
+    let split = side.split();
+    let xor = matches!(plan.mapping, Mapping::Xor { .. });
+    if split == Split::Or || (xor && split == Split::Xor) {
         let first = place_of(e, side.dist, 0, side.place);
         let slot0 = plan.emit_slot(e, first);
-        let origin = plan.slot(side.place(0, 0, 0));
+        let origin = side.place(0, 0, 0);
         // The bits the thread's first slot can have.
         let varying = side.threads().fold(0i64, |acc, (lane, warp)| {
             acc | plan.slot(side.place(lane, warp, 0))
@@ -430,12 +451,19 @@ fn slot_pointers<'c>(
         return (0..n)
             .step_by(w)
             .map(|r| {
-                let k = plan.slot(side.place(0, 0, r)) ^ origin;
+                let delta = side.place(0, 0, r) ^ origin;
+                // Every mapping sends place 0 to slot 0; XOR's is linear
+                // over XOR, the others' over disjoint bits.
+                let k = if xor {
+                    plan.slot(side.place(0, 0, r)) ^ plan.slot(origin)
+                } else {
+                    plan.slot(delta)
+                };
                 let slot = if k == 0 {
                     slot0
                 } else {
                     let c = e.i32(k);
-                    let op = if varying & k == 0 {
+                    let op = if !xor || varying & k == 0 {
                         arith::addi
                     } else {
                         arith::xori
