@@ -232,17 +232,27 @@ enum Split {
 pub fn wavefronts(addresses: &[Option<i64>], bytes: i64) -> u32 {
     let lanes_per_phase = (128 / bytes.max(4)) as usize;
     let mut total = 0;
+    // At most 32 lanes of at most 4 words a phase: no allocation.
+    let mut words = [0i64; 128];
     for phase in addresses.chunks(lanes_per_phase) {
-        let mut words: Vec<i64> = phase
-            .iter()
-            .flatten()
-            .flat_map(|&a| (a.div_euclid(4)..=(a + bytes - 1).div_euclid(4)).collect::<Vec<_>>())
-            .collect();
+        let mut n = 0;
+        for &a in phase.iter().flatten() {
+            for w in a.div_euclid(4)..=(a + bytes - 1).div_euclid(4) {
+                if n < words.len() {
+                    words[n] = w;
+                    n += 1;
+                }
+            }
+        }
+        let words = &mut words[..n];
         words.sort_unstable();
-        words.dedup();
         let mut per_bank = [0u32; 32];
-        for w in words {
-            per_bank[w.rem_euclid(32) as usize] += 1;
+        let mut last = None;
+        for &w in words.iter() {
+            if last != Some(w) {
+                per_bank[w.rem_euclid(32) as usize] += 1;
+                last = Some(w);
+            }
         }
         total += per_bank.iter().copied().max().unwrap_or(0);
     }
@@ -265,9 +275,10 @@ fn cost(plan: &Plan, sides: &[&Side], widths: &[usize], elem_bytes: i64) -> (f64
         let mut sampled = 0;
         let mut sum = 0u32;
         for g in (0..groups).step_by(step) {
-            let addresses: Vec<Option<i64>> = (0..32)
-                .map(|lane| Some(plan.slot(side.place(lane, 0, g * w)) * elem_bytes))
-                .collect();
+            let mut addresses = [None; 32];
+            for (lane, a) in addresses.iter_mut().enumerate() {
+                *a = Some(plan.slot(side.place(lane as i64, 0, g * w)) * elem_bytes);
+            }
             sum += wavefronts(&addresses, w as i64 * elem_bytes);
             sampled += 1;
         }
