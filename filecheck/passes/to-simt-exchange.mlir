@@ -3,28 +3,32 @@
 
 // Elements that change threads go through shared memory laid out per
 // exchange (simt/exchange.rs): each side moves runs of consecutive places
-// as one access of up to 16 bytes, and places are swizzled so that
-// neither side's warp-wide accesses pile onto a few banks.
+// as one access of up to 16 bytes, and places are padded or swizzled so
+// that neither side's warp-wide accesses pile onto a few banks.
 //
 // A 64x64 f32 transpose, 4 warps: the load gives each thread runs of 4
 // along a row ([1, 4] of [2, 16] lanes), the permute's result (stored
 // row-major) wants runs of 4 along the other axis. The source writes
 // scalars down columns of the result; the result reads 16-byte vectors.
-// Unswizzled, the 16 lanes of a column would write places 256 apart (one
-// bank); the exchange XORs the 4-float run index with place bits 8..10
-// (the lane's row group), so they spread over 16 banks (2-way: 2176
-// wavefronts become 384), and the reads stay whole 16-byte vectors.
-// The shared arange is built again per axis (tile-remove-conversions): no
+// Unpadded, the 16 lanes of a column would write places 256 apart (one
+// bank, 2176 wavefronts); four floats of padding after every 256 places
+// spread them (384, as much as the best swizzle, which the exchange
+// passes over on a tie: padded addresses are sums). Each thread maps its
+// first place once and adds a constant for the others (64, 128, 192: the
+// next columns), and the reads stay whole 16-byte vectors. The shared
+// arange is built again per axis (tile-remove-conversions): no
 // conversion between its two slices, so one barrier pair in all (the
 // first lets earlier users of the buffer finish).
 
 // CHECK-LABEL: gpu.func @transpose
 // CHECK: gpu.barrier
 // CHECK: %[[H:.*]] = arith.shrui %[[PLACE:.*]], %c8_i32 : i32
-// CHECK: %[[M:.*]] = arith.andi %[[H]], %c7_i32 : i32
-// CHECK: %[[S:.*]] = arith.shli %[[M]], %c2_i32 : i32
-// CHECK: %[[SLOT:.*]] = arith.xori %[[PLACE]], %[[S]] : i32
+// CHECK: %[[S:.*]] = arith.shli %[[H]], %c2_i32 : i32
+// CHECK: %[[SLOT:.*]] = arith.addi %[[PLACE]], %[[S]] : i32
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%[[SLOT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: arith.addi %[[SLOT]], %c64_i32 : i32
+// CHECK: arith.addi %[[SLOT]], %c128_i32 : i32
+// CHECK: arith.addi %[[SLOT]], %c192_i32 : i32
 // CHECK: llvm.store volatile %{{.*}}, %[[P]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
@@ -66,15 +70,14 @@ func.func @transpose(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !til
 
 // The same in f16: the load's runs are 8 halves ([1, 8] of [4, 8]
 // lanes), the result reads 16-byte vectors of 8, the source writes 2-byte
-// scalars; swizzled by place bits 9..11 in units of 8, both sides are
-// free of conflicts (192 wavefronts, the least 128 writes and 64 reads
-// take).
+// scalars; eight halves of padding after every 512 places leave both
+// sides free of conflicts (192 wavefronts, the least 128 writes and 64
+// reads take).
 
 // CHECK-LABEL: gpu.func @transpose_f16
 // CHECK: %[[H:.*]] = arith.shrui %[[PLACE:.*]], %c9_i32 : i32
-// CHECK: %[[M:.*]] = arith.andi %[[H]], %c7_i32 : i32
-// CHECK: %[[S:.*]] = arith.shli %[[M]], %c3_i32 : i32
-// CHECK: arith.xori %[[PLACE]], %[[S]] : i32
+// CHECK: %[[S:.*]] = arith.shli %[[H]], %c3_i32 : i32
+// CHECK: arith.addi %[[PLACE]], %[[S]] : i32
 // CHECK: llvm.store volatile %{{.*}}, %{{.*}} {alignment = 2 : i64} : f16, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>

@@ -311,6 +311,16 @@ pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (
             mapping: Mapping::Identity,
             slots: size,
         });
+        // Paddings before swizzles: on a tie a padding's addresses stay
+        // sums of a thread's part and constants, which fold into the
+        // accesses.
+        for every in (unit + 1)..total_bits {
+            candidates.push(Plan {
+                unit,
+                mapping: Mapping::Pad { every },
+                slots: size + (((size - 1) >> every) << unit),
+            });
+        }
         // Bank patterns repeat every 128 bytes: more runs than fit in 128
         // bytes gain nothing from a wider permutation.
         let runs_per_line = (128 / (elem_bytes << unit)).max(2);
@@ -322,13 +332,6 @@ pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (
                     slots: 1i64 << total_bits,
                 });
             }
-        }
-        for every in (unit + 1)..total_bits {
-            candidates.push(Plan {
-                unit,
-                mapping: Mapping::Pad { every },
-                slots: size + (((size - 1) >> every) << unit),
-            });
         }
     }
     // No exchange takes fewer wavefronts than its bytes need: once a
