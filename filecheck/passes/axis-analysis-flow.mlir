@@ -176,3 +176,26 @@ func.func @minimum_bound(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %w: 
   "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
   return
 }
+
+// -----
+
+// A block pointer whose row stride nothing is known of: each row starts
+// wherever it starts, so the 16-byte alignment of the base and of the
+// column offset does not make a row's run aligned; one f32 an access.
+// With a row stride of 16 elements the runs are aligned: four an access.
+// CHECK-LABEL: func.func @block_rows_unknown_stride
+// CHECK: "tile.block_load"
+// CHECK-NOT: tile.vector_width
+// CHECK-SAME: -> tensor<16x64xf32
+// CHECK: "tile.block_load"({{.*}}tile.vector_width = 4 : i32
+func.func @block_rows_unknown_stride(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %s: i64, %t: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %odd = "tile.make_block_ptr"(%x, %n, %n, %s, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+  %a = "tile.block_load"(%odd) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+  "tile.block_store"(%odd, %a) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<16x64xf32>>, tensor<16x64xf32>) -> ()
+  %even = "tile.make_block_ptr"(%x, %n, %n, %t, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+  %b = "tile.block_load"(%even) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+  "tile.block_store"(%even, %b) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<16x64xf32>>, tensor<16x64xf32>) -> ()
+  return
+}
