@@ -199,3 +199,27 @@ func.func @block_rows_unknown_stride(%x: !tile.ptr<f32> {tile.divisibility = 16 
   "tile.block_store"(%even, %b) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<16x64xf32>>, tensor<16x64xf32>) -> ()
   return
 }
+
+// -----
+
+// A select by a tensor condition that changes every element takes one
+// element from each side in turn: no run survives, one f32 an access.
+// CHECK-LABEL: func.func @select_alternating
+// CHECK: "tile.load"
+// CHECK-NOT: tile.vector_width
+// CHECK-SAME: -> tensor<1024xf32
+func.func @select_alternating(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %k = arith.constant dense<2048> : tensor<1024xi32>
+  %far = arith.addi %r, %k : tensor<1024xi32>
+  %two = arith.constant dense<2> : tensor<1024xi32>
+  %zero = arith.constant dense<0> : tensor<1024xi32>
+  %parity = arith.remsi %r, %two : tensor<1024xi32>
+  %even = arith.cmpi eq, %parity, %zero : tensor<1024xi32>
+  %o = arith.select %even, %r, %far : tensor<1024xi1>, tensor<1024xi32>
+  %p = "tile.addptr"(%xs, %o) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
