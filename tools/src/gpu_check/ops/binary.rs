@@ -261,6 +261,55 @@ pub fn nan_handling(context: &melior::Context, device: &Device) -> Vec<(String, 
     out
 }
 
+/// An approximation the user asks for by name: its builder method, the
+/// exact function it approximates, what f64's refusal says, and the ulps
+/// it may be off by (per accuracy and type).
+struct Approximation {
+    name: &'static str,
+    arity: usize,
+    op: for<'k> fn(&[Tile<'k>]) -> Tile<'k>,
+    exact: fn(&[f64]) -> f64,
+    refusal: &'static str,
+    ulps: fn(Accuracy, DType) -> f64,
+}
+
+/// `a` in every float type: refused in f64, else within its bound of the
+/// exact function rounded to the type.
+fn approximation_cases(
+    context: &melior::Context,
+    device: &Device,
+    accuracy: Accuracy,
+    a: &Approximation,
+) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
+        let xs: Vec<Vec<Num>> = (0..a.arity).map(|i| inputs(d, i, BLOCK as usize)).collect();
+        let kernel = elementwise(context, a.name, &vec![d; a.arity], d, |_, v| (a.op)(v));
+        let outcome = match (d, kernel) {
+            (DType::F64, Err(e)) if e.to_string().contains(a.refusal) => Ok(()),
+            (DType::F64, other) => Err(format!("f64 {}: {:?}", a.name, other.err())),
+            (_, Err(e)) => Err(format!("refused: {e}")),
+            (_, Ok(kernel)) => {
+                let want: Vec<Num> = (0..N)
+                    .map(|i| {
+                        let args: Vec<f64> = xs.iter().map(|x| x[i].f()).collect();
+                        round(d, Num::Float((a.exact)(&args)))
+                    })
+                    .collect();
+                let buffers: Vec<(DType, Vec<Num>)> = xs.iter().map(|x| (d, x.clone())).collect();
+                let tolerance = Tolerance {
+                    ulps: (a.ulps)(accuracy, d),
+                    abs: 0.0,
+                };
+                run(device, &kernel, &buffers, d, BLOCK as usize)
+                    .and_then(|got| check(d, &got[..N], &want, tolerance))
+            }
+        };
+        out.push((format!("{} {d}", a.name), outcome));
+    }
+    out
+}
+
 /// `div_approx` (`div.full.f32` on the GPU, 2 ulp in f32; f16 and bf16
 /// rounded from it, so within 1 ulp of their own) in every float type:
 /// refused in f64; on the interpreter, exact.
@@ -269,44 +318,19 @@ pub fn approximate_division(
     device: &Device,
     accuracy: Accuracy,
 ) -> Vec<(String, Outcome)> {
-    let mut out = Vec::new();
-    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
-        let (a, b) = (inputs(d, 0, BLOCK as usize), inputs(d, 1, BLOCK as usize));
-        let kernel = elementwise(context, "div_approx", &[d, d], d, |_, v| {
-            v[0].div_approx(v[1])
-        });
-        let outcome = match (d, kernel) {
-            (DType::F64, Err(e)) if e.to_string().contains("div") => Ok(()),
-            (DType::F64, other) => Err(format!("f64 approximate division: {:?}", other.err())),
-            (_, Err(e)) => Err(format!("refused: {e}")),
-            (_, Ok(kernel)) => {
-                let want: Vec<Num> = (0..N)
-                    .map(|i| round(d, Num::Float(a[i].f() / b[i].f())))
-                    .collect();
-                let tolerance = match (accuracy, d) {
-                    (Accuracy::Exact, _) => EXACT,
-                    (Accuracy::Approximate, DType::F32) => Tolerance {
-                        ulps: 2.0,
-                        abs: 0.0,
-                    },
-                    (Accuracy::Approximate, _) => Tolerance {
-                        ulps: 1.0,
-                        abs: 0.0,
-                    },
-                };
-                run(
-                    device,
-                    &kernel,
-                    &[(d, a.clone()), (d, b.clone())],
-                    d,
-                    BLOCK as usize,
-                )
-                .and_then(|got| check(d, &got[..N], &want, tolerance))
-            }
-        };
-        out.push((format!("div_approx {d}"), outcome));
-    }
-    out
+    let division = Approximation {
+        name: "div_approx",
+        arity: 2,
+        op: |v| v[0].div_approx(v[1]),
+        exact: |x| x[0] / x[1],
+        refusal: "div",
+        ulps: |accuracy, d| match (accuracy, d) {
+            (Accuracy::Exact, _) => 0.0,
+            (Accuracy::Approximate, DType::F32) => 2.0,
+            (Accuracy::Approximate, _) => 1.0,
+        },
+    };
+    approximation_cases(context, device, accuracy, &division)
 }
 
 /// `tanh_approx` (`tanh.approx.f32` on the GPU: relative error at most
@@ -318,29 +342,18 @@ pub fn approximate_tanh(
     device: &Device,
     accuracy: Accuracy,
 ) -> Vec<(String, Outcome)> {
-    let mut out = Vec::new();
-    for d in [DType::F16, DType::BF16, DType::F32, DType::F64] {
-        let x = inputs(d, 0, BLOCK as usize);
-        let kernel = elementwise(context, "tanh_approx", &[d], d, |_, v| v[0].tanh_approx());
-        let outcome = match (d, kernel) {
-            (DType::F64, Err(e)) if e.to_string().contains("approximate math.tanh") => Ok(()),
-            (DType::F64, other) => Err(format!("f64 approximate tanh: {:?}", other.err())),
-            (_, Err(e)) => Err(format!("refused: {e}")),
-            (_, Ok(kernel)) => {
-                let want: Vec<Num> = (0..N)
-                    .map(|i| round(d, Num::Float(x[i].f().tanh())))
-                    .collect();
-                let ulps = match (accuracy, d) {
-                    (Accuracy::Exact, _) => 1.0,
-                    (Accuracy::Approximate, DType::F32) => 8192.0,
-                    (Accuracy::Approximate, DType::F16) => 2.0,
-                    (Accuracy::Approximate, _) => 1.0,
-                };
-                run(device, &kernel, &[(d, x.clone())], d, BLOCK as usize)
-                    .and_then(|got| check(d, &got[..N], &want, Tolerance { ulps, abs: 0.0 }))
-            }
-        };
-        out.push((format!("tanh_approx {d}"), outcome));
-    }
-    out
+    let tanh = Approximation {
+        name: "tanh_approx",
+        arity: 1,
+        op: |v| v[0].tanh_approx(),
+        exact: |x| x[0].tanh(),
+        refusal: "approximate math.tanh",
+        ulps: |accuracy, d| match (accuracy, d) {
+            (Accuracy::Exact, _) => 1.0,
+            (Accuracy::Approximate, DType::F32) => 8192.0,
+            (Accuracy::Approximate, DType::F16) => 2.0,
+            (Accuracy::Approximate, _) => 1.0,
+        },
+    };
+    approximation_cases(context, device, accuracy, &tanh)
 }
