@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
 
 // tile-to-simt turns each run of tile.vector_width consecutive registers
 // into one access of 32-bit words under the predicate of the run's first
@@ -43,6 +44,14 @@ func.func @masked_f32(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32
 // CHECK: llvm.extractelement %[[W]][%c1_i32 : i32] : vector<2xf16>
 // CHECK-NOT: arith.shrui %{{.*}}, %c16_i32
 // CHECK: st.global.v4.b32
+// In PTX the words go from the load to the store untouched: no shift,
+// no 16-bit unpacking.
+// PTX-LABEL: .entry halves
+// PTX-NOT: cvt.u32.u16
+// PTX-NOT: shr.u32
+// PTX: ld.global.v4.b32
+// PTX-NOT: cvt.u32.u16
+// PTX: st.global.v4.b32
 func.func @halves(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
   %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
   %ns = "tile.splat"(%n) : (i32) -> tensor<1024xi32>
