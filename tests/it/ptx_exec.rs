@@ -29,6 +29,7 @@ mod matmul;
 mod memory_order;
 mod ops;
 mod padding;
+mod streams;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.
 enum In {

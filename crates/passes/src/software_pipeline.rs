@@ -51,6 +51,7 @@ use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::r#type::IntegerType;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::pass::Pass;
+use std::collections::HashSet;
 use tile_coalesce::Layout;
 use tile_dialect::ops::{ASYNC_COPY_ATTR, NUM_STAGES_ATTR, PREFETCH_ATTR, Padding};
 use tile_dialect::view::{ForLoop, TileOp, TypeTable, attr, tensor_shape};
@@ -115,7 +116,11 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
             continue;
         };
         let loads = pipelined_loads(&types, &l);
-        let prefetched = prefetched_loads(&types, &l, &loads);
+        let mut prefetched = prefetched_loads(&types, &l, &loads);
+        let mut distance = 1;
+        if loads.is_empty() && prefetched.is_empty() && !multiplies_on_tensor_cores(&types, &l) {
+            (prefetched, distance) = streamed_loads(&types, &l, stages);
+        }
         if loads.is_empty() && prefetched.is_empty() {
             continue;
         }
@@ -128,8 +133,13 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
         for load in loads {
             edit::set_attribute(&load, ASYNC_COPY_ATTR, Attribute::unit(context));
         }
+        let mark = if distance == 1 {
+            Attribute::unit(context)
+        } else {
+            IntegerAttribute::new(i64, distance).into()
+        };
         for load in prefetched {
-            edit::set_attribute(&load, PREFETCH_ATTR, Attribute::unit(context));
+            edit::set_attribute(&load, PREFETCH_ATTR, mark);
         }
     }
     Ok(())
@@ -164,18 +174,105 @@ fn pipelined_loads<'c, 'a>(
     out
 }
 
-/// The loads of loop `l`'s body, other than those `copied` ahead, that
-/// move several elements an access, whose tiles reach a tensor-core
-/// product of the body (through any ops of the body) and whose addresses
-/// the loop's address slice can give for the next iteration: they are
-/// issued one iteration ahead, into registers.
-/// Nothing in the body may write memory (a store, an atomic, a nested
-/// region that might), or a load moved ahead could read before a write it
-/// followed.
+/// The registers (32-bit) of prefetched tiles a thread may hold beyond the
+/// ones it works on: a loop of memory-bound loads takes `S - 1` tiles
+/// ahead where they fit, fewer where they would not (two 32x64 f32 tiles
+/// over 4 warps take 32).
+const STREAM_REGISTERS: i64 = 64;
+
+/// True when loop `l`'s body multiplies in a tensor-core layout.
+fn multiplies_on_tensor_cores<'c, 'a>(types: &TypeTable<'c>, l: &ForLoop<'c, 'a>) -> bool {
+    edit::ops_of(&l.body).iter().any(|op| {
+        matches!(
+            TileOp::read(op, |v| types.tile_type(v.r#type())),
+            Ok(Some(TileOp::Dot(_)))
+        ) && crate::edit::result_of(op, 0)
+            .and_then(|r| types.layout(r.r#type()).ok().flatten())
+            .is_some_and(|layout| matches!(layout, Layout::Mma(_)))
+    })
+}
+
+/// The loads of a loop that multiplies nothing on tensor cores (a column
+/// sum, a row statistic over column blocks) and the iterations ahead they
+/// are issued into registers: as many as the stages allow (`S - 1`)
+/// within [`STREAM_REGISTERS`], at least one. Without them each iteration
+/// waits out a whole memory latency with one tile in flight; `d` tiles
+/// ahead keep `d + 1` in flight. The loads qualify as
+/// [`prefetched_loads`]' do, without having to reach a product.
+fn streamed_loads<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+    stages: i64,
+) -> (Vec<OperationRef<'c, 'a>>, i64) {
+    let loads = ahead_loads(types, l, &[], None);
+    let mut registers = 0;
+    for load in &loads {
+        let Some(r) =
+            crate::edit::result_of(load, 0).and_then(|r| thread_registers(types, r.into()))
+        else {
+            return (Vec::new(), 1);
+        };
+        registers += r;
+    }
+    if loads.is_empty() || registers > STREAM_REGISTERS {
+        return (Vec::new(), 1);
+    }
+    let distance = (stages - 1).min(STREAM_REGISTERS / registers.max(1)).max(1);
+    (loads, distance)
+}
+
+/// The 32-bit registers a thread holds of the tile `v` in its layout.
+fn thread_registers<'c>(types: &TypeTable<'c>, v: Value<'c, '_>) -> Option<i64> {
+    let layout = types.layout(v.r#type()).ok().flatten()?;
+    let bits = i64::from(types.tile_type(v.r#type())?.num()?.bits());
+    let shape = tensor_shape(v.r#type());
+    let elements = tile_coalesce::Distribution::new(&layout, &shape)
+        .ok()?
+        .registers() as i64;
+    Some((elements * bits + 31) / 32)
+}
+
+/// The loads of loop `l`'s body, other than those `copied` ahead, whose
+/// tiles reach a tensor-core product of the body (through any ops of the
+/// body) and that [`ahead_loads`] allows: they are issued one iteration
+/// ahead, into registers.
 fn prefetched_loads<'c, 'a>(
     types: &TypeTable<'c>,
     l: &ForLoop<'c, 'a>,
     copied: &[OperationRef<'c, 'a>],
+) -> Vec<OperationRef<'c, 'a>> {
+    // The values of the body that reach a tensor-core product.
+    let mut reaching: HashSet<usize> = HashSet::new();
+    for op in edit::ops_of(&l.body).iter().rev() {
+        let feeds = match TileOp::read(op, |v| types.tile_type(v.r#type())) {
+            Ok(Some(TileOp::Dot(_))) => crate::edit::result_of(op, 0)
+                .and_then(|r| types.layout(r.r#type()).ok().flatten())
+                .is_some_and(|layout| matches!(layout, Layout::Mma(_))),
+            _ => op
+                .results()
+                .any(|r| reaching.contains(&crate::edit::key(r))),
+        };
+        if feeds {
+            for operand in op.operands() {
+                reaching.insert(crate::edit::key(operand));
+            }
+        }
+    }
+    ahead_loads(types, l, copied, Some(&reaching))
+}
+
+/// The loads of loop `l`'s body that can be issued ahead into registers:
+/// not among those `copied` ahead, whose tiles are among `reaching` (when
+/// given), that move several elements an access, stay in their iteration
+/// and whose addresses the loop's address slice gives for a later one.
+/// Nothing in the body may write memory (a store, an atomic, a nested
+/// region that might), or a load moved ahead could read before a write it
+/// followed.
+fn ahead_loads<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+    copied: &[OperationRef<'c, 'a>],
+    reaching: Option<&HashSet<usize>>,
 ) -> Vec<OperationRef<'c, 'a>> {
     let ops = edit::ops_of(&l.body);
     let writes = ops.iter().any(|op| {
@@ -195,23 +292,6 @@ fn prefetched_loads<'c, 'a>(
     if writes {
         return Vec::new();
     }
-    // The values of the body that reach a tensor-core product.
-    let mut reaching: std::collections::HashSet<usize> = std::collections::HashSet::new();
-    for op in ops.iter().rev() {
-        let feeds = match TileOp::read(op, |v| types.tile_type(v.r#type())) {
-            Ok(Some(TileOp::Dot(_))) => crate::edit::result_of(op, 0)
-                .and_then(|r| types.layout(r.r#type()).ok().flatten())
-                .is_some_and(|layout| matches!(layout, Layout::Mma(_))),
-            _ => op
-                .results()
-                .any(|r| reaching.contains(&crate::edit::key(r))),
-        };
-        if feeds {
-            for operand in op.operands() {
-                reaching.insert(crate::edit::key(operand));
-            }
-        }
-    }
     let mut out = Vec::new();
     for op in ops {
         if copied.iter().any(|c| c.to_raw().ptr == op.to_raw().ptr) {
@@ -220,7 +300,8 @@ fn prefetched_loads<'c, 'a>(
         let Some(result) = crate::edit::result_of(&op, 0) else {
             continue;
         };
-        if !reaching.contains(&crate::edit::key(result)) || tensor_shape(result.r#type()).is_empty()
+        if reaching.is_some_and(|r| !r.contains(&crate::edit::key(result)))
+            || tensor_shape(result.r#type()).is_empty()
         {
             continue;
         }

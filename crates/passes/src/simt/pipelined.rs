@@ -218,7 +218,7 @@ fn pipeline<'c>(
     let [lower, step] = [l.lower, l.step].map(|v| e.reg(v, 0, op));
     let (lower, step) = (lower?, step?);
     let prefetch = Prefetch::of(e, l, op)?;
-    let fetched = prefetch.first(e, l, op, lower)?;
+    let fetched = prefetch.first(e, l, op, lower, step, trips)?;
     let copies_any = !copied.is_empty();
 
     // The ring takes bytes that an earlier conversion, reduction or loop
