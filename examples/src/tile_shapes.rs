@@ -46,7 +46,7 @@
 //! `f32`; outputs are stored in the tensor's type (the column sums, Mean
 //! and Rstd in `f32`).
 
-use tile_dialect::{DType, Kernel, KernelBuilder, Result, Tile};
+use tile_dialect::{DType, Kernel, KernelBuilder, Padding, Result, Tile};
 
 /// A kernel of the benchmark (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,6 +65,12 @@ pub enum ShapeKernel {
     ColSumStep,
     /// Column sums, one `sum(axis=0)` of a `[BM, BN]` accumulator.
     ColSumEnd,
+    /// [`ShapeKernel::ColSumEnd`] through a tensor of pointers the loop
+    /// carries and steps by `BM` rows (`ptrs += BM * stride_x`).
+    ColSumPtrs,
+    /// [`ShapeKernel::ColSumEnd`] through a block pointer advanced by `BM`
+    /// rows, both axes checked, zero padding.
+    ColSumBlock,
     /// `gelu_tanh(x + bias[None, :])` with an accurate `tanh`.
     Gelu,
     /// `gelu_tanh(x + bias[None, :])` with `tanh_approx`.
@@ -87,7 +93,7 @@ pub enum Cover {
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 9] = [
+    pub const ALL: [ShapeKernel; 11] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
@@ -95,6 +101,8 @@ impl ShapeKernel {
         ShapeKernel::Transpose,
         ShapeKernel::ColSumStep,
         ShapeKernel::ColSumEnd,
+        ShapeKernel::ColSumPtrs,
+        ShapeKernel::ColSumBlock,
         ShapeKernel::Gelu,
         ShapeKernel::GeluFast,
     ];
@@ -110,6 +118,8 @@ impl ShapeKernel {
             ShapeKernel::Transpose => "transpose",
             ShapeKernel::ColSumStep => "col_sum_step",
             ShapeKernel::ColSumEnd => "col_sum_end",
+            ShapeKernel::ColSumPtrs => "col_sum_ptrs",
+            ShapeKernel::ColSumBlock => "col_sum_block",
             ShapeKernel::Gelu => "gelu",
             ShapeKernel::GeluFast => "gelu_fast",
         }
@@ -124,7 +134,10 @@ impl ShapeKernel {
     pub fn cover(self) -> Cover {
         match self {
             ShapeKernel::Softmax | ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => Cover::Rows,
-            ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => Cover::Columns,
+            ShapeKernel::ColSumStep
+            | ShapeKernel::ColSumEnd
+            | ShapeKernel::ColSumPtrs
+            | ShapeKernel::ColSumBlock => Cover::Columns,
             _ => Cover::Tiles,
         }
     }
@@ -151,7 +164,10 @@ impl ShapeKernel {
             ShapeKernel::LayerNorm => &["X", "Y", "W", "B", "Mean", "Rstd"],
             ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
-            ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => &["x_ptr", "out_ptr"],
+            ShapeKernel::ColSumStep
+            | ShapeKernel::ColSumEnd
+            | ShapeKernel::ColSumPtrs
+            | ShapeKernel::ColSumBlock => &["x_ptr", "out_ptr"],
             ShapeKernel::Gelu | ShapeKernel::GeluFast => &["x_ptr", "bias_ptr", "y_ptr"],
         }
     }
@@ -225,6 +241,8 @@ pub fn kernel<'c>(
             ShapeKernel::Transpose => transpose(k, sizes, &ptrs),
             ShapeKernel::ColSumStep => col_sum(k, sizes, &ptrs, true),
             ShapeKernel::ColSumEnd => col_sum(k, sizes, &ptrs, false),
+            ShapeKernel::ColSumPtrs => col_sum_ptrs(k, sizes, &ptrs),
+            ShapeKernel::ColSumBlock => col_sum_block(k, sizes, &ptrs),
             ShapeKernel::Gelu => gelu(k, sizes, &ptrs, false),
             ShapeKernel::GeluFast => gelu(k, sizes, &ptrs, true),
         }
@@ -388,6 +406,52 @@ fn col_sum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], per_step:
     });
     let sums = if per_step { acc } else { acc.sum(0) };
     k.store(p[1] + cols, sums).mask(col_mask).build();
+}
+
+/// [`col_sum`] into a `[BM, BN]` accumulator through a tensor of pointers
+/// the loop carries, stepped by `BM` rows each iteration.
+fn col_sum_ptrs<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let stride_x = k.arg("stride_x", DType::I32);
+    let (bm, bn) = s.bm_bn();
+    let cols = k.program_id(0) * bn + k.arange(0, bn);
+    let col_mask = cols.lt(s.n);
+    let acc = k.zeros(&[s.tiles.bm, s.tiles.bn], DType::F32);
+    let ptrs = p[0] + offsets(k.arange(0, bm), stride_x, cols);
+    let [acc, _] = k.for_range(0, s.m, bm, [acc, ptrs], |off, [acc, ptrs]| {
+        let rows = off + k.arange(0, bm);
+        let mask = rows.expand_dims(1).lt(s.m) & col_mask.expand_dims(0);
+        let x = k.load(ptrs).mask(mask).other(0.0).build().to(DType::F32);
+        [acc + x, ptrs + stride_x * bm]
+    });
+    k.store(p[1] + cols, acc.sum(0)).mask(col_mask).build();
+}
+
+/// [`col_sum`] into a `[BM, BN]` accumulator through a block pointer over
+/// `[M, N]`, advanced by `BM` rows each iteration, both axes checked.
+fn col_sum_block<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let stride_x = k.arg("stride_x", DType::I32);
+    let (bm, bn) = s.bm_bn();
+    let start = k.program_id(0) * bn;
+    let block = k
+        .make_block_ptr(p[0])
+        .shape([s.m, s.n])
+        .strides([stride_x, k.i32(1)])
+        .offsets([k.i32(0), start])
+        .block_shape([s.tiles.bm, s.tiles.bn])
+        .order([1, 0])
+        .build();
+    let acc = k.zeros(&[s.tiles.bm, s.tiles.bn], DType::F32);
+    let [acc, _] = k.for_range(0, s.m, bm, [acc, block], |_, [acc, block]| {
+        let x = k
+            .load(block)
+            .boundary_check(&[0, 1])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        [acc + x, block.advance([bm, 0])]
+    });
+    let cols = start + k.arange(0, bn);
+    k.store(p[1] + cols, acc.sum(0)).mask(cols.lt(s.n)).build();
 }
 
 /// `gelu_tanh(x + bias[None, :])` in f32, its `tanh` accurate or, with

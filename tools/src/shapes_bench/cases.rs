@@ -57,7 +57,10 @@ impl Case {
             ShapeKernel::LayerNorm => 2 * m * n * s + 2 * n * s + 2 * m * 4,
             ShapeKernel::LayerNormY => 2 * m * n * s + 2 * n * s,
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
-            ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => m * n * s + n * 4,
+            ShapeKernel::ColSumStep
+            | ShapeKernel::ColSumEnd
+            | ShapeKernel::ColSumPtrs
+            | ShapeKernel::ColSumBlock => m * n * s + n * 4,
             ShapeKernel::Gelu | ShapeKernel::GeluFast => 2 * m * n * s + n * s,
         }
     }
@@ -252,7 +255,7 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 /// The default cases: softmax and LayerNorm at 65536x1000 and 16384x4096
 /// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000,
 /// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000, both
-/// column sums at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
+/// column sums (four ways) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
 /// `quick`: the same kernels, types and tiles on sizes 4 to 16 times
 /// smaller.
 pub fn cases(quick: bool) -> Vec<Case> {
@@ -291,6 +294,8 @@ pub fn cases(quick: bool) -> Vec<Case> {
         ),
         case(ShapeKernel::ColSumStep, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumEnd, DType::F32, q(16384, 1024), 4096),
+        case(ShapeKernel::ColSumPtrs, DType::F32, q(16384, 1024), 4096),
+        case(ShapeKernel::ColSumBlock, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::Gelu, DType::F16, q(8192, 1024), 4096),
         case(ShapeKernel::GeluFast, DType::F16, q(8192, 1024), 4096),
     ]);
@@ -414,7 +419,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 14);
+        assert_eq!(all.len(), 16);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),
@@ -441,6 +446,11 @@ mod tests {
             ("f16", "<= 1.00".into())
         );
         assert_eq!(fast.bytes(), 2 * 8192 * 4096 * 2 + 4096 * 2);
+        let block = all
+            .iter()
+            .find(|c| c.kernel == ShapeKernel::ColSumBlock)
+            .unwrap();
+        assert_eq!(block.bytes(), 16384 * 4096 * 4 + 4096 * 4);
         for (full, quick) in all.iter().zip(cases(true)) {
             assert_eq!(
                 (full.kernel, full.dtype, configs_for(full)),

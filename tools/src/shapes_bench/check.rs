@@ -252,7 +252,10 @@ pub fn check(case: &Case, inputs: &[&[f32]], outputs: &[Stored]) -> Result<(), S
                 }
             }
         }
-        ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => {
+        ShapeKernel::ColSumStep
+        | ShapeKernel::ColSumEnd
+        | ShapeKernel::ColSumPtrs
+        | ShapeKernel::ColSumBlock => {
             for j in sampled(n) {
                 let (want, magnitude) = sum((0..m).map(|i| f64::from(x[i * n + j])));
                 errors.close(

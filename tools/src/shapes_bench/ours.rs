@@ -128,7 +128,10 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
             args.extend([Arg::from(n), Arg::from(EPS)]);
         }
         ShapeKernel::Transpose => args.extend([Arg::from(n), Arg::from(m)]),
-        ShapeKernel::ColSumStep | ShapeKernel::ColSumEnd => args.push(Arg::from(n)),
+        ShapeKernel::ColSumStep
+        | ShapeKernel::ColSumEnd
+        | ShapeKernel::ColSumPtrs
+        | ShapeKernel::ColSumBlock => args.push(Arg::from(n)),
         ShapeKernel::Softmax
         | ShapeKernel::ScaleBias
         | ShapeKernel::Gelu
