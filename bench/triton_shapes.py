@@ -13,8 +13,9 @@ is given:
     transpose      a [BM, BN] tile of x stored .trans()ed into y = x^T
     col_sum_step   column sums of BN-wide strips, BM rows a step, tl.sum(axis=0) each step
     col_sum_end    the same into a [BM, BN] accumulator, tl.sum(axis=0) after the loop
-    col_sum_ptrs   col_sum_end through a pointer tensor the loop carries, += BM * stride_x
-    col_sum_block  col_sum_end through a block pointer advanced by BM rows (boundary checks)
+    col_sum_staged col_sum_end with its loop tl.range(..., num_stages=STREAM_STAGES)
+    col_sum_ptrs   col_sum_staged through a pointer tensor the loop carries, += BM * stride_x
+    col_sum_block  col_sum_staged through a block pointer advanced by BM rows (boundary checks)
     gelu           gelu_tanh(x + bias[None, :]) in f32, tanh from libdevice
                    (triton.language.extra.cuda.libdevice.tanh, CUDA's __nv_tanhf)
     gelu_fast      the same with tanh.approx.f32 through tl.inline_asm_elementwise
@@ -177,13 +178,29 @@ def col_sum_end(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.constex
     col_sum(x_ptr, out_ptr, M, N, stride_x, BM, BN, False)
 
 
+STREAM_STAGES = tl.constexpr(3)
+
+
+@triton.jit
+def col_sum_staged(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.constexpr):
+    cols = tl.program_id(0) * BN + tl.arange(0, BN)
+    col_mask = cols < N
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for off in tl.range(0, M, BM, num_stages=STREAM_STAGES):
+        rows = off + tl.arange(0, BM)
+        mask = (rows[:, None] < M) & col_mask[None, :]
+        acc += tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask,
+                       other=0.).to(tl.float32)
+    tl.store(out_ptr + cols, tl.sum(acc, axis=0), mask=col_mask)
+
+
 @triton.jit
 def col_sum_ptrs(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.constexpr):
     cols = tl.program_id(0) * BN + tl.arange(0, BN)
     col_mask = cols < N
     acc = tl.zeros([BM, BN], dtype=tl.float32)
     ptrs = x_ptr + tl.arange(0, BM)[:, None] * stride_x + cols[None, :]
-    for off in range(0, M, BM):
+    for off in tl.range(0, M, BM, num_stages=STREAM_STAGES):
         rows = off + tl.arange(0, BM)
         mask = (rows[:, None] < M) & col_mask[None, :]
         acc += tl.load(ptrs, mask=mask, other=0.).to(tl.float32)
@@ -196,7 +213,7 @@ def col_sum_block(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.const
     start = tl.program_id(0) * BN
     block = tl.make_block_ptr(x_ptr, (M, N), (stride_x, 1), (0, start), (BM, BN), (1, 0))
     acc = tl.zeros([BM, BN], dtype=tl.float32)
-    for _ in range(0, M, BM):
+    for _ in tl.range(0, M, BM, num_stages=STREAM_STAGES):
         acc += tl.load(block, boundary_check=(0, 1), padding_option="zero").to(tl.float32)
         block = tl.advance(block, (BM, 0))
     cols = start + tl.arange(0, BN)
@@ -243,7 +260,7 @@ def gelu_fast(x_ptr, bias_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
 ROWS = ("softmax", "layer_norm", "layer_norm_y")
-COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_ptrs", "col_sum_block")
+COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
 KERNELS = ROWS + COLUMNS + ("scale_bias", "transpose", "gelu", "gelu_fast")
 
 

@@ -44,6 +44,41 @@ func.func @negative_step(%n: i64) {
 
 // -----
 
+// A loop's own stages (tile.loop_stages) are 1 to 8, as the module's.
+func.func @loop_stages_zero(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.for' op a loop's num_stages must be from 1 to 8, got 0
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.loop_stages = 0 : i32}
+  return
+}
+
+// -----
+
+func.func @loop_stages_nine(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.for' op a loop's num_stages must be from 1 to 8, got 9
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.loop_stages = 9 : i32}
+  return
+}
+
+// -----
+
+// OUT-LABEL: func.func @loop_stages_eight
+// OUT: tile.loop_stages = 8
+func.func @loop_stages_eight(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.loop_stages = 8 : i32}
+  return
+}
+
+// -----
+
 // A dynamic step is checked when the loop runs (by the interpreter).
 // OUT-LABEL: func.func @dynamic_step
 // OUT: scf.for

@@ -65,11 +65,15 @@ pub enum ShapeKernel {
     ColSumStep,
     /// Column sums, one `sum(axis=0)` of a `[BM, BN]` accumulator.
     ColSumEnd,
-    /// [`ShapeKernel::ColSumEnd`] through a tensor of pointers the loop
+    /// [`ShapeKernel::ColSumEnd`] with its loop asking for
+    /// [`STREAM_STAGES`] stages (`for_range_staged`, Triton's
+    /// `tl.range(..., num_stages=3)`).
+    ColSumStaged,
+    /// [`ShapeKernel::ColSumStaged`] through a tensor of pointers the loop
     /// carries and steps by `BM` rows (`ptrs += BM * stride_x`).
     ColSumPtrs,
-    /// [`ShapeKernel::ColSumEnd`] through a block pointer advanced by `BM`
-    /// rows, both axes checked, zero padding.
+    /// [`ShapeKernel::ColSumStaged`] through a block pointer advanced by
+    /// `BM` rows, both axes checked, zero padding.
     ColSumBlock,
     /// `gelu_tanh(x + bias[None, :])` with an accurate `tanh`.
     Gelu,
@@ -93,7 +97,7 @@ pub enum Cover {
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 11] = [
+    pub const ALL: [ShapeKernel; 12] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
@@ -101,6 +105,7 @@ impl ShapeKernel {
         ShapeKernel::Transpose,
         ShapeKernel::ColSumStep,
         ShapeKernel::ColSumEnd,
+        ShapeKernel::ColSumStaged,
         ShapeKernel::ColSumPtrs,
         ShapeKernel::ColSumBlock,
         ShapeKernel::Gelu,
@@ -118,6 +123,7 @@ impl ShapeKernel {
             ShapeKernel::Transpose => "transpose",
             ShapeKernel::ColSumStep => "col_sum_step",
             ShapeKernel::ColSumEnd => "col_sum_end",
+            ShapeKernel::ColSumStaged => "col_sum_staged",
             ShapeKernel::ColSumPtrs => "col_sum_ptrs",
             ShapeKernel::ColSumBlock => "col_sum_block",
             ShapeKernel::Gelu => "gelu",
@@ -136,6 +142,7 @@ impl ShapeKernel {
             ShapeKernel::Softmax | ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => Cover::Rows,
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
+            | ShapeKernel::ColSumStaged
             | ShapeKernel::ColSumPtrs
             | ShapeKernel::ColSumBlock => Cover::Columns,
             _ => Cover::Tiles,
@@ -166,6 +173,7 @@ impl ShapeKernel {
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
+            | ShapeKernel::ColSumStaged
             | ShapeKernel::ColSumPtrs
             | ShapeKernel::ColSumBlock => &["x_ptr", "out_ptr"],
             ShapeKernel::Gelu | ShapeKernel::GeluFast => &["x_ptr", "bias_ptr", "y_ptr"],
@@ -199,6 +207,9 @@ pub fn grid(kernel: ShapeKernel, tiles: Tiles, (m, n): (usize, usize)) -> (u32, 
         Cover::Columns => (cdiv(n, tiles.bn), 1),
     }
 }
+
+/// The stages the staged column sums' loops ask for.
+pub const STREAM_STAGES: u32 = 3;
 
 /// `sqrt(2 / pi)`, the tanh-GELU's inner scale.
 pub const GELU_K0: f64 = 0.797_884_560_802_865_4;
@@ -239,8 +250,9 @@ pub fn kernel<'c>(
             ShapeKernel::LayerNormY => layer_norm(k, sizes, &ptrs, false),
             ShapeKernel::ScaleBias => scale_bias(k, sizes, &ptrs),
             ShapeKernel::Transpose => transpose(k, sizes, &ptrs),
-            ShapeKernel::ColSumStep => col_sum(k, sizes, &ptrs, true),
-            ShapeKernel::ColSumEnd => col_sum(k, sizes, &ptrs, false),
+            ShapeKernel::ColSumStep => col_sum(k, sizes, &ptrs, true, None),
+            ShapeKernel::ColSumEnd => col_sum(k, sizes, &ptrs, false, None),
+            ShapeKernel::ColSumStaged => col_sum(k, sizes, &ptrs, false, Some(STREAM_STAGES)),
             ShapeKernel::ColSumPtrs => col_sum_ptrs(k, sizes, &ptrs),
             ShapeKernel::ColSumBlock => col_sum_block(k, sizes, &ptrs),
             ShapeKernel::Gelu => gelu(k, sizes, &ptrs, false),
@@ -382,7 +394,13 @@ fn transpose<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
 /// Column sums of a `BN`-wide strip, `BM` rows a step: each step's tile
 /// summed along axis 0 into a `[BN]` accumulator (`per_step`), or added
 /// into a `[BM, BN]` one summed once after the loop.
-fn col_sum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], per_step: bool) {
+fn col_sum<'k>(
+    k: &'k KernelBuilder<'k>,
+    s: Sizes<'k>,
+    p: &[Tile<'k>],
+    per_step: bool,
+    stages: Option<u32>,
+) {
     let stride_x = k.arg("stride_x", DType::I32);
     let (bm, bn) = s.bm_bn();
     let cols = k.program_id(0) * bn + k.arange(0, bn);
@@ -393,7 +411,7 @@ fn col_sum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], per_step:
         &[s.tiles.bm, s.tiles.bn]
     };
     let acc = k.zeros(shape, DType::F32);
-    let [acc] = k.for_range(0, s.m, bm, [acc], |off, [acc]| {
+    let body = |off: Tile<'k>, [acc]: [Tile<'k>; 1]| {
         let rows = off + k.arange(0, bm);
         let mask = rows.expand_dims(1).lt(s.m) & col_mask.expand_dims(0);
         let x = k
@@ -403,7 +421,11 @@ fn col_sum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>], per_step:
             .build()
             .to(DType::F32);
         [if per_step { acc + x.sum(0) } else { acc + x }]
-    });
+    };
+    let [acc] = match stages {
+        Some(stages) => k.for_range_staged(stages, 0, s.m, bm, [acc], body),
+        None => k.for_range(0, s.m, bm, [acc], body),
+    };
     let sums = if per_step { acc } else { acc.sum(0) };
     k.store(p[1] + cols, sums).mask(col_mask).build();
 }
@@ -417,12 +439,19 @@ fn col_sum_ptrs<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
     let col_mask = cols.lt(s.n);
     let acc = k.zeros(&[s.tiles.bm, s.tiles.bn], DType::F32);
     let ptrs = p[0] + offsets(k.arange(0, bm), stride_x, cols);
-    let [acc, _] = k.for_range(0, s.m, bm, [acc, ptrs], |off, [acc, ptrs]| {
-        let rows = off + k.arange(0, bm);
-        let mask = rows.expand_dims(1).lt(s.m) & col_mask.expand_dims(0);
-        let x = k.load(ptrs).mask(mask).other(0.0).build().to(DType::F32);
-        [acc + x, ptrs + stride_x * bm]
-    });
+    let [acc, _] = k.for_range_staged(
+        STREAM_STAGES,
+        0,
+        s.m,
+        bm,
+        [acc, ptrs],
+        |off, [acc, ptrs]| {
+            let rows = off + k.arange(0, bm);
+            let mask = rows.expand_dims(1).lt(s.m) & col_mask.expand_dims(0);
+            let x = k.load(ptrs).mask(mask).other(0.0).build().to(DType::F32);
+            [acc + x, ptrs + stride_x * bm]
+        },
+    );
     k.store(p[1] + cols, acc.sum(0)).mask(col_mask).build();
 }
 
@@ -441,15 +470,22 @@ fn col_sum_block<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
         .order([1, 0])
         .build();
     let acc = k.zeros(&[s.tiles.bm, s.tiles.bn], DType::F32);
-    let [acc, _] = k.for_range(0, s.m, bm, [acc, block], |_, [acc, block]| {
-        let x = k
-            .load(block)
-            .boundary_check(&[0, 1])
-            .padding(Padding::Zero)
-            .build()
-            .to(DType::F32);
-        [acc + x, block.advance([bm, 0])]
-    });
+    let [acc, _] = k.for_range_staged(
+        STREAM_STAGES,
+        0,
+        s.m,
+        bm,
+        [acc, block],
+        |_, [acc, block]| {
+            let x = k
+                .load(block)
+                .boundary_check(&[0, 1])
+                .padding(Padding::Zero)
+                .build()
+                .to(DType::F32);
+            [acc + x, block.advance([bm, 0])]
+        },
+    );
     let cols = start + k.arange(0, bn);
     k.store(p[1] + cols, acc.sum(0)).mask(cols.lt(s.n)).build();
 }

@@ -205,6 +205,24 @@ fn loop_steps_must_be_positive() {
 }
 
 #[test]
+fn a_loops_stages_are_one_to_eight() {
+    for stages in [0, 9] {
+        let mut line = 0;
+        let e = build_error(|k| {
+            line = line!(); let _ = k.for_range_staged(stages, 0, 8, 1, [], |_, []| []);
+        });
+        assert_at(&e, "scf.for", line);
+        assert_eq!(e.rule, Rule::LoopStages { stages: i64::from(stages) });
+    }
+    for stages in [1, 8] {
+        Kernel::build(&tile::context().unwrap(), "k", |k| {
+            let _ = k.for_range_staged(stages, 0, 8, 1, [], |_, []| []);
+        })
+        .unwrap();
+    }
+}
+
+#[test]
 fn kernel_arguments_are_checked_by_name_and_type() {
     let mut line = 0;
     let e = build_error(|k| {

@@ -316,6 +316,12 @@ pub enum Rule {
         /// The step.
         step: i64,
     },
+    /// A loop's `num_stages` (its `tile.loop_stages`) outside 1 to
+    /// [`crate::limits::MAX_NUM_STAGES`].
+    LoopStages {
+        /// The stages asked for.
+        stages: i64,
+    },
     /// The operands of a join (of one shape) or of a cat (of one shape but
     /// along its axis) disagree.
     UnequalShapes {
@@ -566,6 +572,11 @@ impl fmt::Display for Rule {
             Rule::NonPositiveStep { step } => write!(
                 f,
                 "a loop step must be positive, got {step} (a loop that never advances, or counts down, is not a counted loop)"
+            ),
+            Rule::LoopStages { stages } => write!(
+                f,
+                "a loop's num_stages must be from 1 to {}, got {stages}",
+                crate::limits::MAX_NUM_STAGES
             ),
             Rule::UnequalShapes { lhs, rhs, axis: None } => write!(
                 f,

@@ -24,6 +24,10 @@ use crate::error::Rule;
 /// The most elements one tile may hold: 2^20, as Triton.
 pub const MAX_TILE_ELEMENTS: u64 = 1 << 20;
 
+/// The most pipeline stages a loop may ask for (`for_range_staged`, the
+/// loop attribute `tile.loop_stages`), as the module option allows.
+pub const MAX_NUM_STAGES: u32 = 8;
+
 /// How deep regions may nest: the kernel body is depth 1, a loop in it
 /// depth 2. Compilation runs on a stack sized for this depth.
 pub const MAX_NESTING_DEPTH: usize = 64;

@@ -141,6 +141,11 @@ pub const STATIC_SHARED_LIMIT: usize = 48 * 1024;
 /// the compiler's option; on an `scf.for`, once `tile-software-pipeline`
 /// chose to pipeline it.
 pub const NUM_STAGES_ATTR: &str = "tile.num_stages";
+/// The stages a user asked of one `scf.for` (the builder's
+/// `for_range_staged`, Triton's `tl.range(..., num_stages=S)`): it
+/// overrides the module's `tile.num_stages` for that loop, and is what
+/// lets a loop without tensor-core products load ahead at all.
+pub const LOOP_STAGES_ATTR: &str = "tile.loop_stages";
 /// The unit attribute `tile-software-pipeline` puts on a load that is
 /// copied ahead into shared memory.
 pub const ASYNC_COPY_ATTR: &str = "tile.async_copy";

@@ -97,6 +97,12 @@ fn check_limits(op: &OperationRef, name: &str) -> Result<(), Rule> {
                     step: step.as_i64(),
                 });
             }
+            if op.has_attribute(crate::ops::LOOP_STAGES_ATTR) {
+                let stages = crate::view::attr::int(op, crate::ops::LOOP_STAGES_ATTR)?;
+                if !(1..=i64::from(crate::limits::MAX_NUM_STAGES)).contains(&stages) {
+                    return Err(Rule::LoopStages { stages });
+                }
+            }
         }
         "arith.constant" => {
             if let Ok(Some(c)) = Constant::read(op)

@@ -59,6 +59,7 @@ impl Case {
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
+            | ShapeKernel::ColSumStaged
             | ShapeKernel::ColSumPtrs
             | ShapeKernel::ColSumBlock => m * n * s + n * 4,
             ShapeKernel::Gelu | ShapeKernel::GeluFast => 2 * m * n * s + n * s,
@@ -255,7 +256,7 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 /// The default cases: softmax and LayerNorm at 65536x1000 and 16384x4096
 /// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000,
 /// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000, both
-/// column sums (four ways) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
+/// column sums (five ways: three with loops asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
 /// `quick`: the same kernels, types and tiles on sizes 4 to 16 times
 /// smaller.
 pub fn cases(quick: bool) -> Vec<Case> {
@@ -294,6 +295,7 @@ pub fn cases(quick: bool) -> Vec<Case> {
         ),
         case(ShapeKernel::ColSumStep, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumEnd, DType::F32, q(16384, 1024), 4096),
+        case(ShapeKernel::ColSumStaged, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumPtrs, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumBlock, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::Gelu, DType::F16, q(8192, 1024), 4096),
@@ -419,7 +421,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 16);
+        assert_eq!(all.len(), 17);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),

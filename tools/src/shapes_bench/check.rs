@@ -254,6 +254,7 @@ pub fn check(case: &Case, inputs: &[&[f32]], outputs: &[Stored]) -> Result<(), S
         }
         ShapeKernel::ColSumStep
         | ShapeKernel::ColSumEnd
+        | ShapeKernel::ColSumStaged
         | ShapeKernel::ColSumPtrs
         | ShapeKernel::ColSumBlock => {
             for j in sampled(n) {

@@ -130,6 +130,7 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         ShapeKernel::Transpose => args.extend([Arg::from(n), Arg::from(m)]),
         ShapeKernel::ColSumStep
         | ShapeKernel::ColSumEnd
+        | ShapeKernel::ColSumStaged
         | ShapeKernel::ColSumPtrs
         | ShapeKernel::ColSumBlock => args.push(Arg::from(n)),
         ShapeKernel::Softmax

@@ -42,8 +42,65 @@ impl<'k> KernelBuilder<'k> {
         init: [Tile<'k>; N],
         body: impl FnOnce(Tile<'k>, [Tile<'k>; N]) -> [Tile<'k>; N],
     ) -> [Tile<'k>; N] {
+        self.counted_loop(None, start, end, step, init, body)
+    }
+
+    /// [`Self::for_range`] pipelined with `num_stages` stages whatever the
+    /// kernel's `num_stages` option says, as Triton's `tl.range(start,
+    /// end, step, num_stages=S)`: its loads are fetched `S - 1`
+    /// iterations ahead. For a loop of memory-bound loads (no product on
+    /// tensor cores) this is the only way to ask for it; it pays where few
+    /// programs run on each multiprocessor (a column sum over a narrow
+    /// matrix: each iteration otherwise waits out a whole memory latency)
+    /// and costs registers, so occupancy, where many do. 1 turns the
+    /// loop's pipelining off.
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// # let (x, m) = (k.arg_ptr("x", DType::F32), k.arg("m", DType::I32));
+    /// let cols = k.arange(0, 64);
+    /// let acc = k.zeros(&[32, 64], DType::F32);
+    /// let [acc] = k.for_range_staged(3, 0, m, 32, [acc], |off, [acc]| {
+    ///     let rows = off + k.arange(0, 32);
+    ///     let at = x + rows.expand_dims(1) * 64 + cols.expand_dims(0);
+    ///     [acc + k.load(at).mask(rows.expand_dims(1).lt(m)).other(0.0).build()]
+    /// });
+    /// # }).unwrap();
+    /// ```
+    #[track_caller]
+    pub fn for_range_staged<const N: usize>(
+        &'k self,
+        num_stages: u32,
+        start: impl IntoOperand<'k>,
+        end: impl IntoOperand<'k>,
+        step: impl IntoOperand<'k>,
+        init: [Tile<'k>; N],
+        body: impl FnOnce(Tile<'k>, [Tile<'k>; N]) -> [Tile<'k>; N],
+    ) -> [Tile<'k>; N] {
+        self.counted_loop(Some(num_stages), start, end, step, init, body)
+    }
+
+    #[track_caller]
+    fn counted_loop<const N: usize>(
+        &'k self,
+        num_stages: Option<u32>,
+        start: impl IntoOperand<'k>,
+        end: impl IntoOperand<'k>,
+        step: impl IntoOperand<'k>,
+        init: [Tile<'k>; N],
+        body: impl FnOnce(Tile<'k>, [Tile<'k>; N]) -> [Tile<'k>; N],
+    ) -> [Tile<'k>; N] {
         let at = SourceLoc::caller();
         let op = "scf.for";
+        if let Some(s) = num_stages
+            && !(1..=crate::limits::MAX_NUM_STAGES).contains(&s)
+        {
+            let stages = i64::from(s);
+            self.fail::<()>(op, Rule::LoopStages { stages }, &at);
+            return [self.poison(); N];
+        }
         let poison = [self.poison(); N];
         let bounds = [
             start.into_operand(),
@@ -92,7 +149,14 @@ impl<'k> KernelBuilder<'k> {
         let region = super::branch::region_of(block);
         let mut operands = bounds.to_vec();
         operands.extend(init.iter().map(|t| t.id));
-        match self.emit(op, &at, &operands, &[], &init_types, vec![region]) {
+        let stages = num_stages.map(|s| {
+            (
+                crate::ops::LOOP_STAGES_ATTR,
+                crate::view::attr::i32_attr(self.context, i64::from(s)),
+            )
+        });
+        let attributes: Vec<_> = stages.into_iter().collect();
+        match self.emit(op, &at, &operands, &attributes, &init_types, vec![region]) {
             Some(ids) => std::array::from_fn(|i| self.tile(ids[i])),
             None => poison,
         }

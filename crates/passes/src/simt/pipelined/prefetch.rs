@@ -131,7 +131,8 @@ impl<'c, 'a> Prefetch<'c, 'a> {
                     None => self.issue(e)?,
                     Some(first) => {
                         let wanted = e.ir.cmpi(CmpiPredicate::Slt, at, trips);
-                        self.issue_if(e, wanted, &first)?
+                        let unread: Vec<Val> = first.iter().map(|v| e.ir.poison(v.ty())).collect();
+                        self.issue_if(e, wanted, &unread)?
                     }
                 };
                 out.extend(loaded);
@@ -224,7 +225,9 @@ impl<'c, 'a> Prefetch<'c, 'a> {
         let like = self.ahead.initial(e, l, op)?;
         let state = self.ahead.rebuild(e, l, &like, &current[d * n..], op)?;
         let mut out: Vec<Val> = current[n..d * n].to_vec();
-        let fallback = current[..n].to_vec();
+        // Past the last tile nothing reads these registers: poison keeps
+        // this iteration's tile from living on to the branch.
+        let fallback: Vec<Val> = current[..n].iter().map(|v| e.ir.poison(v.ty())).collect();
         let next = self.ahead.evaluate(e, l, op, iv, &state, |e| {
             out.extend(self.issue_if(e, wanted, &fallback)?);
             Ok(())
