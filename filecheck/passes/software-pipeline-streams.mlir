@@ -6,29 +6,42 @@
 // Such a loop waits out a memory latency an iteration with one tile in
 // flight unless many programs share each multiprocessor. When the loop
 // asks for stages itself (tile.loop_stages = S: the builder's
-// for_range_staged, Triton's tl.range(num_stages=S)) its loads are issued
-// `d` iterations ahead into registers (tile.prefetch = d): S - 1, fewer
-// where the tiles ahead would take more than 64 registers a thread. The
-// module's tile.num_stages alone leaves such loops alone.
+// for_range_staged, Triton's tl.range(num_stages=S)) its tiles are copied
+// S - 1 iterations ahead into each thread's own slots of shared memory
+// (tile.async_copy = "thread"), as Triton pipelines such a loop; where a
+// copy cannot do it (masked-off lanes that read something other than 0,
+// more than 96 KiB of buffers) they are loaded ahead into registers
+// (tile.prefetch = d), within 64 registers a thread. The module's
+// tile.num_stages alone leaves such loops alone.
 
 // Three stages asked by the loop (the module's one overridden), a 32x64
-// f32 tile over 4 warps (16 registers a thread): two tiles ahead. In the
-// PTX, tile 0's four 16-byte loads, tile 1's under a branch (the loop may
-// run once), and the loop's, under the branch that stops two iterations
-// before the end.
-// MARK-LABEL: func.func @two_ahead
-// MARK: "tile.load"{{.*}}tile.prefetch = 2 : i64, tile.vector_width = 4
+// f32 tile over 4 warps: copied two tiles ahead. In the PTX, tiles 0 and 1
+// are copied before the loop (four 16-byte cp.async each, one commit
+// group a tile); each iteration waits for its tile, reads its four runs
+// back (run k of thread t at (k * 128 + t) * 16 bytes: 2048 bytes from one
+// run to the next, consecutive across a warp) and copies the tile two
+// ahead. No barrier in the loop: each thread reads only what it copied.
+// MARK-LABEL: func.func @own_slots
+// MARK: "tile.load"{{.*}}tile.async_copy = "thread", tile.vector_width = 4
 // MARK: } {tile.loop_stages = 3 : i32, tile.num_stages = 3 : i64}
-// PTX-LABEL: .entry two_ahead(
-// PTX-COUNT-4: ld.global.v4.f32
-// PTX: bra
-// PTX-COUNT-4: ld.global.v4.f32
-// PTX: bra
-// PTX-COUNT-4: ld.global.v4.f32
+// PTX-LABEL: .entry own_slots(
 // PTX-NOT: ld.global
-// PTX: ret;
+// PTX-COUNT-4: cp.async.cg.shared.global
+// PTX: cp.async.commit_group;
+// PTX-COUNT-4: cp.async.cg.shared.global
+// PTX: cp.async.commit_group;
+// PTX: cp.async.wait_group 1;
+// PTX-NOT: bar.sync
+// PTX: ld.shared.v4.b32{{.*}}ld.shared.v4.b32{{.*}}+2048];{{.*}}ld.shared.v4.b32{{.*}}+4096];{{.*}}ld.shared.v4.b32{{.*}}+6144];
+// PTX-NOT: bar.sync
+// PTX-COUNT-4: cp.async.cg.shared.global
+// PTX-NOT: bar.sync
+// PTX: cp.async.commit_group;
+// PTX-NOT: bar.sync
+// PTX: bra
+// PTX: cp.async.wait_group 0;
 module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
-  func.func @two_ahead(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  func.func @own_slots(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
     %c0 = arith.constant 0 : i32
     %cbm = arith.constant 32 : i32
     %zero = arith.constant dense<0.0> : tensor<32x64xf32>
@@ -62,6 +75,60 @@ module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32
   }
 }
 
+
+// -----
+
+// Masked-off lanes that read 1.0 (a cp.async fills zeros): two tiles
+// ahead in registers instead. In the PTX, tile 0's four 16-byte loads,
+// tile 1's under a branch (the loop may run once), and the loop's, under
+// the branch that stops two iterations before the end.
+// MARK-LABEL: func.func @registers
+// MARK: "tile.load"{{.*}}tile.prefetch = 2 : i64, tile.vector_width = 4
+// MARK: } {tile.loop_stages = 3 : i32, tile.num_stages = 3 : i64}
+// PTX-LABEL: .entry registers(
+// PTX-NOT: cp.async.cg
+// PTX-COUNT-4: ld.global.v4.f32
+// PTX: bra
+// PTX-COUNT-4: ld.global.v4.f32
+// PTX: bra
+// PTX-COUNT-4: ld.global.v4.f32
+// PTX-NOT: ld.global
+// PTX: ret;
+module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @registers(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %cbm = arith.constant 32 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+    %rm = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    %rn = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %rn0 = "tile.expand_dims"(%rn) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cols = "tile.broadcast"(%rn0) : (tensor<1x64xi32>) -> tensor<32x64xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<32x64x!tile.ptr<f32>>
+    %acc = scf.for %i = %c0 to %m step %cbm iter_args(%a = %zero) -> (tensor<32x64xf32>) : i32 {
+      %is = "tile.splat"(%i) : (i32) -> tensor<32xi32>
+      %rows = arith.addi %is, %rm : tensor<32xi32>
+      %r1 = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+      %ms = "tile.splat"(%m) : (i32) -> tensor<32x1xi32>
+      %in1 = arith.cmpi slt, %r1, %ms : tensor<32x1xi32>
+      %in = "tile.broadcast"(%in1) : (tensor<32x1xi1>) -> tensor<32x64xi1>
+      %ns = "tile.splat"(%n) : (i32) -> tensor<32x1xi32>
+      %ro = arith.muli %r1, %ns : tensor<32x1xi32>
+      %rob = "tile.broadcast"(%ro) : (tensor<32x1xi32>) -> tensor<32x64xi32>
+      %o = arith.addi %rob, %cols : tensor<32x64xi32>
+      %p = "tile.addptr"(%xs, %o) : (tensor<32x64x!tile.ptr<f32>>, tensor<32x64xi32>) -> tensor<32x64x!tile.ptr<f32>>
+      %zx = arith.constant dense<1.0> : tensor<32x64xf32>
+      %v = "tile.load"(%p, %in, %zx) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<32x64x!tile.ptr<f32>>, tensor<32x64xi1>, tensor<32x64xf32>) -> tensor<32x64xf32>
+      %s = arith.addf %a, %v : tensor<32x64xf32>
+      scf.yield %s : tensor<32x64xf32>
+    } {tile.loop_stages = 3 : i32}
+    %sum = "tile.reduce"(%acc) {axis = 0 : i32, keep_dims = false, kind = "sum"} : (tensor<32x64xf32>) -> tensor<64xf32>
+    %ys0 = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x!tile.ptr<f32>>
+    %yp0 = "tile.addptr"(%ys0, %rn) : (tensor<64x!tile.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f32>>
+    "tile.store"(%yp0, %sum) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> ()
+    return
+  }
+}
+
 // -----
 
 // Left alone: the same loop asking nothing, in a module of three stages
@@ -69,8 +136,10 @@ module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32
 // latency when many programs run), and one asking for one stage.
 // MARK-LABEL: func.func @not_asked
 // MARK-NOT: tile.prefetch
+// MARK-NOT: tile.async_copy
 // MARK-LABEL: func.func @one_stage
 // MARK-NOT: tile.prefetch
+// MARK-NOT: tile.async_copy
 // MARK: return
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @not_asked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
@@ -141,13 +210,18 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 
 // -----
 
-// Five stages: four tiles ahead of 16 registers each take 64; they fit.
-// f16 tiles count two elements a register: a 64x64 f16 tile over 4 warps
-// is 16 registers, four tiles ahead 64.
+// Five stages: buffers of five 8 KiB tiles (32x64 f32, 64x64 f16); f16
+// runs are 16 bytes of eight elements. The loop waits until at most three
+// copies are in flight.
 // MARK-LABEL: func.func @four_ahead
-// MARK: "tile.load"{{.*}}tile.prefetch = 4 : i64
+// MARK: "tile.load"{{.*}}tile.async_copy = "thread"
+// MARK: tile.num_stages = 5 : i64
 // MARK-LABEL: func.func @four_ahead_f16
-// MARK: "tile.load"{{.*}}tile.prefetch = 4 : i64
+// MARK: "tile.load"{{.*}}tile.async_copy = "thread", tile.vector_width = 8
+// PTX-LABEL: .entry four_ahead(
+// PTX: cp.async.wait_group 3;
+// PTX-LABEL: .entry four_ahead_f16(
+// PTX: cp.async.wait_group 3;
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @four_ahead(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
     %c0 = arith.constant 0 : i32
@@ -218,16 +292,17 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 
 // -----
 
-// The register budget: a 64x64 f32 tile over 4 warps is 32 registers a
-// thread, so of five stages only two tiles go ahead; a 64x128 one (64
-// registers) one tile, marked as a product's loads are (the unit
+// The budgets: five 16 KiB buffers of a 64x64 f32 tile (80 KiB) are
+// copied; five 32 KiB ones of a 64x128 tile would take 160 KiB, so that
+// tile goes ahead in registers (64 a thread: one tile, the unit
 // attribute); a 128x128 one (128 registers) stays where it is.
 // MARK-LABEL: func.func @budget_two
-// MARK: "tile.load"{{.*}}tile.prefetch = 2 : i64
+// MARK: "tile.load"{{.*}}tile.async_copy = "thread"
 // MARK-LABEL: func.func @budget_one
 // MARK: "tile.load"{{.*}}tile.prefetch, tile.vector_width
 // MARK-LABEL: func.func @over_budget
 // MARK-NOT: tile.prefetch
+// MARK-NOT: tile.async_copy
 // MARK: return
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @budget_two(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
@@ -334,6 +409,7 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 // could read before a store it followed).
 // MARK-LABEL: func.func @stores_too
 // MARK-NOT: tile.prefetch
+// MARK-NOT: tile.async_copy
 // MARK: return
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @stores_too(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {

@@ -146,9 +146,14 @@ pub const NUM_STAGES_ATTR: &str = "tile.num_stages";
 /// overrides the module's `tile.num_stages` for that loop, and is what
 /// lets a loop without tensor-core products load ahead at all.
 pub const LOOP_STAGES_ATTR: &str = "tile.loop_stages";
-/// The unit attribute `tile-software-pipeline` puts on a load that is
-/// copied ahead into shared memory.
+/// The attribute `tile-software-pipeline` puts on a load that is copied
+/// ahead into shared memory: unit for a product's operand (laid out as
+/// the product reads it), [`ASYNC_COPY_OWN`] for a load of a memory-bound
+/// loop (each thread's runs in slots of its own, read back by it).
 pub const ASYNC_COPY_ATTR: &str = "tile.async_copy";
+/// The value of [`ASYNC_COPY_ATTR`] for copies each thread reads back
+/// itself.
+pub const ASYNC_COPY_OWN: &str = "thread";
 /// The unit attribute `tile-software-pipeline` puts on a load feeding a
 /// product that cannot be copied asynchronously (accesses under 4 bytes,
 /// operands converted in registers): it is issued one iteration ahead,

@@ -40,15 +40,20 @@
 //! memory.
 //!
 //! A loop that multiplies nothing on tensor cores (a column sum over row
-//! blocks) loads its vector tiles several iterations ahead into registers
-//! (`tile.prefetch = d`) only when it asks for stages itself
+//! blocks) reads ahead only when it asks for stages itself
 //! (`tile.loop_stages`, the builder's `for_range_staged`, as Triton's
-//! `tl.range(num_stages=...)`): the registers cost occupancy, which hides
-//! the latency when many programs run on each multiprocessor, and pay
-//! only where few do. Measured on an H200: a 16384x4096 f32 column sum in
-//! 32x64 tiles over 64 programs from 0.66 to 0.29 ms; with the loads of
-//! every such loop taken ahead, the benchmark's LayerNorm (64 to 146
-//! registers) ran 1.33x and its cross-entropy (34 to 61) 1.16x slower.
+//! `tl.range(num_stages=...)`): its tiles are then copied `S - 1`
+//! iterations ahead into each thread's own slots of shared memory
+//! (`tile.async_copy = "thread"`: no barrier, each thread reads back what
+//! it copied), or, where a copy cannot (masked-off lanes reading other
+//! than 0, buffers over 96 KiB), loaded ahead into registers
+//! (`tile.prefetch = d`). Either costs occupancy, which hides the latency
+//! when many programs run on each multiprocessor, and pays only where few
+//! do. Measured on an H200: a 16384x4096 f32 column sum in 32x64 tiles
+//! over 64 programs from 0.66 to 0.29 ms two tiles ahead in registers;
+//! with the loads of every such loop taken ahead unasked, the benchmark's
+//! LayerNorm (64 to 146 registers) ran 1.33x and its cross-entropy (34 to
+//! 61) 1.16x slower.
 //!
 //! The number of stages comes from the loop's `tile.loop_stages`, else
 //! from the module attribute `tile.num_stages` (the compiler's
@@ -56,7 +61,7 @@
 
 use crate::edit;
 use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
-use melior::ir::attribute::{Attribute, IntegerAttribute};
+use melior::ir::attribute::{Attribute, IntegerAttribute, StringAttribute};
 use melior::ir::block::BlockLike;
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
 use melior::ir::r#type::IntegerType;
@@ -65,7 +70,7 @@ use melior::pass::Pass;
 use std::collections::HashSet;
 use tile_coalesce::Layout;
 use tile_dialect::ops::{
-    ASYNC_COPY_ATTR, LOOP_STAGES_ATTR, NUM_STAGES_ATTR, PREFETCH_ATTR, Padding,
+    ASYNC_COPY_ATTR, ASYNC_COPY_OWN, LOOP_STAGES_ATTR, NUM_STAGES_ATTR, PREFETCH_ATTR, Padding,
 };
 use tile_dialect::view::{ForLoop, TileOp, TypeTable, attr, tensor_shape};
 use tile_dialect::{DType, InputPrecision};
@@ -149,14 +154,18 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
         // Memory-bound loops load ahead only when the loop asks (as
         // Triton's `tl.range(num_stages=...)`): the registers it takes
         // lower the occupancy that hides latency when many programs run.
+        let mut own = Vec::new();
         if asked.is_some()
             && loads.is_empty()
             && prefetched.is_empty()
             && !multiplies_on_tensor_cores(&types, &l)
         {
-            (prefetched, distance) = streamed_loads(&types, &l, stages);
+            own = streamed_copies(&types, &l, stages, assign_warps(func)?);
+            if own.is_empty() {
+                (prefetched, distance) = streamed_loads(&types, &l, stages);
+            }
         }
-        if loads.is_empty() && prefetched.is_empty() {
+        if loads.is_empty() && prefetched.is_empty() && own.is_empty() {
             continue;
         }
         let i64 = IntegerType::new(context, 64).into();
@@ -167,6 +176,10 @@ pub fn pipeline(func: &OperationRef) -> PassResult {
         );
         for load in loads {
             edit::set_attribute(&load, ASYNC_COPY_ATTR, Attribute::unit(context));
+        }
+        for load in own {
+            let mark = StringAttribute::new(context, ASYNC_COPY_OWN).into();
+            edit::set_attribute(&load, ASYNC_COPY_ATTR, mark);
         }
         let mark = if distance == 1 {
             Attribute::unit(context)
@@ -254,6 +267,74 @@ fn streamed_loads<'c, 'a>(
     }
     let distance = (stages - 1).min(STREAM_REGISTERS / registers.max(1)).max(1);
     (loads, distance)
+}
+
+/// The bytes of shared memory a memory-bound loop may take for the tiles
+/// it copies ahead (`S` buffers of each): a 32x64 f32 tile takes 8 KiB a
+/// stage. Beyond it the loads go ahead in registers, or not at all.
+const STREAM_SHARED_BYTES: i64 = 96 * 1024;
+
+/// The warps of the kernel `func`.
+fn assign_warps(func: &OperationRef) -> Result<i64, PassError> {
+    crate::assign_layouts::num_warps(func).map(i64::from)
+}
+
+/// The loads of a memory-bound loop that asked for `stages` when every
+/// one of them can be copied ahead asynchronously into its thread's own
+/// slots of shared memory (`tile.async_copy = "thread"`), as Triton's
+/// pipeliner does with such a loop: accesses of 4, 8 or 16 bytes, zero
+/// (or no) fill for masked-off lanes, block pointers the loop advances by
+/// invariant offsets, checked with zero padding or not at all, and `S`
+/// buffers of every tile within [`STREAM_SHARED_BYTES`] (with `warps`
+/// warps). The copies cost no registers, so the occupancy the loop's
+/// author traded for them is smaller than in registers. Empty when any
+/// load does not qualify.
+fn streamed_copies<'c, 'a>(
+    types: &TypeTable<'c>,
+    l: &ForLoop<'c, 'a>,
+    stages: i64,
+    warps: i64,
+) -> Vec<OperationRef<'c, 'a>> {
+    let loads = ahead_loads(types, l, &[], None);
+    let mut bytes = 0;
+    for load in &loads {
+        let Some(result) = crate::edit::result_of(load, 0) else {
+            return Vec::new();
+        };
+        let Some(d) = types.tile_type(result.r#type()).and_then(|t| t.num()) else {
+            return Vec::new();
+        };
+        let width = match TileOp::read(load, |v| types.tile_type(v.r#type())) {
+            Ok(Some(TileOp::Load(ld))) if ld.other.is_none_or(is_zero) => ld.vector_width,
+            Ok(Some(TileOp::BlockLoad(b)))
+                if (b.boundary_check.is_empty() || b.padding == Padding::Zero)
+                    && advanced_each_iteration(l, b.ptr) =>
+            {
+                b.vector_width
+            }
+            _ => return Vec::new(),
+        };
+        let elem_bytes = i64::from(d.bits()) / 8;
+        if d == DType::I1 || ![4, 8, 16].contains(&(width.unwrap_or(1) * elem_bytes)) {
+            return Vec::new();
+        }
+        let Some(registers) = types
+            .layout(result.r#type())
+            .ok()
+            .flatten()
+            .and_then(|layout| {
+                tile_coalesce::Distribution::new(&layout, &tensor_shape(result.r#type())).ok()
+            })
+            .map(|dist| dist.registers() as i64)
+        else {
+            return Vec::new();
+        };
+        bytes += registers * elem_bytes * warps * 32;
+    }
+    if stages * bytes > STREAM_SHARED_BYTES {
+        return Vec::new();
+    }
+    loads
 }
 
 /// The 32-bit registers a thread holds of the tile `v` in its layout.

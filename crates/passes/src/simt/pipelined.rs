@@ -68,8 +68,14 @@ pub(super) struct Copied<'c, 'a> {
     elem: Type<'c>,
     /// Bytes an element takes.
     elem_bytes: i64,
-    /// The buffer layout.
+    /// The buffer layout (for a load copied into each thread's own slots,
+    /// unused: see `own`).
     tile: SharedTile,
+    /// Each thread copies its runs into slots of its own and reads them
+    /// back itself (a loop of memory-bound loads, `tile.async_copy =
+    /// "thread"`): run `k` of thread `t` at `(k * threads + t) * run
+    /// bytes`, so a warp's accesses to one run are consecutive.
+    own: Option<OwnSlots>,
     /// The tensor axis along the buffer's columns.
     contiguous: usize,
     /// The byte offset of buffer 0 in the shared buffer.
@@ -220,6 +226,12 @@ fn pipeline<'c>(
     let prefetch = Prefetch::of(e, l, op)?;
     let fetched = prefetch.first(e, l, op, lower, step, trips)?;
     let copies_any = !copied.is_empty();
+    // Other threads read the buffers of copies laid out for a product:
+    // those need a barrier after they land and before they are
+    // overwritten. A thread reading back its own slots needs neither
+    // (its `cp.async.wait_group` makes them visible to it, and it read
+    // the slot a copy overwrites an iteration before).
+    let shared_reads = copied.iter().any(|c| c.own.is_none());
 
     // The ring takes bytes that an earlier conversion, reduction or loop
     // may still be reading (in a persistent kernel, the previous tile's
@@ -331,18 +343,21 @@ fn pipeline<'c>(
             // CUTLASS's sm_90 `cp.async` main loops (the fence is for
             // `st.shared`: `invariant::stage`, `stage_operands`).
             async_group(e, &format!("cp.async.wait_group {}", stages - 2));
-            e.ir.barrier();
-            for c in copied {
+            if shared_reads {
+                e.ir.barrier();
+            }
+            for (c, r) in copied.iter().zip(&runs) {
                 let at = buffer_at(e, c, read);
                 let result: Value = c.load.result(0).expect("a load's result").into();
-                e.set(
-                    result,
-                    Lowered::Shared {
+                let lowered = match c.own {
+                    Some(_) => Lowered::Regs(copies::read_own(e, c, r, at)),
+                    None => Lowered::Shared {
                         tile: c.tile,
                         at,
                         contiguous: c.contiguous,
                     },
-                );
+                };
+                e.set(result, lowered);
             }
             Ok(())
         },
@@ -365,7 +380,7 @@ fn pipeline<'c>(
             // Every thread is done with the buffer iteration i - 1 read
             // (its products have retired): copy the tile S - 1 iterations
             // ahead into it, (read + S - 1) % S.
-            if copies_any {
+            if shared_reads {
                 e.ir.barrier();
             }
             let ahead_count = e.i32(stages - 1);
@@ -545,19 +560,6 @@ fn describe<'c, 'a>(
     };
     let result: Value = load.result(0).expect("a load's result").into();
     let dist = e.dist(result, load)?;
-    let (root, axes) = dist.1.root();
-    let fastest = root.order()[0];
-    let contiguous = axes
-        .iter()
-        .position(|&x| x == fastest)
-        .ok_or_else(|| PassError::at(load, "has a layout without a fastest axis"))?;
-    let shape = &dist.0.shape;
-    if shape.len() != 2 {
-        return Err(PassError::at(
-            load,
-            "copies ahead a tile that is not a matrix",
-        ));
-    }
     let elem_bytes = i64::from(d.bits()) / 8;
     let width = width.unwrap_or(1) as usize;
     if ![4, 8, 16].contains(&(width as i64 * elem_bytes)) {
@@ -566,12 +568,41 @@ fn describe<'c, 'a>(
             "is copied ahead but moves fewer than 4 bytes an access",
         ));
     }
-    let tile = SharedTile::new(shape[1 - contiguous], shape[contiguous], elem_bytes);
     let align = |x: i64| {
         let a = tile_coalesce::shared::SWIZZLE_ALIGN;
         (x + a - 1) / a * a
     };
-    let stride = align(tile.bytes());
+    let own = copies_into_own_slots(load)?.then(|| OwnSlots {
+        threads: i64::from(dist.1.root().0.num_warps()) * 32,
+        run_bytes: width as i64 * elem_bytes,
+    });
+    let (root, axes) = dist.1.root();
+    let fastest = root.order()[0];
+    let contiguous = axes
+        .iter()
+        .position(|&x| x == fastest)
+        .ok_or_else(|| PassError::at(load, "has a layout without a fastest axis"))?;
+    let shape = &dist.0.shape;
+    let (tile, bytes) = match &own {
+        Some(o) => {
+            let runs = (dist.0.registers() / width) as i64;
+            (
+                SharedTile::new(1, 1, elem_bytes),
+                runs * o.threads * o.run_bytes,
+            )
+        }
+        None if shape.len() != 2 => {
+            return Err(PassError::at(
+                load,
+                "copies ahead a tile that is not a matrix",
+            ));
+        }
+        None => {
+            let tile = SharedTile::new(shape[1 - contiguous], shape[contiguous], elem_bytes);
+            (tile, tile.bytes())
+        }
+    };
+    let stride = align(bytes);
     let ring = align(*next);
     *next = ring + stages * stride;
     Ok(Copied {
@@ -582,10 +613,42 @@ fn describe<'c, 'a>(
         elem: block_ptr::memory_type(e, d),
         elem_bytes,
         tile,
+        own,
         contiguous,
         ring,
         stride,
     })
+}
+
+/// Where a thread's copies of a load go when it alone reads them back.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OwnSlots {
+    /// Threads of the program.
+    threads: i64,
+    /// Bytes of one run (one `cp.async`).
+    run_bytes: i64,
+}
+
+/// True when `load` is copied into each thread's own slots
+/// (`tile.async_copy = "thread"`), false for the shared layouts a
+/// product reads (the unit attribute).
+fn copies_into_own_slots(load: &OperationRef) -> Result<bool, PassError> {
+    let a = load
+        .attribute(ASYNC_COPY_ATTR)
+        .map_err(|_| PassError::at(load, "has no tile.async_copy"))?;
+    if melior::ir::attribute::AttributeLike::is_unit(&a) {
+        return Ok(false);
+    }
+    match melior::ir::attribute::StringAttribute::try_from(a) {
+        Ok(s) if s.value() == tile_dialect::ops::ASYNC_COPY_OWN => Ok(true),
+        _ => Err(PassError::at(
+            load,
+            format!(
+                "has a tile.async_copy that is neither unit nor \"{}\"",
+                tile_dialect::ops::ASYNC_COPY_OWN
+            ),
+        )),
+    }
 }
 
 /// The carried index of block pointer `ptr` and the offsets the loop

@@ -165,17 +165,18 @@ pub(super) fn prepare<'c>(
                 (Some(start), positions)
             }
         };
-        let offset = match (first, uniform_buffer_delta(c, dist, r)) {
-            (Some(f), Some(0)) => f.offset,
-            (Some(f), Some(k)) => {
-                let k = e.i32(k);
-                e.ir.binary(arith::addi, f.offset, k)
-            }
-            _ => {
-                let row = e.index(dist, r, 1 - c.contiguous);
-                let col = e.index(dist, r, c.contiguous);
-                tile_offset(e, &staged, row, col)
-            }
+        let own_offset = c.own.map(|o| {
+            // Run k of thread t: (k * threads + t) * run bytes.
+            let k = (r / c.width) as i64;
+            let (tid, _, _) = e.thread();
+            let bytes = e.i32(o.run_bytes);
+            let base = e.ir.binary(arith::muli, tid, bytes);
+            let at = e.i32(k * o.threads * o.run_bytes);
+            e.ir.binary(arith::addi, base, at)
+        });
+        let offset = match own_offset {
+            Some(o) => o,
+            None => swizzled_offset(e, c, &staged, first, dist, r),
         };
         runs.push(Run {
             register: r,
@@ -187,7 +188,11 @@ pub(super) fn prepare<'c>(
     let i32 = e.ir.int_type(32);
     let shared = e.shared_buffer();
     let shared = e.ir.generic("llvm.ptrtoint", &[shared], &[i32], &[])[0];
-    let owner = e.owner(dist, &c.dist.1);
+    // In slots of its own every thread copies what it holds.
+    let owner = match c.own {
+        Some(_) => None,
+        None => e.owner(dist, &c.dist.1),
+    };
     Ok(Runs {
         runs,
         checked,
@@ -195,6 +200,32 @@ pub(super) fn prepare<'c>(
         shared,
         owner,
     })
+}
+
+/// The byte offset of register `r`'s run in a buffer of `c` laid out as a
+/// product reads it (`first`: the thread's first run, whose offset later
+/// runs reuse when the swizzle moves them by the same bytes in every
+/// thread).
+fn swizzled_offset<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    staged: &Staged,
+    first: Option<&Run>,
+    dist: &Distribution,
+    r: usize,
+) -> Val {
+    match (first, uniform_buffer_delta(c, dist, r)) {
+        (Some(f), Some(0)) => f.offset,
+        (Some(f), Some(k)) => {
+            let k = e.i32(k);
+            e.ir.binary(arith::addi, f.offset, k)
+        }
+        _ => {
+            let row = e.index(dist, r, 1 - c.contiguous);
+            let col = e.index(dist, r, c.contiguous);
+            tile_offset(e, staged, row, col)
+        }
+    }
 }
 
 /// The offset along each axis of register `r`'s element from register
@@ -229,6 +260,32 @@ fn uniform_buffer_delta(c: &Copied, dist: &Distribution, r: usize) -> Option<i64
 fn every_thread(dist: &Distribution, holds: impl Fn(i64, i64) -> bool) -> bool {
     let warps = i64::from(dist.root.num_warps());
     (0..warps).all(|warp| (0..32).all(|lane| holds(lane, warp)))
+}
+
+/// The registers of a load copied into the thread's own slots (`c.own`),
+/// read back from the buffer at byte offset `at`: one vector load a run,
+/// its elements in register order.
+pub(super) fn read_own<'c>(
+    e: &mut Emitter<'_, 'c>,
+    c: &Copied<'c, '_>,
+    runs: &Runs,
+    at: Val,
+) -> Vec<Val> {
+    let base = e.shared_buffer();
+    let i8 = e.ir.int_type(8);
+    let bytes = (c.width as i64 * c.elem_bytes) as u64;
+    let vector = e.ir.vector_type(c.width as u64, c.elem);
+    let mut out = Vec::with_capacity(runs.runs.len() * c.width);
+    for run in &runs.runs {
+        let offset = e.ir.binary(arith::addi, at, run.offset);
+        let ptr = e.ir.gep(base, offset, i8);
+        let v = e.ir.load(ptr, vector, bytes);
+        for i in 0..c.width {
+            let k = e.i32(i as i64);
+            out.push(e.ir.extract_element(v, k, c.elem));
+        }
+    }
+    out
 }
 
 /// Copies tile number `tile` (i32, counted from the loop's first) of `c`
