@@ -223,3 +223,85 @@ func.func @select_alternating(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32})
   "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
   return
 }
+
+// -----
+
+// A mask built by an op the analysis has no rule of its own for (here
+// `arith.xori` of two uniform masks, through the generic `arith`/`math`
+// rule: uniform where every operand is) stays uniform, so the masked
+// load still moves four f32. A float constant is uniform too: a mask
+// comparing it with a splat (`arith.cmpf`, the same generic rule) lets
+// the second load move four.
+// CHECK-LABEL: func.func @generic_uniform_mask
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @generic_uniform_mask(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %a: i32, %b: i32, %f: f32) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  %ca = arith.cmpi sgt, %a, %c0 : i32
+  %cb = arith.cmpi sgt, %b, %c0 : i32
+  %ma = "tile.splat"(%ca) : (i1) -> tensor<1024xi1>
+  %mb = "tile.splat"(%cb) : (i1) -> tensor<1024xi1>
+  %m = arith.xori %ma, %mb : tensor<1024xi1>
+  %v = "tile.load"(%p, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+  %half = arith.constant dense<0.5> : tensor<1024xf32>
+  %fs = "tile.splat"(%f) : (f32) -> tensor<1024xf32>
+  %mf = arith.cmpf olt, %half, %fs : tensor<1024xf32>
+  %w = "tile.load"(%p, %mf) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+  %s = arith.addf %v, %w : tensor<1024xf32>
+  "tile.store"(%p, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// Block pointers of two orders joined by an scf.if: a row-major one and a
+// column-major one over the same rows (strides n and 1 in both, `order`
+// telling which axis the layout runs along first). Nothing is known of
+// the result's order, so the load after the branch moves one element an
+// access; each pointer loaded in its own branch keeps its width.
+// CHECK-LABEL: func.func @if_joins_orders
+// CHECK: "tile.block_load"({{.*}}tile.vector_width = 4 : i32
+// CHECK: "tile.block_load"
+// CHECK: "tile.block_load"
+// CHECK-NOT: tile.vector_width
+// CHECK-SAME: -> tensor<16x64xf32
+func.func @if_joins_orders(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %w: i32) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %cz = arith.constant 0 : i32
+  %c = arith.cmpi sgt, %w, %cz : i32
+  %rows = "tile.make_block_ptr"(%x, %n, %n, %n, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+  %cols = "tile.make_block_ptr"(%x, %n, %n, %n, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 0, 1>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+  %a = "tile.block_load"(%rows) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+  %b = "tile.block_load"(%cols) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+  %p = scf.if %c -> (!tile.block_ptr<tensor<16x64xf32>>) {
+    scf.yield %rows : !tile.block_ptr<tensor<16x64xf32>>
+  } else {
+    scf.yield %cols : !tile.block_ptr<tensor<16x64xf32>>
+  }
+  %v = "tile.block_load"(%p) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+  %s = arith.addf %a, %b : tensor<16x64xf32>
+  %t = arith.addf %s, %v : tensor<16x64xf32>
+  "tile.block_store"(%rows, %t) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<16x64xf32>>, tensor<16x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Facts pass through a layout conversion: pointers converted before the
+// load are still contiguous and aligned, four f32 an access.
+// CHECK-LABEL: func.func @through_conversion
+// CHECK: "tile.convert_layout"
+// CHECK: "tile.load"({{.*}}tile.vector_width = 4 : i32
+func.func @through_conversion(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 1024 : i32, start = 0 : i32} : () -> tensor<1024xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %q = "tile.convert_layout"(%p) : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  "tile.store"(%q, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
+  return
+}
