@@ -199,6 +199,9 @@ impl TileCompiler {
         let compiled = with_context(|context| {
             tile_codegen::compile_text(context, &self.ir, &self.name, &options)
         })?;
+        for warning in &compiled.warnings {
+            log::warn!(target: "tile::compile", "`{}`: {warning}", self.name);
+        }
         Ok(Artifact {
             spec: compiled.spec,
             ptx: compiled.ptx,

@@ -293,3 +293,48 @@ fn a_multiple_of_hint_gives_vector_loads() {
     assert!(hinted.contains("ld.global.v4.f32"), "{hinted}");
     assert!(!plain.contains("ld.global.v"), "{plain}");
 }
+
+/// A kernel whose tile is `rows` x 4096 f32 over 4 warps, loaded, doubled
+/// and stored; the line of its load.
+fn wide_tile(context: &melior::Context, rows: i32) -> (Kernel<'_>, u32) {
+    let mut line = 0;
+    let kernel = Kernel::build(context, "wide_tile", |k| {
+        let x = k.arg_ptr("x", DType::F32);
+        let offsets = k.arange(0, rows).expand_dims(1) * 4096 + k.arange(0, 4096).expand_dims(0);
+        line = line!() + 1;
+        let tile = k.load(x + offsets).build();
+        k.store(x + offsets, tile * 2.0).build();
+    })
+    .unwrap();
+    (kernel, line)
+}
+
+#[test]
+fn tiles_that_spill_are_reported_with_their_line() {
+    let context = tile::context().unwrap();
+    // 16 x 4096 f32 over 128 threads: 512 registers each, over the 255 a
+    // thread has, and its pointers (64-bit) 1024; each named once, at the
+    // line of the op that makes it.
+    let (kernel, line) = wide_tile(&context, 16);
+    let compiled = tile::compile(&kernel, &options()).unwrap();
+    let at_line = |what: &str| {
+        compiled
+            .warnings
+            .iter()
+            .filter(|w| w.contains(&format!("codegen.rs:{line}:")) && w.contains(what))
+            .count()
+    };
+    let f32_tile = "a tile of shape [16, 4096] of f32 takes 512 registers in each thread, \
+                    more than the 255 a thread has: it spills to local memory";
+    assert_eq!(at_line(f32_tile), 1, "{:?}", compiled.warnings);
+    assert_eq!(
+        at_line("of !tile.ptr<f32> takes 1024 registers"),
+        1,
+        "{:?}",
+        compiled.warnings
+    );
+    // 2 x 4096: 64 registers, nothing to say.
+    let (kernel, _) = wide_tile(&context, 2);
+    let compiled = tile::compile(&kernel, &options()).unwrap();
+    assert_eq!(compiled.warnings, Vec::<String>::new());
+}

@@ -64,6 +64,12 @@ pub struct Compiled {
     /// The whole compilation, from tile IR to checked PTX: the stages plus
     /// reading the kernel's parameters, specializing, dumping and checking.
     pub total: Duration,
+    /// What the compiler noticed that makes the kernel slow without making
+    /// it wrong, one sentence each with the user's source line: tiles
+    /// that need more registers in each thread than a thread has
+    /// ([`tile_passes::register_pressure`]), which spill to local memory.
+    /// `tile::jit` logs them (target `tile::compile`, level `warn`).
+    pub warnings: Vec<String>,
 }
 
 impl Compiled {
@@ -149,6 +155,7 @@ fn run(
         write(d, &name, 0, "tile", "mlir", &print(module))?;
     }
     let mut timings = Vec::with_capacity(STAGES.len());
+    let mut warnings = Vec::new();
     let mut ptx = None;
     let mut options = std::borrow::Cow::Borrowed(options);
     for (i, (stage, pipeline)) in STAGES.iter().enumerate() {
@@ -175,6 +182,9 @@ fn run(
             run_stage(context, module, &fill(pipeline, options)).map_err(failed)?;
         }
         timings.push((*stage, stage_started.elapsed()));
+        if *stage == "layouts" {
+            warnings.extend(register_warnings(module));
+        }
         if let Some(d) = dump {
             write(d, &name, i + 1, stage, "mlir", &print(module))?;
         }
@@ -202,7 +212,31 @@ fn run(
         timings,
         ptx_steps: ptx.steps,
         total: started.elapsed(),
+        warnings,
     })
+}
+
+/// The tiles of the kernels of `module` (layouts assigned) that cannot
+/// stay in registers, as sentences.
+fn register_warnings(module: &Module) -> Vec<String> {
+    use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+    let mut kernels = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op.has_attribute(tile_dialect::ops::KERNEL_ATTR) {
+            kernels.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    kernels
+        .into_iter()
+        .flat_map(|raw| {
+            // SAFETY: the kernels were found in `module`, which outlives
+            // this call and is not changed during it.
+            let func = unsafe { melior::ir::OperationRef::from_raw(raw) };
+            tile_passes::register_pressure::large_tiles(&func)
+        })
+        .map(|t| t.to_string())
+        .collect()
 }
 
 /// The PTX of the kernel in `module` (tile IR, verified) made twice from

@@ -19,6 +19,7 @@ mod parse;
 pub mod pass;
 pub mod pipeline;
 pub mod predicate;
+pub mod register_pressure;
 mod registry;
 pub mod remove_conversions;
 pub mod simt;
