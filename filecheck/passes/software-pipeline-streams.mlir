@@ -448,3 +448,153 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
     return
   }
 }
+
+// -----
+
+// A product that does not run on tensor cores (f32 in IEEE precision: FMA
+// in registers) does not make the loop a product loop: its tile, loaded
+// in the loop, is copied ahead as any memory-bound load. A tensor-core
+// product does: a loop multiplying loop-invariant operands on tensor
+// cores leaves its other loads (a bias summed beside the product) where
+// they are, asked or not.
+// MARK-LABEL: func.func @fma_product
+// MARK: "tile.load"{{.*}}tile.async_copy = "thread"
+// MARK: "tile.dot"
+// MARK: } {tile.loop_stages = 3 : i32, tile.num_stages = 3 : i64}
+// MARK-LABEL: func.func @tensor_core_product
+// MARK-NOT: tile.async_copy
+// MARK-NOT: tile.prefetch
+// MARK: return
+module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @fma_product(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+    %w = arith.constant dense<0.5> : tensor<16x16xf32>
+    %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+    %r1 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<16xi32>) -> tensor<16x1xi32>
+    %r0 = "tile.expand_dims"(%r) {axis = 0 : i32} : (tensor<16xi32>) -> tensor<1x16xi32>
+    %c16 = arith.constant dense<16> : tensor<16x1xi32>
+    %rows = arith.muli %r1, %c16 : tensor<16x1xi32>
+    %rb = "tile.broadcast"(%rows) : (tensor<16x1xi32>) -> tensor<16x16xi32>
+    %cb = "tile.broadcast"(%r0) : (tensor<1x16xi32>) -> tensor<16x16xi32>
+    %o = arith.addi %rb, %cb : tensor<16x16xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<16x16x!tile.ptr<f32>>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<16x16xf32>) : i32 {
+      %is = "tile.splat"(%i) : (i32) -> tensor<16x16xi32>
+      %k256 = arith.constant dense<256> : tensor<16x16xi32>
+      %off = arith.muli %is, %k256 : tensor<16x16xi32>
+      %oo = arith.addi %o, %off : tensor<16x16xi32>
+      %p = "tile.addptr"(%xs, %oo) : (tensor<16x16x!tile.ptr<f32>>, tensor<16x16xi32>) -> tensor<16x16x!tile.ptr<f32>>
+      %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<16x16x!tile.ptr<f32>>) -> tensor<16x16xf32>
+      %d = "tile.dot"(%v, %w, %a) {input_precision = "ieee"} : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    } {tile.loop_stages = 3 : i32}
+    %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<16x16x!tile.ptr<f32>>
+    %yp = "tile.addptr"(%ys, %o) : (tensor<16x16x!tile.ptr<f32>>, tensor<16x16xi32>) -> tensor<16x16x!tile.ptr<f32>>
+    "tile.store"(%yp, %acc) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>) -> ()
+    return
+  }
+
+  func.func @tensor_core_product(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %r = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %r1 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %r0 = "tile.expand_dims"(%r) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32>
+    %rows = arith.muli %r1, %c64 : tensor<64x1xi32>
+    %rb = "tile.broadcast"(%rows) : (tensor<64x1xi32>) -> tensor<64x64xi32>
+    %cb = "tile.broadcast"(%r0) : (tensor<1x64xi32>) -> tensor<64x64xi32>
+    %o = arith.addi %rb, %cb : tensor<64x64xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<f16>) -> tensor<64x64x!tile.ptr<f16>>
+    %xp = "tile.addptr"(%xs, %o) : (tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f16>>
+    %m = "tile.load"(%xp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x64x!tile.ptr<f16>>) -> tensor<64x64xf16>
+    %bs = "tile.splat"(%b) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero, %s = %zero) -> (tensor<64x64xf32>, tensor<64x64xf32>) : i32 {
+      %d = "tile.dot"(%m, %m, %a) {input_precision = "ieee"} : (tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %is = "tile.splat"(%i) : (i32) -> tensor<64x64xi32>
+      %k = arith.constant dense<4096> : tensor<64x64xi32>
+      %off = arith.muli %is, %k : tensor<64x64xi32>
+      %oo = arith.addi %o, %off : tensor<64x64xi32>
+      %bp = "tile.addptr"(%bs, %oo) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+      %bias = "tile.load"(%bp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x64x!tile.ptr<f32>>) -> tensor<64x64xf32>
+      %t = arith.addf %s, %bias : tensor<64x64xf32>
+      scf.yield %d, %t : tensor<64x64xf32>, tensor<64x64xf32>
+    } {tile.loop_stages = 3 : i32}
+    %sum = arith.addf %res#0, %res#1 : tensor<64x64xf32>
+    %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %yp = "tile.addptr"(%ys, %o) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    "tile.store"(%yp, %sum) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// Block pointers the loop advances by invariant offsets: zero padding (or
+// no check) is what a copy's zero fill gives, so the tile is copied into
+// the thread's own slots; NaN padding is not, so it goes ahead in
+// registers.
+// MARK-LABEL: func.func @block_zero
+// MARK: "tile.block_load"{{.*}}tile.async_copy = "thread"
+// MARK-LABEL: func.func @block_nan
+// MARK: "tile.block_load"{{.*}}padding = "nan", tile.prefetch = 2 : i64
+// MARK-LABEL: func.func @block_unchecked
+// MARK: "tile.block_load"{{.*}}tile.async_copy = "thread"
+module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @block_zero(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %one = arith.constant 1 : i64
+    %z = arith.constant dense<0.0> : tensor<32x64xf32>
+    %p0 = "tile.make_block_ptr"(%x, %m, %n, %n, %one, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    %r:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%a = %z, %p = %p0) -> (tensor<32x64xf32>, !tile.block_ptr<tensor<32x64xf32>>) : i32 {
+      %v = "tile.block_load"(%p) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf32>>) -> tensor<32x64xf32>
+      %s = arith.addf %a, %v : tensor<32x64xf32>
+      %q = "tile.advance"(%p, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf32>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+      scf.yield %s, %q : tensor<32x64xf32>, !tile.block_ptr<tensor<32x64xf32>>
+    } {tile.loop_stages = 3 : i32}
+    %py = "tile.make_block_ptr"(%y, %m, %n, %n, %one, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    "tile.block_store"(%py, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<32x64xf32>>, tensor<32x64xf32>) -> ()
+    return
+  }
+
+  func.func @block_nan(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %one = arith.constant 1 : i64
+    %z = arith.constant dense<0.0> : tensor<32x64xf32>
+    %p0 = "tile.make_block_ptr"(%x, %m, %n, %n, %one, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    %r:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%a = %z, %p = %p0) -> (tensor<32x64xf32>, !tile.block_ptr<tensor<32x64xf32>>) : i32 {
+      %v = "tile.block_load"(%p) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "nan", volatile = false} : (!tile.block_ptr<tensor<32x64xf32>>) -> tensor<32x64xf32>
+      %s = arith.addf %a, %v : tensor<32x64xf32>
+      %q = "tile.advance"(%p, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf32>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+      scf.yield %s, %q : tensor<32x64xf32>, !tile.block_ptr<tensor<32x64xf32>>
+    } {tile.loop_stages = 3 : i32}
+    %py = "tile.make_block_ptr"(%y, %m, %n, %n, %one, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    "tile.block_store"(%py, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<32x64xf32>>, tensor<32x64xf32>) -> ()
+    return
+  }
+
+  func.func @block_unchecked(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %iters: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %one = arith.constant 1 : i64
+    %z = arith.constant dense<0.0> : tensor<32x64xf32>
+    %p0 = "tile.make_block_ptr"(%x, %m, %n, %n, %one, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    %r:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%a = %z, %p = %p0) -> (tensor<32x64xf32>, !tile.block_ptr<tensor<32x64xf32>>) : i32 {
+      %v = "tile.block_load"(%p) {boundary_check = array<i32>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf32>>) -> tensor<32x64xf32>
+      %s = arith.addf %a, %v : tensor<32x64xf32>
+      %q = "tile.advance"(%p, %c32, %c0) : (!tile.block_ptr<tensor<32x64xf32>>, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+      scf.yield %s, %q : tensor<32x64xf32>, !tile.block_ptr<tensor<32x64xf32>>
+    } {tile.loop_stages = 3 : i32}
+    %py = "tile.make_block_ptr"(%y, %m, %n, %n, %one, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf32>>
+    "tile.block_store"(%py, %r#0) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<32x64xf32>>, tensor<32x64xf32>) -> ()
+    return
+  }
+}

@@ -112,17 +112,10 @@ pub fn num_stages<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<i64, PassError> {
     Ok(1)
 }
 
-/// The stages loop `op` asks for itself (`tile.loop_stages`), if any.
+/// The stages loop `op` asks for itself (`tile.loop_stages`), if any;
+/// the verifier has held it to 1 to 8 (`Rule::LoopStages`).
 fn loop_stages(op: &OperationRef) -> Result<Option<i64>, PassError> {
-    let asked =
-        attr::int_opt(op, LOOP_STAGES_ATTR).map_err(|r| PassError::at(op, r.to_string()))?;
-    match asked {
-        Some(n) if !(1..=8).contains(&n) => Err(PassError::at(
-            op,
-            format!("{LOOP_STAGES_ATTR} must be from 1 to 8, got {n}"),
-        )),
-        _ => Ok(asked),
-    }
+    attr::int_opt(op, LOOP_STAGES_ATTR).map_err(|r| PassError::at(op, r.to_string()))
 }
 
 /// Marks the loops of the kernel `func` (see the module docs).
