@@ -598,3 +598,132 @@ module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32
     return
   }
 }
+
+// -----
+
+// The bounds of the two budgets. Three 32 KiB buffers (64x128 f32) are the
+// 96 KiB a loop may take: copied. A tile of booleans (bytes in memory,
+// predicates in registers) is not read back from shared memory as it is
+// copied: in registers instead.
+// MARK-LABEL: func.func @shared_at_the_bound
+// MARK: "tile.load"{{.*}}tile.async_copy = "thread"
+// MARK-LABEL: func.func @bool_tiles
+// MARK: "tile.load"{{.*}}tile.prefetch = 2 : i64
+module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @shared_at_the_bound(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %cbm = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x128xf32>
+    %rm = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %rn = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+    %rn0 = "tile.expand_dims"(%rn) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<1x128xi32>
+    %cols = "tile.broadcast"(%rn0) : (tensor<1x128xi32>) -> tensor<64x128xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<64x128x!tile.ptr<f32>>
+    %acc = scf.for %i = %c0 to %m step %cbm iter_args(%a = %zero) -> (tensor<64x128xf32>) : i32 {
+      %is = "tile.splat"(%i) : (i32) -> tensor<64xi32>
+      %rows = arith.addi %is, %rm : tensor<64xi32>
+      %r1 = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+      %ms = "tile.splat"(%m) : (i32) -> tensor<64x1xi32>
+      %in1 = arith.cmpi slt, %r1, %ms : tensor<64x1xi32>
+      %in = "tile.broadcast"(%in1) : (tensor<64x1xi1>) -> tensor<64x128xi1>
+      %ns = "tile.splat"(%n) : (i32) -> tensor<64x1xi32>
+      %ro = arith.muli %r1, %ns : tensor<64x1xi32>
+      %rob = "tile.broadcast"(%ro) : (tensor<64x1xi32>) -> tensor<64x128xi32>
+      %o = arith.addi %rob, %cols : tensor<64x128xi32>
+      %p = "tile.addptr"(%xs, %o) : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xi32>) -> tensor<64x128x!tile.ptr<f32>>
+      %zx = arith.constant dense<0.0> : tensor<64x128xf32>
+      %v = "tile.load"(%p, %in, %zx) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xi1>, tensor<64x128xf32>) -> tensor<64x128xf32>
+      %s = arith.addf %a, %v : tensor<64x128xf32>
+      scf.yield %s : tensor<64x128xf32>
+    } {tile.loop_stages = 3 : i32}
+    %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x128x!tile.ptr<f32>>
+    %yp = "tile.addptr"(%ys, %cols) : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xi32>) -> tensor<64x128x!tile.ptr<f32>>
+    "tile.store"(%yp, %acc) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xf32>) -> ()
+    return
+  }
+  func.func @bool_tiles(%x: !tile.ptr<i1> {tile.divisibility = 16 : i32}, %y: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %cbm = arith.constant 32 : i32
+    %zero = arith.constant dense<0> : tensor<32x64xi32>
+    %rm = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    %rn = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %rn0 = "tile.expand_dims"(%rn) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cols = "tile.broadcast"(%rn0) : (tensor<1x64xi32>) -> tensor<32x64xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<i1>) -> tensor<32x64x!tile.ptr<i1>>
+    %acc = scf.for %i = %c0 to %m step %cbm iter_args(%a = %zero) -> (tensor<32x64xi32>) : i32 {
+      %is = "tile.splat"(%i) : (i32) -> tensor<32xi32>
+      %rows = arith.addi %is, %rm : tensor<32xi32>
+      %r1 = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+      %ms = "tile.splat"(%m) : (i32) -> tensor<32x1xi32>
+      %in1 = arith.cmpi slt, %r1, %ms : tensor<32x1xi32>
+      %in = "tile.broadcast"(%in1) : (tensor<32x1xi1>) -> tensor<32x64xi1>
+      %ns = "tile.splat"(%n) : (i32) -> tensor<32x1xi32>
+      %ro = arith.muli %r1, %ns : tensor<32x1xi32>
+      %rob = "tile.broadcast"(%ro) : (tensor<32x1xi32>) -> tensor<32x64xi32>
+      %o = arith.addi %rob, %cols : tensor<32x64xi32>
+      %p = "tile.addptr"(%xs, %o) : (tensor<32x64x!tile.ptr<i1>>, tensor<32x64xi32>) -> tensor<32x64x!tile.ptr<i1>>
+      %zx = arith.constant dense<false> : tensor<32x64xi1>
+      %v = "tile.load"(%p, %in, %zx) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<32x64x!tile.ptr<i1>>, tensor<32x64xi1>, tensor<32x64xi1>) -> tensor<32x64xi1>
+      %vf = arith.extui %v : tensor<32x64xi1> to tensor<32x64xi32>
+      %s = arith.addi %a, %vf : tensor<32x64xi32>
+      scf.yield %s : tensor<32x64xi32>
+    } {tile.loop_stages = 3 : i32}
+    %ys = "tile.splat"(%y) : (!tile.ptr<i32>) -> tensor<32x64x!tile.ptr<i32>>
+    %yp = "tile.addptr"(%ys, %cols) : (tensor<32x64x!tile.ptr<i32>>, tensor<32x64xi32>) -> tensor<32x64x!tile.ptr<i32>>
+    "tile.store"(%yp, %acc) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x64x!tile.ptr<i32>>, tensor<32x64xi32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// The register budget counts every load's tiles: a 64x128 f32 tile (64
+// registers a thread) and a 256-element one (2) are 66, over the 64 a
+// loop may hold ahead, so neither goes ahead (masked-off lanes read 1.0:
+// no copy either).
+// MARK-LABEL: func.func @two_loads_over_budget
+// MARK-NOT: tile.prefetch
+// MARK-NOT: tile.async_copy
+// MARK: return
+module attributes {tile.num_stages = 1 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @two_loads_over_budget(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %za = arith.constant dense<0.0> : tensor<64x128xf32>
+    %zb = arith.constant dense<0.0> : tensor<256xf32>
+    %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+    %r0 = "tile.expand_dims"(%r) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<1x128xi32>
+    %ra = "tile.broadcast"(%r0) : (tensor<1x128xi32>) -> tensor<64x128xi32>
+    %rb = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+    %xa = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<64x128x!tile.ptr<f32>>
+    %xb = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<256x!tile.ptr<f32>>
+    %res:2 = scf.for %i = %c0 to %m step %c1 iter_args(%a = %za, %b = %zb) -> (tensor<64x128xf32>, tensor<256xf32>) : i32 {
+      %c8192 = arith.constant 8192 : i32
+      %ic = arith.muli %i, %c8192 : i32
+      %ia = "tile.splat"(%ic) : (i32) -> tensor<64x128xi32>
+      %oa = arith.addi %ra, %ia : tensor<64x128xi32>
+      %pa = "tile.addptr"(%xa, %oa) : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xi32>) -> tensor<64x128x!tile.ptr<f32>>
+      %ms = "tile.splat"(%m) : (i32) -> tensor<64x128xi32>
+      %mask_a = arith.cmpi slt, %oa, %ms : tensor<64x128xi32>
+      %one_a = arith.constant dense<1.0> : tensor<64x128xf32>
+      %va = "tile.load"(%pa, %mask_a, %one_a) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xi1>, tensor<64x128xf32>) -> tensor<64x128xf32>
+      %ib = "tile.splat"(%ic) : (i32) -> tensor<256xi32>
+      %ob = arith.addi %rb, %ib : tensor<256xi32>
+      %pb = "tile.addptr"(%xb, %ob) : (tensor<256x!tile.ptr<f32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f32>>
+      %mb = "tile.splat"(%m) : (i32) -> tensor<256xi32>
+      %mask_b = arith.cmpi slt, %ob, %mb : tensor<256xi32>
+      %one_b = arith.constant dense<1.0> : tensor<256xf32>
+      %vb = "tile.load"(%pb, %mask_b, %one_b) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<256x!tile.ptr<f32>>, tensor<256xi1>, tensor<256xf32>) -> tensor<256xf32>
+      %sa = arith.addf %a, %va : tensor<64x128xf32>
+      %sb = arith.addf %b, %vb : tensor<256xf32>
+      scf.yield %sa, %sb : tensor<64x128xf32>, tensor<256xf32>
+    } {tile.loop_stages = 3 : i32}
+    %ya = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x128x!tile.ptr<f32>>
+    %pya = "tile.addptr"(%ya, %ra) : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xi32>) -> tensor<64x128x!tile.ptr<f32>>
+    "tile.store"(%pya, %res#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x128x!tile.ptr<f32>>, tensor<64x128xf32>) -> ()
+    %yb = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<256x!tile.ptr<f32>>
+    %pyb = "tile.addptr"(%yb, %rb) : (tensor<256x!tile.ptr<f32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f32>>
+    "tile.store"(%pyb, %res#1) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<256x!tile.ptr<f32>>, tensor<256xf32>) -> ()
+    return
+  }
+}

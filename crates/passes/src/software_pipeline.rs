@@ -307,8 +307,10 @@ fn streamed_copies<'c, 'a>(
             }
             _ => return Vec::new(),
         };
+        // Whole bytes of an element: none for i1, whose tiles (bytes in
+        // memory, predicates in registers) are never read back as copied.
         let elem_bytes = i64::from(d.bits()) / 8;
-        if d == DType::I1 || ![4, 8, 16].contains(&(width.unwrap_or(1) * elem_bytes)) {
+        if ![4, 8, 16].contains(&(width.unwrap_or(1) * elem_bytes)) {
             return Vec::new();
         }
         let Some(registers) = types
