@@ -279,3 +279,63 @@ fn a_layout_that_needs_too_many_registers_per_thread_is_refused() {
     // With 32 warps it fits.
     tile::compile(&kernel, &Options { num_warps: 32, ..options() }).unwrap();
 }
+
+/// A K loop multiplying 128x128 f16 tiles of a 128x1024 A and a 1024x128
+/// B through block pointers, asking for `stages`: each stage's buffers
+/// take 64 KiB. Returns the kernel and the loop's line.
+fn staged_product(context: &melior::Context, stages: u32) -> (Kernel<'_>, u32) {
+    let mut line = 0;
+    let kernel = Kernel::build(context, "staged_product", |k| {
+        let a = k.arg_ptr("a", DType::F16);
+        let b = k.arg_ptr("b", DType::F16);
+        let c = k.arg_ptr("c", DType::F32);
+        let block = |base, shape: [i32; 2]| {
+            k.make_block_ptr(base)
+                .shape([k.i32(shape[0]), k.i32(shape[1])])
+                .strides([k.i32(shape[1]), k.i32(1)])
+                .offsets([0, 0])
+                .block_shape([128, 128])
+                .build()
+        };
+        let (pa, pb) = (block(a, [128, 1024]), block(b, [1024, 128]));
+        let acc = k.zeros(&[128, 128], DType::F32);
+        line = line!() + 1;
+        let [acc, _, _] = k.for_range_staged(stages, 0, 1024, 128, [acc, pa, pb], |_, [acc, pa, pb]| {
+            let x = k.load(pa).boundary_check(&[0, 1]).padding(Padding::Zero).build();
+            let y = k.load(pb).boundary_check(&[0, 1]).padding(Padding::Zero).build();
+            [k.dot(x, y).acc(acc).build(), pa.advance([0, 128]), pb.advance([128, 0])]
+        });
+        let r = k.arange(0, 128);
+        k.store(c + r.expand_dims(1) * 128 + r.expand_dims(0), acc).build();
+    })
+    .unwrap();
+    (kernel, line)
+}
+
+#[test]
+fn shared_memory_is_bounded_per_chip_at_compile_time() {
+    let context = tile::context().unwrap();
+    let at_loop = |e: &CompileError, line: u32| {
+        e.diagnostics.iter().any(|d| d.location.contains(&format!("limits.rs:{line}:")))
+    };
+    // Eight stages of 64 KiB: 512 KiB against sm_90's 227.
+    // Aligned pointers (as the JIT specializes them): 16-byte copies.
+    let aligned = tile::Specialization::of(&[tile::Arg::from(tile::DevicePtr(1 << 20)); 3]);
+    let eight = Options { num_warps: 8, ..options() }.specialized(aligned);
+    let (kernel, line) = staged_product(&context, 8);
+    let e = tile::compile(&kernel, &eight).unwrap_err();
+    assert!(at_loop(&e, line), "{e}");
+    assert!(
+        e.to_string().contains("more than the 232448 a block may have on sm_90: this loop keeps 8 stages"),
+        "{e}"
+    );
+    // Three stages (192 KiB) fit sm_90's 227 KiB, not sm_80's 163.
+    let (kernel, line) = staged_product(&context, 3);
+    tile::compile(&kernel, &eight).unwrap();
+    let sm80 = Options { chip: "sm_80".into(), ..eight.clone() };
+    let e = tile::compile(&kernel, &sm80).unwrap_err();
+    assert!(at_loop(&e, line), "{e}");
+    assert!(e.to_string().contains("more than the 166912 a block may have on sm_80"), "{e}");
+    let (kernel, _) = staged_product(&context, 2);
+    tile::compile(&kernel, &sm80).unwrap();
+}

@@ -127,6 +127,8 @@ pub fn lower_module(module: &OperationRef) -> PassResult {
         vector_atomics: cc.is_some_and(|cc| cc >= 90) && ptx.is_some_and(|p| p >= 81),
         // `cvt .e4m3x2`: sm_89 and PTX 7.8, unless the module names less.
         fp8_convert: cc.is_none_or(|cc| cc >= 89) && ptx.is_none_or(|p| p >= 78),
+        // The module names its chip when it is compiled; sm_90's otherwise.
+        cc: cc.unwrap_or(90),
     };
     let body = module
         .region(0)
@@ -212,6 +214,57 @@ struct Flags {
     vector_atomics: bool,
     /// The target converts 8-bit floats: sm_89 and PTX 7.8 or later.
     fp8_convert: bool,
+    /// The compute capability (bounds the shared memory a block may use).
+    cc: i64,
+}
+
+/// The most shared memory one block may use (bytes, the opt-in maximum
+/// of the CUDA programming guide's table) on compute capability `cc`:
+/// 227 KiB on sm_90 and sm_100, 163 KiB on sm_80 and sm_87, 99 KiB on
+/// sm_86, sm_89 and sm_120, 96 KiB on sm_70, 64 KiB on sm_75; the 48 KiB
+/// every chip has for others.
+pub fn shared_limit(cc: i64) -> usize {
+    match cc {
+        90 | 100 | 101 | 103 => 227 * 1024,
+        80 | 87 => 163 * 1024,
+        86 | 89 | 120 | 121 => 99 * 1024,
+        70 | 72 => 96 * 1024,
+        75 => 64 * 1024,
+        _ => 48 * 1024,
+    }
+}
+
+/// Refuses a kernel that needs more shared memory than a block may have
+/// on its chip, at the op being lowered when the buffer grew past it (a
+/// pipelined loop's rings, a product's staged operands, a conversion),
+/// saying what would fit.
+fn check_shared(e: &Emitter, kernel: &OperationRef, cc: i64) -> PassResult {
+    let (needs, limit) = (e.shared_bytes(), shared_limit(cc));
+    if needs <= limit {
+        return Ok(());
+    }
+    let blamed = e.shared_peak();
+    let at = blamed.as_ref().unwrap_or(kernel);
+    let stages = (tile_dialect::view::op_name(at) == "scf.for")
+        .then(|| {
+            tile_dialect::view::attr::int_opt(at, tile_dialect::ops::NUM_STAGES_ATTR)
+                .ok()
+                .flatten()
+        })
+        .flatten();
+    let advice = match stages {
+        Some(s) => format!(
+            "this loop keeps {s} stages of its tiles in shared memory; fewer stages or smaller tiles fit"
+        ),
+        None => "smaller tiles or more warps fit".to_string(),
+    };
+    Err(PassError::at(
+        at,
+        format!(
+            "the kernel needs {needs} bytes of shared memory, more than the {limit} a block may \
+             have on sm_{cc}: {advice}"
+        ),
+    ))
 }
 
 /// The compute capability and PTX version named on the module (each
@@ -288,6 +341,7 @@ fn lower_kernel<'c>(
     }
     e.ir.switch_to(body.to_raw());
     e.kernel_body(f, op)?;
+    check_shared(&e, op, flags.cc)?;
     // The hoisted prologue first, then the body.
     for inner in ops_of(&body) {
         let mut inner = edit::mutable(&inner);

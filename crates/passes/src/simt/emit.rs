@@ -104,6 +104,11 @@ pub struct Emitter<'t, 'c> {
     uniform_warp: Option<Val>,
     shared: Option<Val>,
     shared_bytes: usize,
+    /// The ops being lowered, outermost first, and the innermost of them
+    /// when the shared buffer last grew (what a kernel over the chip's
+    /// shared memory is blamed on).
+    lowering: Vec<mlir_sys::MlirOperation>,
+    shared_peak: Option<mlir_sys::MlirOperation>,
     /// Where scratch users of the shared buffer (conversions, reductions,
     /// staged operands) start: after the buffers of the pipelined loop
     /// being lowered.
@@ -176,6 +181,8 @@ impl<'t, 'c> Emitter<'t, 'c> {
             uniform_warp: None,
             shared: None,
             shared_bytes: 0,
+            lowering: Vec::new(),
+            shared_peak: None,
             scratch: 0,
             arch_specific: false,
             debug: false,
@@ -382,7 +389,26 @@ impl<'t, 'c> Emitter<'t, 'c> {
     /// scratch users start after them (until set back to 0).
     pub fn set_scratch(&mut self, start: usize) {
         self.scratch = start;
-        self.shared_bytes = self.shared_bytes.max(start);
+        self.grow_shared(start);
+    }
+
+    /// Makes the shared buffer at least `bytes` long, remembering the op
+    /// being lowered when it grows.
+    fn grow_shared(&mut self, bytes: usize) {
+        if bytes > self.shared_bytes {
+            self.shared_bytes = bytes;
+            self.shared_peak = self.lowering.last().copied();
+        }
+    }
+
+    /// The op being lowered when the shared buffer grew to its size (see
+    /// [`Emitter::shared_bytes`]), if any; it lives as long as the kernel
+    /// being lowered.
+    pub fn shared_peak(&self) -> Option<OperationRef<'c, '_>> {
+        // SAFETY: the op is one of the kernel's, alive until the kernel is
+        // erased after its lowering.
+        self.shared_peak
+            .map(|raw| unsafe { OperationRef::from_raw(raw) })
     }
 
     /// Records `staged` as the shared copy of operand `key`, kept below
@@ -411,7 +437,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
 
     /// Makes the scratch part of the shared buffer at least `bytes` long.
     pub fn reserve_shared(&mut self, bytes: usize) {
-        self.shared_bytes = self.shared_bytes.max(self.scratch + bytes);
+        self.grow_shared(self.scratch + bytes);
     }
 
     // ---- distributions and indices ----
@@ -717,7 +743,9 @@ impl<'t, 'c> Emitter<'t, 'c> {
     pub fn lower_op(&mut self, op: &OperationRef<'c, '_>) -> PassResult {
         self.ir.set_location(op.location());
         dot::in_flight::settle_before(self, op)?;
+        self.lowering.push(op.to_raw());
         let lowered = self.lower_op_here(op);
+        self.lowering.pop();
         if op.regions().next().is_some() {
             // What the op's blocks (a loop's iterations, one branch or
             // another) leave running is not known after it.
