@@ -1,26 +1,26 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-remove-conversions --tile-predicate --tile-vectorize --tile-software-pipeline | FileCheck %s --check-prefix=MARK
-// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-remove-conversions --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=PTX
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-remove-conversions --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt | FileCheck %s --check-prefix=SIMT
 
 // How a pipelined loop finds the addresses of the tiles it copies ahead
 // (crates/passes/src/loop_slice.rs): an address that changes by the same
 // amount each iteration is carried and stepped (one add-with-carry pair a
-// run); any other is computed again for the iteration ahead from the
-// loop's address slice; one that depends on a load in the loop cannot be
-// known ahead, and its load is not copied. A's K offset is computed in the
-// body from the induction variable each way below; B's pointers are
-// loop-invariant.
+// run, `add.cc.u32`); any other is computed again for the iteration ahead
+// from the loop's address slice; one that depends on a load in the loop
+// cannot be known ahead, and its load is not copied. A's K offset is
+// computed in the body from the induction variable each way below; B's
+// pointers are loop-invariant (stepped by nothing: two runs, two pairs).
 
 // `i * 32`: affine (a product of the induction variable and an invariant,
 // splatted, added to invariant offsets), so stepped.
 // MARK-LABEL: func.func @affine_offsets
 // MARK: "tile.load"{{.*}}tile.async_copy
 // MARK: "tile.load"{{.*}}tile.async_copy
-// PTX-LABEL: .entry affine_offsets(
-// PTX: [[LOOP:\$L__BB[0-9_]+]]:
-// PTX: wgmma.mma_async
-// PTX: add.cc.u32
-// PTX: addc.u32
-// PTX: bra{{.*}}[[LOOP]];
+// Two runs of A and two of B, each stepped.
+// SIMT-LABEL: gpu.func @affine_offsets
+// SIMT: scf.for
+// SIMT-COUNT-4: "add.cc.u32
+// SIMT-NOT: "add.cc.u32
+// SIMT: gpu.return
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @affine_offsets(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %sa: i32 {tile.divisibility = 16 : i32}, %sb: i32 {tile.divisibility = 16 : i32}, %steps: i32) attributes {tile.kernel} {
     %c0 = arith.constant 0 : i32
@@ -72,12 +72,12 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
 // loop (the remainder among them), and nothing is stepped.
 // MARK-LABEL: func.func @alternating_offsets
 // MARK: "tile.load"{{.*}}tile.async_copy
-// PTX-LABEL: .entry alternating_offsets(
-// PTX: [[LOOP:\$L__BB[0-9_]+]]:
-// PTX-NOT: add.cc.u32
-// PTX: and.b32 {{.*}}, 1;
-// PTX-NOT: add.cc.u32
-// PTX: bra{{.*}}[[LOOP]];
+// SIMT-LABEL: gpu.func @alternating_offsets
+// SIMT: scf.for
+// SIMT: arith.remsi
+// SIMT-COUNT-2: "add.cc.u32
+// SIMT-NOT: "add.cc.u32
+// SIMT: gpu.return
 module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
   func.func @alternating_offsets(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %sa: i32 {tile.divisibility = 16 : i32}, %sb: i32 {tile.divisibility = 16 : i32}, %steps: i32) attributes {tile.kernel} {
     %c0 = arith.constant 0 : i32
