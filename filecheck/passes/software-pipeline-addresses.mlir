@@ -397,3 +397,58 @@ module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32
   }
 }
 
+// -----
+
+// A carried offset replaced each iteration by `32 + (i % 2) * 32`: not a
+// running sum of itself, not affine; only B's runs are stepped.
+// SIMT-LABEL: gpu.func @carried_alternating
+// SIMT: scf.for
+// SIMT-COUNT-2: "add.cc.u32
+// SIMT-NOT: "add.cc.u32
+// SIMT: gpu.return
+module attributes {tile.num_stages = 3 : i32, tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @carried_alternating(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %sa: i32 {tile.divisibility = 16 : i32}, %sb: i32 {tile.divisibility = 16 : i32}, %steps: i32) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+    %rm = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %rk = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    %rm1 = "tile.expand_dims"(%rm) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %sas = "tile.splat"(%sa) : (i32) -> tensor<64x1xi32>
+    %ra = arith.muli %rm1, %sas : tensor<64x1xi32>
+    %rab = "tile.broadcast"(%ra) : (tensor<64x1xi32>) -> tensor<64x32xi32>
+    %as = "tile.splat"(%a) : (!tile.ptr<f16>) -> tensor<64x32x!tile.ptr<f16>>
+    %rk1 = "tile.expand_dims"(%rk) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+    %sbs = "tile.splat"(%sb) : (i32) -> tensor<32x1xi32>
+    %rb = arith.muli %rk1, %sbs : tensor<32x1xi32>
+    %rbb = "tile.broadcast"(%rb) : (tensor<32x1xi32>) -> tensor<32x64xi32>
+    %rn0 = "tile.expand_dims"(%rm) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cbb = "tile.broadcast"(%rn0) : (tensor<1x64xi32>) -> tensor<32x64xi32>
+    %ob = arith.addi %rbb, %cbb : tensor<32x64xi32>
+    %bs = "tile.splat"(%b) : (!tile.ptr<f16>) -> tensor<32x64x!tile.ptr<f16>>
+    %pb = "tile.addptr"(%bs, %ob) : (tensor<32x64x!tile.ptr<f16>>, tensor<32x64xi32>) -> tensor<32x64x!tile.ptr<f16>>
+    %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %zero, %koff = %c0) -> (tensor<64x64xf32>, i32) : i32 {
+      %ks = "tile.splat"(%koff) : (i32) -> tensor<32xi32>
+      %kc = arith.addi %ks, %rk : tensor<32xi32>
+      %kc0 = "tile.expand_dims"(%kc) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+      %kcb = "tile.broadcast"(%kc0) : (tensor<1x32xi32>) -> tensor<64x32xi32>
+      %oa = arith.addi %rab, %kcb : tensor<64x32xi32>
+      %pa = "tile.addptr"(%as, %oa) : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>) -> tensor<64x32x!tile.ptr<f16>>
+      %x = "tile.load"(%pa) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x32x!tile.ptr<f16>>) -> tensor<64x32xf16>
+      %y = "tile.load"(%pb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x64x!tile.ptr<f16>>) -> tensor<32x64xf16>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %c2 = arith.constant 2 : i32
+      %par = arith.remsi %i, %c2 : i32
+      %alt = arith.muli %par, %c32 : i32
+      %knext = arith.addi %c32, %alt : i32
+      scf.yield %d, %knext : tensor<64x64xf32>, i32
+    }
+    %cs = "tile.splat"(%c) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %rm0 = "tile.expand_dims"(%rm) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cc = "tile.broadcast"(%rm0) : (tensor<1x64xi32>) -> tensor<64x64xi32>
+    %pc = "tile.addptr"(%cs, %cc) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    "tile.store"(%pc, %r#0) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
