@@ -176,7 +176,10 @@ pub fn resource_errors_case(device: &Device) -> Outcome {
     let big =
         tile_examples::attention_tiles::k_tile_load_transposed(&context, 256, 256).map_err(err)?;
     match tile::compile(&big, &Options::with_warps(16)) {
-        Err(e) if e.to_string().contains("bytes of shared memory, more than the") => {
+        Err(e)
+            if e.to_string()
+                .contains("bytes of shared memory, more than the") =>
+        {
             println!("  {e}")
         }
         other => {
