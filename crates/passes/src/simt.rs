@@ -256,7 +256,7 @@ fn check_shared(e: &Emitter, kernel: &OperationRef, cc: i64) -> PassResult {
         Some(s) => format!(
             "this loop keeps {s} stages of its tiles in shared memory; fewer stages or smaller tiles fit"
         ),
-        None => "smaller tiles or more warps fit".to_string(),
+        None => "smaller tiles fit".to_string(),
     };
     Err(PassError::at(
         at,
