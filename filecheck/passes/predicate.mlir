@@ -67,3 +67,19 @@ func.func @constant_masks(%p: tensor<128x!tile.ptr<f32>>) attributes {tile.kerne
   "tile.store"(%p, %v, %none) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> ()
   return
 }
+
+// -----
+
+// A known mask keeps being known through expand_dims and broadcast: a 2-D
+// mask made from a splat of true is dropped.
+// CHECK-LABEL: func.func @expanded_mask
+// CHECK: "tile.store"(%arg0, %{{.*}}) {{{.*}}operandSegmentSizes = array<i32: 1, 1, 0>}
+// CHECK: return
+func.func @expanded_mask(%p: tensor<4x32x!tile.ptr<f32>>, %v: tensor<4x32xf32>) attributes {tile.kernel} {
+  %t = arith.constant true
+  %row = "tile.splat"(%t) : (i1) -> tensor<32xi1>
+  %row0 = "tile.expand_dims"(%row) {axis = 0 : i32} : (tensor<32xi1>) -> tensor<1x32xi1>
+  %all = "tile.broadcast"(%row0) : (tensor<1x32xi1>) -> tensor<4x32xi1>
+  "tile.store"(%p, %v, %all) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xf32>, tensor<4x32xi1>) -> ()
+  return
+}

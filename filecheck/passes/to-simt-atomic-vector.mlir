@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-ptx81 | FileCheck %s --check-prefix=PTX
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize | FileCheck %s --check-prefix=VEC
 
 // An f32 atomic add through 16-byte aligned, contiguous pointers moves
 // four elements per instruction (atom.add.v4.f32) where the module targets
@@ -95,6 +96,32 @@ func.func @add_i32(%x: !tile.ptr<i32> {tile.divisibility = 16 : i32}) attributes
   %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<i32>>
   %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<1024x!tile.ptr<i32>>) -> tensor<1024xi32>
   %old = "tile.atomic_rmw"(%p, %v) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<i32>>, tensor<1024xi32>) -> tensor<1024xi32>
+  return
+}
+}
+
+// -----
+
+// tile-vectorize gives a width to the atomic adds only (the kinds with a
+// vector form): an f32 max through the same contiguous, aligned pointers
+// gets none, while its load does.
+// VEC-LABEL: func.func @max_no_width
+// VEC: "tile.load"({{.*}}tile.vector_width = 4 : i32
+// VEC: "tile.atomic_rmw"
+// VEC-NOT: tile.vector_width
+// VEC-SAME: -> tensor<1024xf32
+// CHECK-LABEL: gpu.func @max_no_width
+// CHECK-NOT: .v4
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry max_no_width
+module attributes {tile.compute_capability = 90 : i32, tile.ptx_version = 81 : i32} {
+func.func @max_no_width(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<1024x!tile.ptr<f32>>) -> tensor<1024xf32>
+  %old = "tile.atomic_rmw"(%p, %v) {kind = "max", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> tensor<1024xf32>
   return
 }
 }
