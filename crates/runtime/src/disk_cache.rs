@@ -2,8 +2,12 @@
 //! concurrent writers and crashes can never leave a half-written entry
 //! under an entry's name.
 //!
-//! An entry is `<dir>/<key hex>.tile`: a line `key <hex>` followed by the
-//! [`Artifact`] bytes, whose checksum covers the rest. A writer writes a
+//! An entry is `<dir>/<key hex>.tile`: a line `key <hex> <binding>`
+//! followed by the [`Artifact`] bytes, whose own checksum covers the
+//! artifact. The binding is the SHA-256 of the key's hex followed by those
+//! bytes: an entry moved or copied under another key's name, with its key
+//! line rewritten to match, is refused rather than run as the other
+//! kernel. A writer writes a
 //! temporary file in the same directory and renames it over the entry
 //! (atomic on POSIX file systems); every writer of a key writes the same
 //! bytes, so the last rename wins harmlessly. A reader that finds a
@@ -23,8 +27,11 @@
 //! the next store.
 //!
 //! The artifact's checksum (SHA-256 over its contents) and the `key` line
-//! protect against accidents: a truncated or partly written file, flipped
-//! bits, an entry of another key or another version. They do not protect
+//! with its binding protect against accidents: a truncated or partly
+//! written file, flipped bits, an entry of another key (renamed, or its
+//! key line edited) or another version. The launcher then checks the
+//! code it got against the kernel it launches (name, parameters, argument
+//! facts) before using it. They do not protect
 //! against someone who can write to the directory: such a writer can make
 //! an entry with a valid checksum, whose PTX then runs on the GPU as the
 //! user. That is why the directory must be private; the checksum is not a
@@ -149,14 +156,14 @@ impl DiskCache {
             Err(EntryError::Missing) => return Lookup::Miss,
             Err(EntryError::Unusable(reason)) => return Lookup::Corrupt { path, reason },
         };
-        let header = format!("key {}\n", key.hex());
+        let header = format!("key {} ", key.hex());
         let corrupt = |reason: String| Lookup::Corrupt {
             path: path.clone(),
             reason,
         };
         let Some(rest) = bytes.strip_prefix(header.as_bytes()) else {
             return corrupt(format!(
-                "does not start with the line `key {}`{}",
+                "does not start with the line `key {} <binding>`{}",
                 key.hex(),
                 if bytes.is_empty() {
                     " (it is empty)"
@@ -165,6 +172,17 @@ impl DiskCache {
                 }
             ));
         };
+        let Some(newline) = rest.iter().position(|&b| b == b'\n') else {
+            return corrupt("its key line does not end".to_string());
+        };
+        let (binding, rest) = (&rest[..newline], &rest[newline + 1..]);
+        if binding != binding_of(key, rest).as_bytes() {
+            return corrupt(
+                "its contents are not bound to this key (an entry of another key, renamed or \
+                 edited, or damaged)"
+                    .to_string(),
+            );
+        }
         match Artifact::from_bytes(rest) {
             Ok(artifact) => Lookup::Hit(artifact),
             Err(e) => corrupt(e.to_string()),
@@ -174,12 +192,11 @@ impl DiskCache {
     /// Writes the entry for `key` (replacing any), through a temporary
     /// file renamed into place. Returns the entry's path.
     pub fn store(&self, key: &CacheKey, artifact: &Artifact) -> io::Result<PathBuf> {
-        let mut bytes = format!("key {}\n", key.hex()).into_bytes();
-        bytes.extend(
-            artifact
-                .to_bytes()
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?,
-        );
+        let body = artifact
+            .to_bytes()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        let mut bytes = format!("key {} {}\n", key.hex(), binding_of(key, &body)).into_bytes();
+        bytes.extend(body);
         self.write_atomic(&format!("{}.{EXTENSION}", key.hex()), &bytes)
     }
 
@@ -283,6 +300,14 @@ enum EntryError {
 /// The bytes of the entry at `path`: opened without following a link or
 /// blocking, checked to be a regular file of the user's of at most
 /// [`MAX_ENTRY_BYTES`], read through that bound.
+/// The binding of an entry's artifact bytes `body` to `key`: the SHA-256
+/// (hex) of the key's hex followed by the bytes.
+fn binding_of(key: &CacheKey, body: &[u8]) -> String {
+    let mut bound = key.hex().into_bytes();
+    bound.extend_from_slice(body);
+    CacheKey::digest(&bound).hex()
+}
+
 fn read_entry(path: &Path) -> Result<Vec<u8>, EntryError> {
     use std::io::Read;
     let mut options = fs::OpenOptions::new();
@@ -439,6 +464,28 @@ mod tests {
         // A store repairs it.
         cache.store(&key, &artifact()).unwrap();
         assert_eq!(cache.load(&key), Lookup::Hit(artifact()));
+        fs::remove_dir_all(cache.dir()).unwrap();
+    }
+
+    #[test]
+    fn an_entry_under_another_key_is_refused_even_with_its_key_line_rewritten() {
+        let cache = DiskCache::at(scratch("swap"));
+        let (a, b) = (
+            KeyBuilder::new("t").field("kernel", "a").finish(),
+            KeyBuilder::new("t").field("kernel", "b").finish(),
+        );
+        let mut other = artifact();
+        other.spec.name = "b".into();
+        let from_b = fs::read(cache.store(&b, &other).unwrap()).unwrap();
+        // B's entry copied to A's name, its key line made A's: the binding
+        // (of B's key and bytes) no longer matches.
+        let text = String::from_utf8(from_b).unwrap();
+        let swapped = text.replacen(&b.hex(), &a.hex(), 1);
+        fs::write(cache.path_of(&a), swapped).unwrap();
+        assert!(corrupt_reason(&cache, &a, "swapped").contains("not bound to this key"));
+        // A's own entry loads.
+        cache.store(&a, &artifact()).unwrap();
+        assert_eq!(cache.load(&a), Lookup::Hit(artifact()));
         fs::remove_dir_all(cache.dir()).unwrap();
     }
 
