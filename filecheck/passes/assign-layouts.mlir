@@ -180,3 +180,25 @@ func.func @columns_reduced(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y
   return
 }
 }
+
+// -----
+
+// A conversion of a conversion to a third layout keeps both (folding
+// applies only to a conversion back to where the first started).
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[A:.*]] = "tile.arange"
+// CHECK: %[[B:.*]] = "tile.convert_layout"(%[[A]]) {{.*}} -> tensor<128xi32, #tile.blocked<array<i32: 1>,
+// CHECK: %[[C:.*]] = "tile.convert_layout"(%[[B]]) {{.*}} -> tensor<128xi32, #tile.blocked<array<i32: 2>,
+// CHECK: "tile.addptr"(%{{.*}}, %[[C]])
+module attributes {tile.num_warps = 4 : i32} {
+func.func @chain(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32, #tile.blocked<array<i32: 4>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
+  %a = "tile.convert_layout"(%r) : (tensor<128xi32, #tile.blocked<array<i32: 4>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>) -> tensor<128xi32, #tile.blocked<array<i32: 1>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
+  %b = "tile.convert_layout"(%a) : (tensor<128xi32, #tile.blocked<array<i32: 1>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>) -> tensor<128xi32, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
+  %p = "tile.addptr"(%xs, %b) : (tensor<128x!tile.ptr<f32>, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>, tensor<128xi32, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>) -> tensor<128x!tile.ptr<f32>, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>) -> tensor<128xf32, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>
+  "tile.store"(%p, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>, tensor<128xf32, #tile.blocked<array<i32: 2>, array<i32: 32>, array<i32: 4>, array<i32: 0>>>) -> ()
+  return
+}
+}
