@@ -183,8 +183,9 @@ func.func @columns_reduced(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y
 
 // -----
 
-// A conversion of a conversion to a third layout keeps both (folding
-// applies only to a conversion back to where the first started).
+// IR whose every tensor already has a layout is left as it is, its
+// conversions included (here a conversion of a conversion to a third
+// layout).
 // CHECK-LABEL: func.func @chain
 // CHECK: %[[A:.*]] = "tile.arange"
 // CHECK: %[[B:.*]] = "tile.convert_layout"(%[[A]]) {{.*}} -> tensor<128xi32, #tile.blocked<array<i32: 1>,
@@ -202,3 +203,4 @@ func.func @chain(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {
   return
 }
 }
+
