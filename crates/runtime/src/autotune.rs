@@ -316,7 +316,7 @@ impl<S: VariantSource> Autotuner<S> {
     /// this format and version whose choice is one of this autotuner's
     /// configurations under the same name.
     fn read_choice(&self, record: &str) -> Option<usize> {
-        let bytes = std::fs::read(self.disk.as_ref()?.dir().join(record)).ok()?;
+        let bytes = self.disk.as_ref()?.read_file(record)?;
         let record: TuneRecord = serde_json::from_slice(&bytes).ok()?;
         if record.format != TUNE_FORMAT || record.version != TUNE_VERSION {
             return None;

@@ -24,7 +24,8 @@
 //! regular file the user owns of at most [`MAX_ENTRY_BYTES`]; it is read
 //! through that bound, never whole. Anything else at an entry's name (a
 //! directory, a FIFO, a link, junk) is [`Lookup::Corrupt`] and replaced by
-//! the next store.
+//! the next store. The autotuner's records in the same directory are read
+//! the same way ([`DiskCache::read_file`]).
 //!
 //! The artifact's checksum (SHA-256 over its contents) and the `key` line
 //! with its binding protect against accidents: a truncated or partly
@@ -200,6 +201,14 @@ impl DiskCache {
         self.write_atomic(&format!("{}.{EXTENSION}", key.hex()), &bytes)
     }
 
+    /// The bytes of the file `name` in the directory (an autotuning
+    /// record), read as an entry is: `None` when it is missing, a link, not
+    /// a regular file of the user's (a FIFO would block a read), or larger
+    /// than [`MAX_ENTRY_BYTES`].
+    pub fn read_file(&self, name: &str) -> Option<Vec<u8>> {
+        read_entry(&self.dir.join(name)).ok()
+    }
+
     /// Writes `bytes` to the file `name` in the directory (creating it),
     /// through a temporary file renamed into place, so readers see the
     /// old file or the new one, never a part. Returns the file's path.
@@ -297,9 +306,6 @@ enum EntryError {
     Unusable(String),
 }
 
-/// The bytes of the entry at `path`: opened without following a link or
-/// blocking, checked to be a regular file of the user's of at most
-/// [`MAX_ENTRY_BYTES`], read through that bound.
 /// The binding of an entry's artifact bytes `body` to `key`: the SHA-256
 /// (hex) of the key's hex followed by the bytes.
 fn binding_of(key: &CacheKey, body: &[u8]) -> String {
@@ -308,6 +314,9 @@ fn binding_of(key: &CacheKey, body: &[u8]) -> String {
     CacheKey::digest(&bound).hex()
 }
 
+/// The bytes of the entry at `path`: opened without following a link or
+/// blocking, checked to be a regular file of the user's of at most
+/// [`MAX_ENTRY_BYTES`], read through that bound.
 fn read_entry(path: &Path) -> Result<Vec<u8>, EntryError> {
     use std::io::Read;
     let mut options = fs::OpenOptions::new();
@@ -486,6 +495,26 @@ mod tests {
         // A's own entry loads.
         cache.store(&a, &artifact()).unwrap();
         assert_eq!(cache.load(&a), Lookup::Hit(artifact()));
+        fs::remove_dir_all(cache.dir()).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn records_are_read_as_entries_are() {
+        use std::os::unix::fs::symlink;
+        let cache = DiskCache::at(scratch("records"));
+        cache.write_atomic("r.tune", b"{}").unwrap();
+        assert_eq!(cache.read_file("r.tune"), Some(b"{}".to_vec()));
+        assert_eq!(cache.read_file("missing.tune"), None);
+        // A link to an endless device is not followed (it exhausted memory).
+        symlink("/dev/zero", cache.dir().join("zero.tune")).unwrap();
+        assert_eq!(cache.read_file("zero.tune"), None);
+        // A FIFO is refused without blocking.
+        let fifo = cache.dir().join("fifo.tune");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        assert_eq!(cache.read_file("fifo.tune"), None);
         fs::remove_dir_all(cache.dir()).unwrap();
     }
 
