@@ -92,3 +92,50 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// What a rebuild leaves unused goes: `k + 1`, used only along the other
+// axis, is built again there (the constant with its new layout in its
+// value too), and the first addition and its constant are erased.
+// CHECK-LABEL: func.func @dead_after_rebuild
+// CHECK-NOT: tile.convert_layout
+// CHECK-NOT: dense<1>
+// CHECK-NOT: arith.addi %{{.*}} : tensor<32xi32
+// CHECK: arith.constant dense<1> : tensor<32xi32, #tile.slice<1
+// CHECK-NEXT: arith.addi %{{.*}} : tensor<32xi32, #tile.slice<1
+// CHECK-NOT: dense<1>
+// CHECK-NOT: arith.addi %{{.*}} : tensor<32xi32
+// CHECK: return
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @dead_after_rebuild(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %k = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+    %one = arith.constant dense<1> : tensor<32xi32>
+    %kk = arith.addi %k, %one : tensor<32xi32>
+    %r = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %k0 = "tile.expand_dims"(%k) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+    %k0b = "tile.broadcast"(%k0) : (tensor<1x32xi32>) -> tensor<64x32xi32>
+    %r1 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %c32 = arith.constant dense<32> : tensor<64x1xi32>
+    %rs = arith.muli %r1, %c32 : tensor<64x1xi32>
+    %rsb = "tile.broadcast"(%rs) : (tensor<64x1xi32>) -> tensor<64x32xi32>
+    %oa = arith.addi %rsb, %k0b : tensor<64x32xi32>
+    %as = "tile.splat"(%a) : (!tile.ptr<f32>) -> tensor<64x32x!tile.ptr<f32>>
+    %pa = "tile.addptr"(%as, %oa) : (tensor<64x32x!tile.ptr<f32>>, tensor<64x32xi32>) -> tensor<64x32x!tile.ptr<f32>>
+    %va = "tile.load"(%pa) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x32x!tile.ptr<f32>>) -> tensor<64x32xf32>
+    "tile.store"(%pa, %va) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x32x!tile.ptr<f32>>, tensor<64x32xf32>) -> ()
+    %k1 = "tile.expand_dims"(%kk) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+    %c128 = arith.constant dense<128> : tensor<32x1xi32>
+    %ks = arith.muli %k1, %c128 : tensor<32x1xi32>
+    %ksb = "tile.broadcast"(%ks) : (tensor<32x1xi32>) -> tensor<32x128xi32>
+    %n = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+    %n0 = "tile.expand_dims"(%n) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<1x128xi32>
+    %n0b = "tile.broadcast"(%n0) : (tensor<1x128xi32>) -> tensor<32x128xi32>
+    %ob = arith.addi %ksb, %n0b : tensor<32x128xi32>
+    %bs = "tile.splat"(%b) : (!tile.ptr<f32>) -> tensor<32x128x!tile.ptr<f32>>
+    %pb = "tile.addptr"(%bs, %ob) : (tensor<32x128x!tile.ptr<f32>>, tensor<32x128xi32>) -> tensor<32x128x!tile.ptr<f32>>
+    %vb = "tile.load"(%pb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x128x!tile.ptr<f32>>) -> tensor<32x128xf32>
+    "tile.store"(%pb, %vb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x128x!tile.ptr<f32>>, tensor<32x128xf32>) -> ()
+    return
+  }
+}
