@@ -313,18 +313,10 @@ fn streamed_copies<'c, 'a>(
         if ![4, 8, 16].contains(&(width.unwrap_or(1) * elem_bytes)) {
             return Vec::new();
         }
-        let Some(registers) = types
-            .layout(result.r#type())
-            .ok()
-            .flatten()
-            .and_then(|layout| {
-                tile_coalesce::Distribution::new(&layout, &tensor_shape(result.r#type())).ok()
-            })
-            .map(|dist| dist.registers() as i64)
-        else {
+        let Some(elements) = thread_elements(types, result.into()) else {
             return Vec::new();
         };
-        bytes += registers * elem_bytes * warps * 32;
+        bytes += elements * elem_bytes * warps * 32;
     }
     if stages * bytes > STREAM_SHARED_BYTES {
         return Vec::new();
@@ -332,15 +324,17 @@ fn streamed_copies<'c, 'a>(
     loads
 }
 
+/// The elements of the tile `v` each thread holds in its layout.
+fn thread_elements<'c>(types: &TypeTable<'c>, v: Value<'c, '_>) -> Option<i64> {
+    let layout = types.layout(v.r#type()).ok().flatten()?;
+    let dist = tile_coalesce::Distribution::new(&layout, &tensor_shape(v.r#type())).ok()?;
+    Some(dist.registers() as i64)
+}
+
 /// The 32-bit registers a thread holds of the tile `v` in its layout.
 fn thread_registers<'c>(types: &TypeTable<'c>, v: Value<'c, '_>) -> Option<i64> {
-    let layout = types.layout(v.r#type()).ok().flatten()?;
     let bits = i64::from(types.tile_type(v.r#type())?.num()?.bits());
-    let shape = tensor_shape(v.r#type());
-    let elements = tile_coalesce::Distribution::new(&layout, &shape)
-        .ok()?
-        .registers() as i64;
-    Some((elements * bits + 31) / 32)
+    Some((thread_elements(types, v)? * bits + 31) / 32)
 }
 
 /// The loads of loop `l`'s body, other than those `copied` ahead, whose

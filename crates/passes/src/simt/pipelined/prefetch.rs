@@ -188,13 +188,7 @@ impl<'c, 'a> Prefetch<'c, 'a> {
             .collect::<Result<Vec<Lowered>, PassError>>()?;
         let mut out = Vec::new();
         self.ahead.evaluate(e, l, op, iv, &state, |e| {
-            e.ir.open_block(&[]);
-            let loaded = self.issue(e)?;
-            let then = e.ir.close_block(&loaded);
-            e.ir.open_block(&[]);
-            let otherwise = e.ir.close_block(current);
-            let types: Vec<_> = loaded.iter().map(|v| v.ty()).collect();
-            out = e.ir.if_else(wanted, then, otherwise, &types);
+            out = self.issue_if(e, wanted, current)?;
             Ok(())
         })?;
         Ok(out)
