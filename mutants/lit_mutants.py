@@ -18,6 +18,12 @@ with its own build (`git worktree add /tmp/mut`) while the main tree is in
 use; `filecheck` as the test list runs every FileCheck test.
 `LIT_MUTANTS_LINES=194,198` tries only the mutants on those lines (to
 re-check survivors against new tests).
+
+`LIT_MUTANTS_EXEC="cargo test --profile test --test it ptx_exec"` gives a
+second, executing stage: a mutant lit misses is then run against that
+shell command (the lowered code executed on the CPU), and counts as
+"caught-exec" if it fails. It costs a relink of the integration tests
+(about 90 s a mutant), so it runs only for lit's survivors.
 """
 
 import json
@@ -63,7 +69,8 @@ def main():
     os.environ["TILE_OPT"] = os.path.join(target, "debug/tile-opt")
     if not (run(build) and run(env_lit)):
         sys.exit("the unmutated tree does not build or pass its tests")
-    counts = {"caught": 0, "missed": 0, "unviable": 0}
+    exec_cmd = os.environ.get("LIT_MUTANTS_EXEC")
+    counts = {"caught": 0, "caught-exec": 0, "missed": 0, "unviable": 0}
     try:
         lines = os.environ.get("LIT_MUTANTS_LINES")
         only = {int(x) for x in lines.split(",")} if lines else None
@@ -74,10 +81,12 @@ def main():
                 f.write(apply(original, m))
             if not run(build):
                 outcome = "unviable"
-            elif run(env_lit):
-                outcome = "missed"
-            else:
+            elif not run(env_lit):
                 outcome = "caught"
+            elif exec_cmd and not run(["timeout", "900", "bash", "-c", exec_cmd]):
+                outcome = "caught-exec"
+            else:
+                outcome = "missed"
             counts[outcome] += 1
             print(f"{outcome.upper():9} {m['name']}", flush=True)
     finally:
