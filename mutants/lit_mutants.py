@@ -70,6 +70,8 @@ def main():
     if not (run(build) and run(env_lit)):
         sys.exit("the unmutated tree does not build or pass its tests")
     exec_cmd = os.environ.get("LIT_MUTANTS_EXEC")
+    if exec_cmd and not run(["bash", "-c", exec_cmd]):
+        sys.exit("the unmutated tree does not pass LIT_MUTANTS_EXEC")
     counts = {"caught": 0, "caught-exec": 0, "missed": 0, "unviable": 0}
     try:
         lines = os.environ.get("LIT_MUTANTS_LINES")
