@@ -23,6 +23,44 @@ func.func @largest_tile() {
 
 // -----
 
+// Types no op makes are held to the same limit: a kernel's arguments
+// (2^60 elements made tile-assign-layouts abort on a 2^57-byte
+// allocation), a declaration's signature, the arguments of a block.
+// CHECK: limits.mlir:[[@LINE+1]]:1: error: 'func.func' op a tile of shape [1152921504606846976] has
+func.func @huge_argument(%a: tensor<1152921504606846976xf32>) {
+  return
+}
+
+// -----
+
+// CHECK: limits.mlir:[[@LINE+1]]:1: error: 'func.func' op a tile of shape [1073741824] has 1073741824 elements
+func.func private @huge_result() -> tensor<1073741824xf16>
+
+// -----
+
+func.func @huge_block_argument() {
+  // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.execute_region' op a tile of shape [4096, 4096] has 16777216 elements
+  scf.execute_region {
+    %c = arith.constant true
+    cf.br ^next(%c : i1)
+  ^next(%b : i1):
+    scf.yield
+  ^other(%t : tensor<4096x4096xi8>):
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+// OUT-LABEL: func.func @largest_argument
+// OUT-SAME: tensor<1024x1024xf32>
+func.func @largest_argument(%a: tensor<1024x1024xf32>) {
+  return
+}
+
+// -----
+
 func.func @zero_step(%n: i32) {
   %c0 = arith.constant 0 : i32
   // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.for' op a loop step must be positive, got 0

@@ -4,6 +4,8 @@
 // RUN: tile-opt %s --pass-pipeline='builtin.module(func.func(canonicalize,cse))' --mlir-print-ir-after-all 2>&1 >/dev/null | FileCheck %s --check-prefix=PIPELINE
 // RUN: tile-opt %s --canonicalize --mlir-print-ir-after > %t 2>&1 || echo "exit code $?" >> %t
 // RUN: FileCheck %s --check-prefix=NO-VALUE --input-file=%t
+// RUN: tile-opt %s --canonicalize --mlir-print-ir-after=canonicalize,nonexistent > %t 2>&1 || echo "exit code $?" >> %t
+// RUN: FileCheck %s --check-prefix=UNKNOWN --input-file=%t
 
 // mlir-opt's printing flags. --mlir-print-ir-after-all prints the input
 // and the IR after every step, in command-line order, to stderr.
@@ -37,6 +39,11 @@
 
 // NO-VALUE: tile-opt: --mlir-print-ir-after needs =VALUE
 // NO-VALUE-NEXT: exit code 2
+
+// A name that is no step of the run would print nothing: refused, naming
+// the steps there are, before the input is read.
+// UNKNOWN: tile-opt: --mlir-print-ir-after=nonexistent: no such pass in this run (it runs: input, canonicalize)
+// UNKNOWN-NEXT: exit code 2
 
 func.func @f(%arg0: i32) -> (i32, i64, i64) {
   %a = arith.constant 2 : i32

@@ -13,6 +13,10 @@
 // RUN: tile-opt %s -x > %t.7 2>&1 || echo "exit code $?" >> %t.7
 // RUN: FileCheck %s --check-prefix=SHORT --input-file=%t.7
 // RUN: tile-opt -- %s | FileCheck %s --check-prefix=DASHES
+// RUN: tile-opt /dev/zero > %t.8 2>&1 || echo "exit code $?" >> %t.8
+// RUN: FileCheck %s --check-prefix=ENDLESS --input-file=%t.8
+// RUN: head -c 8388609 /dev/zero | tr '\0' ' ' | tile-opt > %t.9 2>&1 || echo "exit code $?" >> %t.9
+// RUN: FileCheck %s --check-prefix=TOO-LONG --input-file=%t.9
 
 // Command-line mistakes print `tile-opt: <what>` and exit with code 2.
 
@@ -43,3 +47,10 @@
 func.func @f() {
   return
 }
+
+// An input without end, or longer than 8 MiB, is refused once the limit
+// is read past (before it read until memory ran out).
+// ENDLESS: tile-opt: /dev/zero is longer than 8388608 bytes, the most tile-opt reads
+// ENDLESS-NEXT: exit code 2
+// TOO-LONG: tile-opt: <stdin> is longer than 8388608 bytes, the most tile-opt reads
+// TOO-LONG-NEXT: exit code 2

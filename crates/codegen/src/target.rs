@@ -17,115 +17,33 @@
 //! ```
 
 use crate::options::Options;
+use tile_passes::nvptx_target;
 
-/// A chip LLVM 22's NVPTX backend knows and we generate code for: its name
-/// and the oldest PTX ISA version (times ten) LLVM accepts for it.
-struct Chip {
-    name: &'static str,
-    min_ptx: u32,
-}
+/// The oldest chip we generate code for: our `dot` lowers to
+/// `mma.sync.m16n8k16`, our pipelining to `cp.async`, both sm_80
+/// instructions. Chips LLVM lists before it are refused.
+const OLDEST_CHIP: &str = "sm_80";
 
-const fn chip(name: &'static str, min_ptx: u32) -> Chip {
-    Chip { name, min_ptx }
-}
+pub use tile_passes::nvptx_target::ptx_version;
 
-/// sm_80 and later, as LLVM 22 lists them (`llc -march=nvptx64
-/// -mcpu=help`), with the PTX minimum LLVM enforces for each (measured:
-/// the oldest `+ptxNN` with which `llc` compiles a kernel for the chip).
-const CHIPS: &[Chip] = &[
-    chip("sm_80", 70),
-    chip("sm_86", 71),
-    chip("sm_87", 74),
-    chip("sm_88", 90),
-    chip("sm_89", 78),
-    chip("sm_90", 78),
-    chip("sm_90a", 80),
-    chip("sm_100", 86),
-    chip("sm_100a", 86),
-    chip("sm_100f", 88),
-    chip("sm_101", 86),
-    chip("sm_101a", 86),
-    chip("sm_101f", 88),
-    chip("sm_103", 88),
-    chip("sm_103a", 88),
-    chip("sm_103f", 88),
-    chip("sm_110", 90),
-    chip("sm_110a", 90),
-    chip("sm_110f", 90),
-    chip("sm_120", 87),
-    chip("sm_120a", 87),
-    chip("sm_120f", 88),
-    chip("sm_121", 88),
-    chip("sm_121a", 88),
-    chip("sm_121f", 88),
-];
-
-/// Chips LLVM knows that are older than the oldest we generate code for:
-/// our `dot` lowers to `mma.sync.m16n8k16`, our pipelining to `cp.async`,
-/// both sm_80 instructions.
-const OLDER_CHIPS: &[&str] = &[
-    "sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50", "sm_52", "sm_53", "sm_60",
-    "sm_61", "sm_62", "sm_70", "sm_72", "sm_75",
-];
-
-/// The PTX ISA versions (times ten) LLVM 22 knows, as `+ptxNN` features.
-const PTX_VERSIONS: &[u32] = &[
-    32, 40, 41, 42, 43, 50, 60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82,
-    83, 84, 85, 86, 87, 88, 90,
-];
-
-/// The PTX version `features` asks for (`+ptx80` gives 80), `None` when it
-/// names none (LLVM then uses the chip's minimum). Any other feature, a
-/// version LLVM does not know or two versions are refused.
-pub fn ptx_version(features: &str) -> Result<Option<u32>, String> {
-    let mut version = None;
-    for feature in features.split(',').map(str::trim).filter(|f| !f.is_empty()) {
-        let n = feature
-            .strip_prefix("+ptx")
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|n| PTX_VERSIONS.contains(n))
-            .ok_or_else(|| {
-                format!(
-                    "features must be one PTX version like +ptx80 (LLVM 22 knows +ptx{} to \
-                     +ptx{}), got '{feature}'",
-                    PTX_VERSIONS[0],
-                    PTX_VERSIONS[PTX_VERSIONS.len() - 1]
-                )
-            })?;
-        if version.replace(n).is_some() {
-            return Err(format!(
-                "features name more than one PTX version: '{features}'"
-            ));
-        }
-    }
-    Ok(version)
-}
-
-/// Checks that PTX `version` (from [`ptx_version`]) can target `chip`.
+/// Checks that we generate code for `chip` (sm_80 or later, as LLVM 22
+/// knows it) and that PTX `version` (from [`ptx_version`]) can target it.
 pub fn check_chip(chip: &str, version: Option<u32>) -> Result<(), String> {
-    let Some(known) = CHIPS.iter().find(|c| c.name == chip) else {
-        if OLDER_CHIPS.contains(&chip) {
-            return Err(format!(
-                "chip {chip} is older than sm_80, the oldest we generate code for (tensor-core \
-                 mma.sync m16n8k16 and cp.async)"
-            ));
-        }
+    let chips: Vec<&str> = nvptx_target::chips().collect();
+    let ours = chips.iter().position(|&c| c == OLDEST_CHIP).unwrap_or(0);
+    let Some(at) = chips.iter().position(|&c| c == chip) else {
         return Err(format!(
-            "chip must be one LLVM 22 knows, from sm_80 on ({}), got '{chip}'",
-            CHIPS.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+            "chip must be one LLVM 22 knows, from {OLDEST_CHIP} on ({}), got '{chip}'",
+            chips[ours..].join(", ")
         ));
     };
-    match version {
-        Some(v) if v < known.min_ptx => Err(format!(
-            "PTX {}.{} cannot target {chip}: it needs PTX {}.{} or later (+ptx{}), or no PTX \
-             version in features",
-            v / 10,
-            v % 10,
-            known.min_ptx / 10,
-            known.min_ptx % 10,
-            known.min_ptx
-        )),
-        _ => Ok(()),
+    if at >= ours {
+        nvptx_target::check_ptx(chip, version)
+    } else {
+        Err(format!(
+            "chip {chip} is older than {OLDEST_CHIP}, the oldest we generate code for (tensor-core \
+             mma.sync m16n8k16 and cp.async)"
+        ))
     }
 }
 
@@ -136,9 +54,8 @@ pub fn check_chip(chip: &str, version: Option<u32>) -> Result<(), String> {
 /// would). A chip we do not generate code for is refused as
 /// [`validate`] refuses it.
 pub fn for_chip(options: &Options, chip: &str) -> Result<Options, String> {
-    let known = CHIPS.iter().find(|c| c.name == chip);
-    let features = match (ptx_version(&options.features)?, known) {
-        (Some(v), Some(known)) if v < known.min_ptx => format!("+ptx{}", known.min_ptx),
+    let features = match (ptx_version(&options.features)?, nvptx_target::min_ptx(chip)) {
+        (Some(v), Some(min)) if v < min => format!("+ptx{min}"),
         _ => options.features.clone(),
     };
     let options = Options {

@@ -13,6 +13,7 @@ use crate::types::TileType;
 use crate::view::{Constant, ConstantValue, attr};
 use crate::view::{TileOp, TypeTable};
 use melior::ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult};
+use melior::ir::{BlockLike, RegionLike};
 use melior::ir::{Module, Type, Value, ValueLike};
 use mlir_sys::mlirEmitError;
 use std::ffi::CString;
@@ -70,6 +71,7 @@ fn check_limits(op: &OperationRef, name: &str) -> Result<(), Rule> {
         let ty = op.result(i).expect("counted").r#type();
         limits::check_tile(&crate::view::tensor_shape(ty))?;
     }
+    check_signature_limits(op)?;
     if op.region_count() > 0 {
         limits::check_depth(region_depth(op))?;
     }
@@ -125,6 +127,34 @@ fn check_limits(op: &OperationRef, name: &str) -> Result<(), Rule> {
             return Err(Rule::DivisionByZero);
         }
         _ => {}
+    }
+    Ok(())
+}
+
+/// The tile limit on the types values get without an op making them: the
+/// arguments of `op`'s blocks (a kernel's arguments, a loop's carried
+/// values) and, for a function, its declared argument and result types
+/// (a declaration has no body). Checked before any pass allocates for them.
+fn check_signature_limits(op: &OperationRef) -> Result<(), Rule> {
+    for r in 0..op.region_count() {
+        let mut block = op.region(r).ok().and_then(|region| region.first_block());
+        while let Some(b) = block {
+            for i in 0..b.argument_count() {
+                let ty = b.argument(i).expect("counted").r#type();
+                limits::check_tile(&crate::view::tensor_shape(ty))?;
+            }
+            block = b.next_in_region();
+        }
+    }
+    if let Ok(attr) = op.attribute("function_type")
+        && let Ok(ty) = melior::ir::attribute::TypeAttribute::try_from(attr)
+        && let Ok(f) = melior::ir::r#type::FunctionType::try_from(ty.value())
+    {
+        let inputs = (0..f.input_count()).filter_map(|i| f.input(i).ok());
+        let results = (0..f.result_count()).filter_map(|i| f.result(i).ok());
+        for t in inputs.chain(results) {
+            limits::check_tile(&crate::view::tensor_shape(t))?;
+        }
     }
     Ok(())
 }

@@ -181,13 +181,23 @@ fn run_inner(
         .map_err(|e| e.to_string())?;
         return Ok(0);
     };
+    check_print_after(&options)?;
     let (name, text) = read_input(options.input.as_deref())?;
     let context = Context::new();
     register_all(&context).map_err(|e| e.to_string())?;
     register_upstream_passes();
-    // Validate upstream pass names before doing any work.
+    // Validate upstream pass names before doing any work, and the targets
+    // LLVM would abort on (a PTX version too old for the chip).
     for step in &options.steps {
         build_pass_manager(&context, step)?;
+        match step {
+            Step::Upstream { name, element } if name == "nvvm-attach-target" => {
+                crate::nvptx_target::check_pipeline(element)
+            }
+            Step::Pipeline(text) => crate::nvptx_target::check_pipeline(text),
+            _ => Ok(()),
+        }
+        .map_err(|e| format!("{}: {e}", step.name()))?;
     }
     let chunks: Vec<(usize, &str)> = if options.split {
         split_chunks(&text)
@@ -221,21 +231,47 @@ fn run_inner(
     Ok(if failed { 1 } else { 0 })
 }
 
-fn read_input(input: Option<&str>) -> Result<(String, String), String> {
-    match input {
-        None | Some("-") => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok(("<stdin>".into(), text))
-        }
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            Ok((path.to_string(), text))
+/// Refuses an `--mlir-print-ir-after=` name that is not a step of this
+/// run (or `input`): it would print nothing, silently.
+fn check_print_after(options: &Options) -> Result<(), String> {
+    for wanted in &options.print_after {
+        if wanted != "input" && !options.steps.iter().any(|s| s.name() == wanted.as_str()) {
+            let steps: Vec<&str> = options.steps.iter().map(Step::name).collect();
+            return Err(format!(
+                "--mlir-print-ir-after={wanted}: no such pass in this run (it runs: input{}{})",
+                if steps.is_empty() { "" } else { ", " },
+                steps.join(", ")
+            ));
         }
     }
+    Ok(())
+}
+
+/// Reads the input, at most
+/// [`MAX_SOURCE_BYTES`](tile_dialect::limits::MAX_SOURCE_BYTES) of it: a
+/// longer input (`/dev/zero`, a runaway generator) is an error as soon as
+/// the limit is passed, not after memory runs out.
+fn read_input(input: Option<&str>) -> Result<(String, String), String> {
+    let (name, reader): (String, Box<dyn Read>) = match input {
+        None | Some("-") => ("<stdin>".into(), Box::new(std::io::stdin())),
+        Some(path) => (
+            path.to_string(),
+            Box::new(std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?),
+        ),
+    };
+    let limit = tile_dialect::limits::MAX_SOURCE_BYTES;
+    let mut bytes = Vec::new();
+    reader
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!(
+            "{name} is longer than {limit} bytes, the most tile-opt reads"
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| format!("cannot read {name}: {e}"))?;
+    Ok((name, text))
 }
 
 /// Splits at lines that are exactly the split marker; each part comes with

@@ -15,6 +15,7 @@ pub mod edit;
 pub mod layout_classes;
 pub mod layout_conversions;
 pub mod loop_slice;
+pub mod nvptx_target;
 mod parse;
 pub mod pass;
 pub mod pipeline;

@@ -11,10 +11,27 @@ use tile_dialect::{Error, Result};
 /// naming it `source_name` in locations, then runs MLIR's verifier (during
 /// parsing) and the tile rules.
 ///
+/// Text longer than
+/// [`MAX_SOURCE_BYTES`](tile_dialect::limits::MAX_SOURCE_BYTES), or with
+/// brackets nested deeper than [`MAX_BRACKET_DEPTH`], is refused first.
 /// Text that MLIR 22's parser is known to crash on (upstream's mlir-opt
 /// too) is refused before it reaches the parser, with the offending line;
 /// the known shapes are listed in this module's private `upstream_crash`.
 pub fn parse_module<'c>(context: &'c Context, text: &str, source_name: &str) -> Result<Module<'c>> {
+    if text.len() > tile_dialect::limits::MAX_SOURCE_BYTES {
+        return Err(Error::Parse {
+            diagnostics: vec![error_at(
+                source_name,
+                0,
+                0,
+                format!(
+                    "the text is {} bytes, more than the {} a module may have",
+                    text.len(),
+                    tile_dialect::limits::MAX_SOURCE_BYTES
+                ),
+            )],
+        });
+    }
     if let Some(d) = too_deep(text, source_name).or_else(|| upstream_crash(text, source_name)) {
         return Err(Error::Parse {
             diagnostics: vec![d],
@@ -31,7 +48,7 @@ pub fn parse_module<'c>(context: &'c Context, text: &str, source_name: &str) -> 
     };
     // SAFETY: both strings outlive the call; MLIR copies what it keeps.
     // The parser recurses once per nesting level: a stack sized for
-    // MAX_BRACE_DEPTH.
+    // MAX_BRACKET_DEPTH.
     let raw = crate::stack::with_compile_stack(|| unsafe {
         mlirOperationCreateParse(
             context.to_raw(),
@@ -55,20 +72,26 @@ pub fn parse_module<'c>(context: &'c Context, text: &str, source_name: &str) -> 
     Ok(module)
 }
 
-/// How deep braces may nest in parsed text: regions (at most
+/// How deep brackets of every kind (`{ [ ( <`, counted together) may nest
+/// in parsed text: regions (at most
 /// [`MAX_NESTING_DEPTH`](tile_dialect::limits::MAX_NESTING_DEPTH) deep,
-/// which the verifier checks) and the attribute dictionaries within them.
-/// Deeper text is refused before MLIR's recursive parser sees it.
-pub const MAX_BRACE_DEPTH: usize = 4 * tile_dialect::limits::MAX_NESTING_DEPTH;
+/// which the verifier checks) and the attribute dictionaries, types,
+/// operand lists and affine maps within them. MLIR's parsers recurse once
+/// per bracket (and some, like `!llvm.struct<(`, take quadratic time in
+/// the depth), so deeper text is refused before they see it.
+pub const MAX_BRACKET_DEPTH: usize = 4 * tile_dialect::limits::MAX_NESTING_DEPTH;
 
-/// An error at the first brace nested deeper than [`MAX_BRACE_DEPTH`]
-/// (outside strings and `//` comments).
+/// An error at the first bracket nested deeper than [`MAX_BRACKET_DEPTH`]
+/// (outside strings and `//` comments). `>` closes only after a `<` was
+/// opened and not as the head of an arrow (`->`), so function types and
+/// affine maps count as they nest.
 fn too_deep(text: &str, source_name: &str) -> Option<tile_dialect::Diagnostic> {
     let mut depth = 0usize;
+    let mut angles = 0usize;
     for (row, line) in text.lines().enumerate() {
         let mut in_string = false;
         let mut escaped = false;
-        let mut previous_slash = false;
+        let mut previous = '\n';
         for (col, c) in line.char_indices() {
             if in_string {
                 match c {
@@ -80,21 +103,30 @@ fn too_deep(text: &str, source_name: &str) -> Option<tile_dialect::Diagnostic> {
                 continue;
             }
             match c {
-                '/' if previous_slash => break,
+                '/' if previous == '/' => break,
                 '"' => in_string = true,
-                '{' => depth += 1,
-                '}' => depth = depth.saturating_sub(1),
+                '{' | '[' | '(' => depth += 1,
+                '<' => {
+                    depth += 1;
+                    angles += 1;
+                }
+                '}' | ']' | ')' => depth = depth.saturating_sub(1),
+                '>' if previous != '-' && angles > 0 => {
+                    depth = depth.saturating_sub(1);
+                    angles -= 1;
+                }
                 _ => {}
             }
-            previous_slash = c == '/';
-            if depth > MAX_BRACE_DEPTH {
+            previous = c;
+            if depth > MAX_BRACKET_DEPTH {
                 return Some(error_at(
                     source_name,
                     row,
                     col,
                     format!(
-                        "braces nest more than {MAX_BRACE_DEPTH} deep: regions may nest at most \
-                         {} deep",
+                        "brackets nest more than {MAX_BRACKET_DEPTH} deep: regions may nest at \
+                         most {} deep, and the types and attributes within them a few levels \
+                         more",
                         tile_dialect::limits::MAX_NESTING_DEPTH
                     ),
                 ));
@@ -221,18 +253,61 @@ mod tests {
     }
 
     #[test]
-    fn braces_in_strings_and_comments_do_not_count_toward_the_depth() {
+    fn brackets_in_strings_and_comments_do_not_count_toward_the_depth() {
         let c = context();
-        let deep = "{".repeat(MAX_BRACE_DEPTH + 1);
+        let deep = "{".repeat(MAX_BRACKET_DEPTH + 1);
         let text = format!("func.func @f() attributes {{a = \"{deep}\"}} {{ return }} // {deep}");
         assert!(parse_module(&c, &text, "a.mlir").is_ok());
         let text = format!("func.func @f() {{ return }}\n{deep}");
         refused(
             &c,
             &text,
-            &format!("a.mlir:2:{}", MAX_BRACE_DEPTH + 1),
-            "braces nest more than",
+            &format!("a.mlir:2:{}", MAX_BRACKET_DEPTH + 1),
+            "brackets nest more than",
         );
+    }
+
+    #[test]
+    fn every_bracket_kind_counts_toward_the_depth() {
+        // Each of these crashed the parser at 40,000-60,000 levels (a
+        // stack overflow), `!llvm.struct<(` after 15 s of quadratic work.
+        let c = context();
+        let n = 60_000;
+        let deep_array = format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let deep_map = format!("affine_map<(d0) -> ({}d0{})>", "(".repeat(n), ")".repeat(n));
+        let deep_struct = format!(
+            "!llvm.struct<({}i32{})>",
+            "!llvm.struct<(".repeat(n),
+            ")>".repeat(n)
+        );
+        let mixed = format!(
+            "{}i32{}",
+            "tensor<1x!llvm.struct<([(".repeat(n / 4),
+            ")]>)>".repeat(n / 4)
+        );
+        for attr in [deep_array, deep_map, deep_struct, mixed] {
+            let text = format!("func.func @f() attributes {{a = {attr}}} {{ return }}");
+            let started = std::time::Instant::now();
+            refused(&c, &text, "a.mlir:1:", "brackets nest more than");
+            assert!(
+                started.elapsed().as_secs() < 5,
+                "slow refusal of {}",
+                &attr[..40]
+            );
+        }
+        // Arrows and comparisons do not close anything; legal nesting of
+        // every kind parses.
+        let ok = "func.func @f(%a: tensor<4x!llvm.struct<(i32, array<2 x i32>)>>) \
+                  attributes {m = affine_map<(d0, d1) -> ((d0 + 1) * 2, d1)>, \
+                  l = [[1, [2]], {x = [3]}]} { return }";
+        assert!(parse_module(&c, ok, "a.mlir").is_ok());
+        let arrows = format!(
+            "func.func @f() attributes {{m = {}}} {{ return }}",
+            "[affine_map<(d0) -> (d0)>, ".repeat(MAX_BRACKET_DEPTH / 2)
+                + "1"
+                + &"]".repeat(MAX_BRACKET_DEPTH / 2)
+        );
+        assert!(parse_module(&c, &arrows, "a.mlir").is_ok());
     }
 
     #[test]
