@@ -362,3 +362,88 @@ fn jagged_rows_with_and_without_hints() {
     }
     all_pass("jagged_rows", cases);
 }
+
+/// A `while` loop whose condition never fails: the launch stops at the
+/// step limit with the loop named, the default limit within seconds.
+#[test]
+fn a_loop_that_never_ends_stops_at_the_step_limit() {
+    let context = tile::context().unwrap();
+    let mut line = 0;
+    let kernel = Kernel::build(&context, "forever", |k| {
+        let out = k.arg_ptr("out", DType::I32);
+        let n = k.arg("n", DType::I32);
+        line = line!() + 1;
+        let [i] = k.while_loop([k.i32(0)], |[i]| i.lt(n), |[i]| [i * 1]);
+        k.store(out + k.arange(0, 16), i.broadcast_to(&[16]))
+            .build();
+    })
+    .unwrap();
+    let interpreter = tile::Interpreter::from_module(kernel.module()).unwrap();
+    let run = |limit: Option<u64>, n: i32| {
+        let interpreter = interpreter.clone().step_limit(limit);
+        let mut memory = tile_runtime::HostMemory::new();
+        let out = memory.alloc(64);
+        let args = [Arg::from(tile::DevicePtr(out)), Arg::from(n)];
+        interpreter.run(&mut memory, [2, 1, 1], &args)
+    };
+    let started = std::time::Instant::now();
+    let err = run(Some(tile::interpreter::program::DEFAULT_STEP_LIMIT), 1).unwrap_err();
+    let seconds = started.elapsed().as_secs_f64();
+    let RuntimeError::Interpreter(e) = &err else {
+        panic!("not an interpreter fault: {err}");
+    };
+    assert_eq!(e.op, "scf.while");
+    assert!(
+        e.location.starts_with(&format!("{}:{line}:", file!())),
+        "{err}"
+    );
+    assert_eq!(e.program, [0, 0, 0]);
+    assert_eq!(
+        e.fault,
+        InterpretFault::StepLimit {
+            limit: tile::interpreter::program::DEFAULT_STEP_LIMIT
+        }
+    );
+    assert!(err.to_string().contains("never ends"), "{err}");
+    assert!(seconds < 60.0, "the default limit took {seconds:.1} s");
+    println!("default step limit reached in {seconds:.1} s");
+    // The limit counts iterations of the whole launch: program 1 gets what
+    // program 0 left. A loop that ends is untouched; no limit is no limit.
+    assert!(run(Some(10), 0).is_ok());
+    let RuntimeError::Interpreter(e) = run(Some(10), 1).unwrap_err() else {
+        panic!("not an interpreter fault");
+    };
+    assert_eq!(e.fault, InterpretFault::StepLimit { limit: 10 });
+}
+
+/// Program 0 waits for a flag program 1 sets. On a GPU the programs run
+/// side by side and this ends; the interpreter runs program 0 first, so
+/// the wait reaches the step limit, which says why.
+#[test]
+fn programs_waiting_on_one_another_reach_the_step_limit() {
+    let context = tile::context().unwrap();
+    let kernel = Kernel::build(&context, "handshake", |k| {
+        let flag = k.arg_ptr("flag", DType::I32);
+        let pid = k.program_id(0);
+        k.if_then(pid.eq(1), || {
+            k.store(flag, k.i32(1)).build();
+        });
+        k.if_then(pid.eq(0), || {
+            let first = k.load(flag).build();
+            let _ = k.while_loop([first], |[f]| f.eq(0), |[_]| [k.load(flag).build()]);
+        });
+    })
+    .unwrap();
+    let interpreter = tile::Interpreter::from_module(kernel.module())
+        .unwrap()
+        .step_limit(Some(1000));
+    let mut memory = tile_runtime::HostMemory::new();
+    let flag = memory.alloc(4);
+    let args = [Arg::from(tile::DevicePtr(flag))];
+    let err = interpreter.run(&mut memory, [2, 1, 1], &args).unwrap_err();
+    let RuntimeError::Interpreter(e) = &err else {
+        panic!("not an interpreter fault: {err}");
+    };
+    assert_eq!((e.op.as_str(), e.program), ("scf.while", [0, 0, 0]));
+    assert!(err.to_string().contains("waiting on one another"), "{err}");
+}

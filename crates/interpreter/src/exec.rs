@@ -26,6 +26,8 @@ pub struct Launch<'a> {
     /// The program being run.
     pub(crate) pid: [u32; 3],
     slots: Vec<Option<Value>>,
+    /// Loop iterations left before the step limit (`u64::MAX`: none).
+    steps_left: u64,
 }
 
 /// What running a block ended with.
@@ -58,6 +60,7 @@ pub fn run(program: &Program, memory: &mut HostMemory, grid: [u32; 3], args: &[A
         allocations,
         pid: [0; 3],
         slots: vec![None; program.slots],
+        steps_left: program.step_limit.unwrap_or(u64::MAX),
     };
     for z in 0..grid[2] {
         for y in 0..grid[1] {
@@ -145,6 +148,17 @@ impl Launch<'_> {
             program: self.pid,
             fault,
         }))
+    }
+
+    /// Counts one iteration of the loop `inst`; a fault once the launch's
+    /// step limit is spent.
+    pub(crate) fn count_iteration(&mut self, inst: &Inst) -> Result<()> {
+        if self.steps_left == 0 {
+            let limit = self.program.step_limit.unwrap_or(u64::MAX);
+            return Err(self.fault(inst, InterpretFault::StepLimit { limit }));
+        }
+        self.steps_left -= 1;
+        Ok(())
     }
 
     /// A fault for IR the verifier should not have let through.

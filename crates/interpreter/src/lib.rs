@@ -74,6 +74,17 @@ impl Interpreter {
         self
     }
 
+    /// The same interpreter with at most `limit` loop iterations a launch
+    /// (`None`: no limit; see [`Program::step_limit`]). A launch that
+    /// reaches it stops with
+    /// [`InterpretFault::StepLimit`](tile_runtime::InterpretFault) at the
+    /// loop that was running: a loop that never ends, or programs that
+    /// wait on one another (they run one after another here).
+    pub fn step_limit(mut self, limit: Option<u64>) -> Self {
+        self.program.step_limit = limit;
+        self
+    }
+
     /// The program it runs.
     pub fn program(&self) -> &Program {
         &self.program

@@ -369,6 +369,33 @@ pub struct Program {
     ///
     /// [`Interpreter::debug`]: crate::Interpreter::debug
     pub debug: bool,
+    /// The most loop iterations (`scf.for` and `scf.while`, all programs
+    /// together) one launch may run before it stops with
+    /// [`InterpretFault::StepLimit`](tile_runtime::InterpretFault);
+    /// `None` for no limit. [`DEFAULT_STEP_LIMIT`] unless
+    /// [`Interpreter::step_limit`](crate::Interpreter::step_limit) or
+    /// `TILE_INTERPRET_STEP_LIMIT` says otherwise.
+    pub step_limit: Option<u64>,
+}
+
+/// The loop iterations a launch may run by default: 2^24, far more than
+/// the interpreter's uses need (a 1024-program grid of 4096-step loops is
+/// a quarter of it) and reached in seconds by a loop that never ends.
+pub const DEFAULT_STEP_LIMIT: u64 = 1 << 24;
+
+/// The step limit the environment asks for: `TILE_INTERPRET_STEP_LIMIT`
+/// as a number of iterations (`0` or `none` for no limit), else
+/// [`DEFAULT_STEP_LIMIT`]. A value that is not a number keeps the default.
+pub fn step_limit_from_env() -> Option<u64> {
+    match std::env::var("TILE_INTERPRET_STEP_LIMIT")
+        .ok()
+        .as_deref()
+        .map(str::trim)
+    {
+        Some("0" | "none") => None,
+        Some(n) => Some(n.parse().unwrap_or(DEFAULT_STEP_LIMIT)),
+        None => Some(DEFAULT_STEP_LIMIT),
+    }
 }
 
 /// Why tile IR cannot be interpreted.

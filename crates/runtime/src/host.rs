@@ -230,6 +230,14 @@ pub enum InterpretFault {
     },
     /// An op the GPU path refuses too (and why).
     Unsupported(String),
+    /// The launch ran `limit` loop iterations, its step limit, and was
+    /// stopped in this loop: a loop that never ends (the GPU would hang),
+    /// or programs waiting on one another, which the interpreter runs one
+    /// after another.
+    StepLimit {
+        /// The limit reached.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for InterpretFault {
@@ -284,6 +292,13 @@ impl fmt::Display for InterpretFault {
                 write!(f, "assertion `{message}` failed at element {index:?}")
             }
             InterpretFault::Unsupported(why) => f.write_str(why),
+            InterpretFault::StepLimit { limit } => write!(
+                f,
+                "the launch reached its step limit of {limit} loop iterations here: a loop that \
+                 never ends (the GPU would hang), or programs waiting on one another (the \
+                 interpreter runs them one after another); raise it with \
+                 `Interpreter::step_limit` or TILE_INTERPRET_STEP_LIMIT (0: none)"
+            ),
         }
     }
 }

@@ -23,6 +23,7 @@ impl Launch<'_> {
             .collect::<Result<_>>()?;
         let mut iv = lb;
         while iv < ub {
+            self.count_iteration(inst)?;
             self.slots[body.args[0]] = Some(Value::Tensor(Tensor::ints(vec![], iv_type, vec![iv])));
             for (&slot, v) in body.args[1..].iter().zip(carried.drain(..)) {
                 self.slots[slot] = Some(v);
@@ -85,6 +86,7 @@ impl Launch<'_> {
                 self.set_results(inst, forwarded);
                 return Ok(());
             }
+            self.count_iteration(inst)?;
             self.bind(&after.args, forwarded);
             carried = match self.block(after)? {
                 Flow::Yield(v) => v,

@@ -364,6 +364,7 @@ impl Program {
             },
             slots: reader.slots.len(),
             debug: module.as_operation().has_attribute(ops::DEBUG_ATTR),
+            step_limit: super::step_limit_from_env(),
         })
     }
 }
