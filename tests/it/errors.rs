@@ -503,3 +503,34 @@ fn hints_on_what_they_cannot_describe() {
         assert!(matches!(e.rule, Rule::HintValues { .. }), "{e}");
     }
 }
+
+/// `sigmoid`, `pow` and `powi` are built of several ops; on an integer
+/// tile they blamed one the user never wrote (`arith.muli`, a float
+/// literal). The error now names the function at the user's line.
+#[test]
+fn composite_float_functions_on_integer_tiles_name_the_function() {
+    let mut line = 0;
+    for d in [DType::I32, DType::I8] {
+        let check = |e: BuildError, what: &'static str, line: u32| {
+            assert_at(&e, what, line);
+            assert_eq!(e.rule, Rule::UnsupportedDType { what, dtype: d }, "{e}");
+        };
+        let e = build_error(|k| {
+            let t = k.arange(0, 16).to(d);
+            line = line!(); let _ = t.sigmoid();
+        });
+        check(e, "sigmoid", line);
+        let e = build_error(|k| {
+            let t = k.arange(0, 16).to(d);
+            line = line!(); let _ = t.pow(2.0);
+        });
+        check(e, "pow", line);
+        for n in [0, 3] {
+            let e = build_error(|k| {
+                let t = k.arange(0, 16).to(d);
+                line = line!(); let _ = t.powi(n);
+            });
+            check(e, "powi", line);
+        }
+    }
+}

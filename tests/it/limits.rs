@@ -230,6 +230,16 @@ fn kernel_arguments_are_checked_by_name_and_type() {
     });
     assert_at(&e, "func.func", line);
     assert!(e.to_string().contains("kernel argument `flag` cannot be i1"), "{e}");
+    // An fp8 scalar was refused only when compiled, as `kernel ?`: now at
+    // the user's line. Pointers to fp8 stay allowed.
+    for d in [DType::F8E4M3, DType::F8E5M2] {
+        let e = build_error(|k| {
+            let _ = k.arg_ptr("p", d);
+            line = line!(); let _ = k.arg("scale", d);
+        });
+        assert_at(&e, "func.func", line);
+        assert!(e.to_string().contains("an fp8 scalar as an f16 or f32"), "{e}");
+    }
     let e = build_error(|k| {
         let _ = k.arg("n", DType::I32);
         line = line!(); let _ = k.arg_ptr("n", DType::F32);

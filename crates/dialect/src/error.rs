@@ -548,7 +548,7 @@ impl fmt::Display for Rule {
             }
             Rule::BadParamType { name, ty } => write!(
                 f,
-                "kernel argument `{name}` cannot be {ty}: arguments are i8 to i64, f16 to f64 or pointers (pass a flag as an i32 and compare it)"
+                "kernel argument `{name}` cannot be {ty}: arguments are i8 to i64, f16 to f64 or pointers (pass a flag as an i32 and compare it, an fp8 scalar as an f16 or f32 and convert it)"
             ),
             Rule::TileTooLarge { shape } => write!(
                 f,

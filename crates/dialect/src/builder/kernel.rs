@@ -411,7 +411,7 @@ impl<'c> KernelBuilder<'c> {
             Some(Rule::BadName { name: name.into() })
         } else if self.state.borrow().params.iter().any(|p| p.name == name) {
             Some(Rule::DuplicateName { name: name.into() })
-        } else if ty.num() == Some(DType::I1) {
+        } else if ty.num().is_some_and(|d| d == DType::I1 || d.is_fp8()) {
             Some(Rule::BadParamType {
                 name: name.into(),
                 ty: ty.to_string(),

@@ -281,7 +281,38 @@ impl<'k> Tile<'k> {
     /// `exp`'s and `/`'s accuracy, see [`crate::float_math`]).
     #[track_caller]
     pub fn sigmoid(self) -> Tile<'k> {
+        if !self.is_float_for("sigmoid", &crate::SourceLoc::caller()) {
+            return self.builder.poison();
+        }
         1.0 / ((-self).exp() + 1.0)
+    }
+
+    /// Whether `self` holds floats, as the composite float function
+    /// `what` (built of several ops) needs; if not, records the error
+    /// under `what` at the user's line, not under an op the user never
+    /// wrote.
+    fn is_float_for(self, what: &'static str, at: &crate::SourceLoc) -> bool {
+        let k = self.builder;
+        let Some(t) = k.type_of(what, self, at) else {
+            return false;
+        };
+        match t.num() {
+            Some(d) if d.is_float() => true,
+            Some(d) => {
+                k.fail::<()>(what, crate::Rule::UnsupportedDType { what, dtype: d }, at);
+                false
+            }
+            None => {
+                let found = t.to_string();
+                let rule = crate::Rule::WrongOperand {
+                    what: "operand",
+                    expected: "a float tile",
+                    found,
+                };
+                k.fail::<()>(what, rule, at);
+                false
+            }
+        }
     }
 
     /// Elementwise `self^n` for an integer `n` (floats), by repeated
@@ -291,6 +322,9 @@ impl<'k> Tile<'k> {
     /// `powi(0)` is 1 for every `self`, NaN included (C's `pown`).
     #[track_caller]
     pub fn powi(self, n: i32) -> Tile<'k> {
+        if !self.is_float_for("powi", &crate::SourceLoc::caller()) {
+            return self.builder.poison();
+        }
         if n == 0 {
             return self.zeros_like() + 1.0;
         }
@@ -323,6 +357,9 @@ impl<'k> Tile<'k> {
     #[track_caller]
     pub fn pow(self, y: impl IntoOperand<'k>) -> Tile<'k> {
         let k = self.builder;
+        if !self.is_float_for("pow", &crate::SourceLoc::caller()) {
+            return k.poison();
+        }
         let y = self.zeros_like() + y;
         let magnitude = (y * self.abs().log2()).exp2();
         let is_integer = y.floor().eq(y);
