@@ -8,6 +8,13 @@
 //! every configuration's code (its cache key), so a new compiler, a new
 //! kernel body or another GPU tunes again.
 //!
+//! A configuration the compiler refuses (one needing more shared memory
+//! than a block may have, which it finds before generating any code) is
+//! pruned: it is never loaded or timed, its time is recorded as missing
+//! and the reason kept in [`Tuning::pruned`] (and logged at warn level).
+//! Only when every configuration is refused does tuning fail, with the
+//! first one's error.
+//!
 //! Timing runs each configuration several times on the launch's own
 //! arguments, so the kernel must give the same result when run again on
 //! them (true of kernels that do not read what they write).
@@ -98,8 +105,12 @@ pub struct Tuning {
     /// The caller's key.
     pub key: String,
     /// Median time of each configuration, in milliseconds, in the
-    /// tuner's order (empty when the choice was read from disk).
+    /// tuner's order (empty when the choice was read from disk); infinite
+    /// for a pruned one.
     pub times_ms: Vec<f64>,
+    /// The configurations the compiler refused, never loaded or timed:
+    /// their indices and the compiler's reasons.
+    pub pruned: Vec<(usize, String)>,
     /// Index of the chosen configuration.
     pub chosen: usize,
     /// True when the choice came from the disk cache.
@@ -221,11 +232,12 @@ impl<S: VariantSource> Autotuner<S> {
             Some(chosen) => Tuning {
                 key: key.to_string(),
                 times_ms: vec![],
+                pruned: vec![],
                 chosen,
                 from_disk: true,
             },
             None => {
-                let times_ms = self.time_all(device, &grid, args)?;
+                let (times_ms, pruned) = self.time_all(device, &grid, args)?;
                 let chosen = (0..times_ms.len())
                     .min_by(|&a, &b| times_ms[a].total_cmp(&times_ms[b]))
                     .unwrap_or(0);
@@ -233,6 +245,7 @@ impl<S: VariantSource> Autotuner<S> {
                 Tuning {
                     key: key.to_string(),
                     times_ms,
+                    pruned,
                     chosen,
                     from_disk: false,
                 }
@@ -266,16 +279,34 @@ impl<S: VariantSource> Autotuner<S> {
             .copied()
     }
 
-    /// The median time of each configuration on `args`, in milliseconds.
+    /// The median time of each configuration on `args`, in milliseconds
+    /// (infinite for one the compiler refuses), and the refused ones with
+    /// the compiler's reasons. Fails when every configuration is refused.
     fn time_all(
         &self,
         device: &Device,
         grid: &impl Fn(&Config) -> Grid,
         args: &[Arg],
-    ) -> Result<Vec<f64>> {
+    ) -> Result<(Vec<f64>, Vec<(usize, String)>)> {
         let mut medians = Vec::with_capacity(self.configs.len());
-        for (config, launcher) in &self.configs {
-            let kernel = launcher.variant(device, args)?;
+        let mut pruned = Vec::new();
+        let mut first_refusal = None;
+        for (i, (config, launcher)) in self.configs.iter().enumerate() {
+            let kernel = match launcher.variant(device, args) {
+                Ok(kernel) => kernel,
+                Err(e @ RuntimeError::Compile { .. }) => {
+                    log::warn!(
+                        target: "tile::autotune",
+                        "`{}`: configuration {config} pruned: {e}",
+                        self.name
+                    );
+                    pruned.push((i, e.to_string()));
+                    first_refusal.get_or_insert(e);
+                    medians.push(f64::INFINITY);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let grid = grid(config);
             for _ in 0..self.warmup {
                 kernel.launch_async(grid, args)?;
@@ -285,7 +316,10 @@ impl<S: VariantSource> Autotuner<S> {
             times.sort_by(f32::total_cmp);
             medians.push(f64::from(times[times.len() / 2]));
         }
-        Ok(medians)
+        match first_refusal {
+            Some(e) if pruned.len() == self.configs.len() => Err(e),
+            _ => Ok((medians, pruned)),
+        }
     }
 
     /// The file name of the choice for `key` with these arguments on this
@@ -336,7 +370,7 @@ impl<S: VariantSource> Autotuner<S> {
                 .configs
                 .iter()
                 .zip(times_ms)
-                .map(|((config, _), &ms)| (config.to_string(), ms))
+                .map(|((config, _), &ms)| (config.to_string(), ms.is_finite().then_some(ms)))
                 .collect(),
         };
         let written = serde_json::to_vec_pretty(&text)
@@ -356,20 +390,21 @@ impl<S: VariantSource> Autotuner<S> {
 /// The name of the autotune records' format.
 const TUNE_FORMAT: &str = "tile-tune";
 
-/// The records' version: 1 was line-based text, 2 is JSON.
-const TUNE_VERSION: u32 = 2;
+/// The records' version: 1 was line-based text, 2 JSON, 3 JSON with a
+/// missing time (`null`) for a pruned configuration.
+const TUNE_VERSION: u32 = 3;
 
 /// An autotuner's choice for one kernel, key, device and argument facts,
 /// as stored in the disk cache (JSON): the configuration chosen (by index
 /// and by name, which must agree for the record to be used) and each
-/// configuration's measured time.
+/// configuration's measured time (`None` where it was pruned).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct TuneRecord {
     format: String,
     version: u32,
     choice: usize,
     config: String,
-    times_ms: Vec<(String, f64)>,
+    times_ms: Vec<(String, Option<f64>)>,
 }
 
 #[cfg(test)]

@@ -85,12 +85,17 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
             let dir = cache_dir
                 .clone()
                 .unwrap_or_else(|| std::env::temp_dir().join("tile-autotune-demo"));
-            runtime::autotune_demo(device, &dir).map(|lines| {
-                println!();
-                for l in lines {
-                    println!("{l}");
-                }
-            })
+            runtime::autotune_demo(device, &dir)
+                .and_then(|mut lines| {
+                    lines.extend(runtime::oversized_configs(device)?);
+                    Ok(lines)
+                })
+                .map(|lines| {
+                    println!();
+                    for l in lines {
+                        println!("{l}");
+                    }
+                })
         }
         Check::AotCompare { file } => runtime::aot_compare(device, file),
         Check::Fault => runtime::fault_case(device),

@@ -9,7 +9,7 @@ pub mod autotune;
 pub mod launch_bench;
 
 pub use aot::aot_compare;
-pub use autotune::autotune_demo;
+pub use autotune::{autotune_demo, oversized_configs};
 pub use launch_bench::launch_bench;
 
 use super::{compare, poisoned};

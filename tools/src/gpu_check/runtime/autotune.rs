@@ -155,3 +155,134 @@ fn row_sum_config<'c>(
 ) -> tile_dialect::Result<tile_dialect::Kernel<'c>> {
     tile_examples::row_sum::row_sum(context, config.get("BLOCK_N").unwrap_or(1024), DType::F32)
 }
+
+/// The autotuner asked for configurations over the shared-memory limit
+/// (`tile-tools gpu-check autotune`): the tutorial matmul (f16, 256^3) over
+/// two configurations that need more than 227 KiB a block (256x256x128 in
+/// 8 stages, 1 MiB; 256x256x64 in 4, 256 KiB) and one that fits. The
+/// compiler refuses the two before generating code, so the tuner prunes
+/// them (never loaded, never timed) and chooses the third, whose product
+/// is checked; a tuner with only oversized configurations fails with the
+/// compiler's error, not the driver's. Returns Markdown lines.
+pub fn oversized_configs(device: &Device) -> Result<Vec<String>, String> {
+    use tile_examples::matmul::{Epilogue, autotuned_grid, matmul, tiles_of};
+    let config = |m, n, k, warps, stages| {
+        Config::new(warps)
+            .with("BLOCK_M", m)
+            .with("BLOCK_N", n)
+            .with("BLOCK_K", k)
+            .with_stages(stages)
+    };
+    let oversized = [config(256, 256, 128, 8, 8), config(256, 256, 64, 8, 4)];
+    let fits = config(128, 128, 64, 4, 3);
+    let tuner_over = |configs: Vec<Config>| {
+        let cache = Arc::new(KernelCache::new(None));
+        tile::jit::autotuner_with_cache("matmul", configs, Options::default(), cache, |c, cfg| {
+            matmul(
+                c,
+                tiles_of(cfg),
+                DType::F16,
+                DType::F32,
+                None,
+                Epilogue::None,
+            )
+        })
+        .map_err(err)
+    };
+    let n = 256usize;
+    let a: Vec<f32> = pattern_f32(n * n, 5);
+    let b: Vec<f32> = pattern_f32(n * n, 6);
+    let half = |v: &[f32]| {
+        v.iter()
+            .map(|&x| tile::half::f16::from_f32(x))
+            .collect::<Vec<_>>()
+    };
+    let (da, db) = (
+        device.upload(&half(&a)).map_err(err)?,
+        device.upload(&half(&b)).map_err(err)?,
+    );
+    let dc = device.upload(&poisoned(n * n)).map_err(err)?;
+    let (ni, nl) = (n as i32, n as i64);
+    let args = [
+        (&da).into(),
+        (&db).into(),
+        (&dc).into(),
+        Arg::I32(ni),
+        Arg::I32(ni),
+        Arg::I32(ni),
+        Arg::I64(nl),
+        Arg::I64(1),
+        Arg::I64(nl),
+        Arg::I64(1),
+        Arg::I64(nl),
+        Arg::I64(1),
+    ];
+    let grid = |c: &Config| autotuned_grid(c, n, n);
+    let configs = vec![oversized[0].clone(), fits.clone(), oversized[1].clone()];
+    let tuner = tuner_over(configs.clone())?;
+    tuner.launch(device, "256", grid, &args).map_err(err)?;
+    device.synchronize().map_err(err)?;
+    let tuning = tuner.tunings().pop().ok_or("no tuning recorded")?;
+    let pruned: Vec<usize> = tuning.pruned.iter().map(|&(i, _)| i).collect();
+    let reasons_name_shared = tuning
+        .pruned
+        .iter()
+        .all(|(_, r)| r.contains("shared memory"));
+    let got = device.download(&dc).map_err(err)?;
+    let mut wrong = 0;
+    for i in 0..n {
+        for j in 0..n {
+            let want: f32 = (0..n).map(|k| a[i * n + k] * b[k * n + j]).sum();
+            if (got[i * n + j] - want).abs() > 1e-3 * (1.0 + want.abs()) {
+                wrong += 1;
+            }
+        }
+    }
+    let mut lines = vec![String::new()];
+    let mut table = Table::new(&["configuration", "outcome"]);
+    for (i, c) in configs.iter().enumerate() {
+        let outcome = match tuning.pruned.iter().find(|&&(p, _)| p == i) {
+            Some((_, reason)) => format!("pruned: {}", reason.lines().next().unwrap_or("")),
+            None => format!(
+                "timed {:.4} ms{}",
+                tuning.times_ms[i],
+                if i == tuning.chosen { ", chosen" } else { "" }
+            ),
+        };
+        table.push([c.to_string(), outcome]);
+    }
+    lines.extend(table.lines().iter().cloned());
+    let all = tuner_over(oversized.to_vec())?;
+    let refused = all.choose(device, "256", grid, &args);
+    let refusal = match &refused {
+        Err(e @ tile::RuntimeError::Compile { .. }) if e.to_string().contains("shared memory") => {
+            Ok(())
+        }
+        Err(e) => Err(format!(
+            "all-oversized tuner: not the compiler's refusal: {e}"
+        )),
+        Ok(i) => Err(format!("all-oversized tuner chose configuration {i}")),
+    };
+    let verdict = if pruned != [0, 2] || !reasons_name_shared {
+        Err(format!(
+            "pruned {pruned:?} (want [0, 2], for shared memory)"
+        ))
+    } else if tuning.chosen != 1 {
+        Err(format!("chose configuration {}, want 1", tuning.chosen))
+    } else if wrong != 0 {
+        Err(format!(
+            "{wrong} wrong elements from the chosen configuration"
+        ))
+    } else {
+        refusal
+    };
+    lines.push(String::new());
+    lines.push(match &verdict {
+        Ok(()) => "PASS: oversized configurations pruned before any load; the one that fits \
+                   chosen and correct; a tuner of only oversized ones fails with the compiler's \
+                   error"
+            .to_string(),
+        Err(e) => format!("FAIL: {e}"),
+    });
+    verdict.map(|()| lines)
+}
