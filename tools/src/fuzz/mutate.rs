@@ -1,6 +1,7 @@
 //! The mutations of a seed: a few random edits of its lines and tokens,
 //! biased toward what has broken compilers before (boundary integers,
-//! swapped types, text cut short, nesting).
+//! swapped types, text cut short, nesting of regions and of every kind of
+//! bracket, huge argument types, tiles and stages scaled past the limits).
 
 /// Integers that sit on a boundary: zero, negatives, the limits of i32 and
 /// i64, powers of two around tile limits.
@@ -71,7 +72,7 @@ fn edit(text: &str, rng: &mut fastrand::Rng) -> String {
         return text.to_string();
     }
     let pick = |rng: &mut fastrand::Rng, n: usize| rng.usize(..n.max(1));
-    match rng.u8(..8) {
+    match rng.u8(..12) {
         // Delete a line.
         0 => {
             let i = pick(rng, lines.len());
@@ -119,6 +120,54 @@ fn edit(text: &str, rng: &mut fastrand::Rng) -> String {
             }
             line.insert_str(at, &format!(" {token} "));
         }
+        // Brackets of one kind, or mixed, nested deep into a line (each
+        // kind once crashed MLIR's recursive parsers at 40,000-60,000).
+        8 => {
+            let i = pick(rng, lines.len());
+            let depth = [200, 300, 5_000, 60_000][rng.usize(..4)];
+            let open = BRACKETS[rng.usize(..BRACKETS.len())];
+            let closed = rng.bool();
+            let line = &mut lines[i];
+            let mut at = rng.usize(..=line.len());
+            while !line.is_char_boundary(at) {
+                at -= 1;
+            }
+            let mut run = open.repeat(depth);
+            if closed {
+                run.push_str("i32");
+                run.push_str(&close(open).repeat(depth));
+            }
+            line.insert_str(at, &run);
+        }
+        // A kernel argument of a huge tensor type.
+        9 => {
+            if let Some(line) = lines.iter_mut().find(|l| l.contains("func.func")) {
+                let n =
+                    ["1152921504606846976", "2147483648", "1073741824", "1048577"][rng.usize(..4)];
+                if let Some(at) = line.find('(') {
+                    line.insert_str(at + 1, &format!("%huge: tensor<{n}xf32>, "));
+                }
+            }
+        }
+        // A block size scaled everywhere it appears (types and constants
+        // alike, so the program often stays valid): tiles past the
+        // element limit, products past the shared-memory limit.
+        10 => return scale_block(text, rng),
+        // Stages past their limits, for the module or a loop.
+        11 => {
+            let value = ["0", "8", "9", "64", "2147483647"][rng.usize(..5)];
+            for line in lines.iter_mut() {
+                for key in ["tile.num_stages = ", "tile.loop_stages = "] {
+                    if let Some(at) = line.find(key) {
+                        let start = at + key.len();
+                        let end = line[start..]
+                            .find(|c: char| !c.is_ascii_digit())
+                            .map_or(line.len(), |e| start + e);
+                        line.replace_range(start..end, value);
+                    }
+                }
+            }
+        }
         // Wrap a line's body in a copy of an enclosing loop header (deeper
         // nesting) when there is one.
         _ => {
@@ -131,6 +180,69 @@ fn edit(text: &str, rng: &mut fastrand::Rng) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// Openings of nested brackets: each kind MLIR's parsers descend, and
+/// mixes of them.
+const BRACKETS: &[&str] = &[
+    "{",
+    "[",
+    "(",
+    "<",
+    "!llvm.struct<(",
+    "affine_map<(d0) -> (",
+    "tensor<1x!llvm.struct<([(",
+];
+
+/// The closing of an opening from [`BRACKETS`], in reverse.
+fn close(open: &str) -> String {
+    open.chars()
+        .rev()
+        .filter_map(|c| match c {
+            '{' => Some('}'),
+            '[' => Some(']'),
+            '(' => Some(')'),
+            '<' => Some('>'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `text` with one number that appears as a tile dimension (`tensor<64x`,
+/// `x64x`, `x64xf32`) multiplied by 2 to 16 everywhere it appears as a
+/// whole number.
+fn scale_block(text: &str, rng: &mut fastrand::Rng) -> String {
+    let dims: Vec<&str> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .flat_map(|word| word.split('x'))
+        .filter(|d| d.len() <= 5 && d.parse::<u32>().is_ok_and(|n| n >= 2))
+        .collect();
+    let Some(&dim) = dims.get(rng.usize(..dims.len().max(1))) else {
+        return text.to_string();
+    };
+    let scaled = (dim.parse::<u64>().unwrap_or(1) * [2, 4, 8, 16][rng.usize(..4)]).to_string();
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut digits = String::new();
+    let mut previous = ' ';
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        if !digits.is_empty() {
+            let whole = !previous.is_ascii_alphabetic() || previous == 'x';
+            out.push_str(if whole && digits == dim {
+                &scaled
+            } else {
+                &digits
+            });
+            digits.clear();
+        }
+        previous = c;
+        out.push(c);
+    }
+    out.pop();
+    out
 }
 
 /// `text` with one whitespace-separated token that `eligible` accepts
@@ -200,5 +312,37 @@ mod tests {
             .map(|&(s, e)| &text[s..e])
             .collect();
         assert_eq!(spans, ["x", "-12", "i32"]);
+    }
+
+    #[test]
+    fn a_scaled_block_changes_every_whole_occurrence_and_nothing_else() {
+        let text = "%c64 = arith.constant 64 : i32\n%t = tile.arange 0, 64 : tensor<64x32xf32>";
+        let mut rng = fastrand::Rng::with_seed(3);
+        let scaled: Vec<String> = (0..40).map(|_| scale_block(text, &mut rng)).collect();
+        // 64 scaled to 128: every whole 64, not the SSA name or the i32.
+        let by2 = "%c64 = arith.constant 128 : i32\n%t = tile.arange 0, 128 : tensor<128x32xf32>";
+        assert!(scaled.iter().any(|s| s == by2), "{scaled:?}");
+        assert!(
+            scaled
+                .iter()
+                .all(|s| s.contains("%c64") && s.contains(": i32"))
+        );
+        assert!(
+            scaled
+                .iter()
+                .any(|s| s.contains("x64xf32") || s.contains("x128xf32"))
+        );
+    }
+
+    #[test]
+    fn brackets_close_in_reverse() {
+        assert_eq!(close("tensor<1x!llvm.struct<([("), ")])>>");
+        assert_eq!(close("affine_map<(d0) -> ("), "))>");
+        for open in BRACKETS {
+            assert_eq!(
+                close(open).len(),
+                open.chars().filter(|c| "{[(<".contains(*c)).count()
+            );
+        }
     }
 }

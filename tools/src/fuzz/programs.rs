@@ -13,7 +13,8 @@
 //! stores it masked. Block sizes, warps, stages, loop steps, divisors,
 //! literals and targets are mostly valid and sometimes not (blocks of 0, 3
 //! or 2^21 elements, 64 warps, steps of 0 or -1, a divisor of 0, an f16
-//! literal of 1e10, chip `""` or `sm_75`, `+ptx60`): those must be refused
+//! literal of 1e10, chip `""` or `sm_75`, `+ptx60`, 0 or 9 stages for
+//! the module or the loop): those must be refused
 //! with a typed error ([`Program::invalid`] says which, so a valid program
 //! refused or an invalid one accepted is a finding). Every element a
 //! launch stores is judged against a plain Rust evaluation of the program
@@ -141,6 +142,9 @@ struct Program {
     divisor: Option<i32>,
     /// `for i in (0..trips).step_by(step)`: `z = z * 0.5 + 1` when set.
     loop_: Option<(i32, i32)>,
+    /// The loop's own stages (`for_range_staged`) when set: 1 to 8, rarely
+    /// 0 or 9 (refused).
+    loop_stages: Option<u32>,
     /// An f16 literal added to the result (1e10 must be refused).
     f16_literal: Option<f64>,
     warps: u32,
@@ -171,6 +175,18 @@ impl Program {
             };
             (rng.i32(0..6), step)
         });
+        let loop_stages = (loop_.is_some() && rng.u8(..3) == 0).then(|| {
+            if rare(rng) {
+                [0, 9][rng.usize(..2)]
+            } else {
+                rng.u32(1..=8)
+            }
+        });
+        let stages = if rare(rng) {
+            [0, 9, 64][rng.usize(..3)]
+        } else {
+            rng.u32(1..=4)
+        };
         let f16_literal = (rng.u8(..4) == 0).then(|| if rare(rng) { 1e10 } else { 0.25 });
         let (chip, features) = match rng.u8(..60) {
             0 => ("", "+ptx80"),
@@ -188,9 +204,10 @@ impl Program {
             },
             divisor,
             loop_,
+            loop_stages,
             f16_literal,
             warps,
-            stages: rng.u32(1..=4),
+            stages,
             chip,
             features,
             n: rng.usize(0..5000),
@@ -220,6 +237,12 @@ impl Program {
         }
         if matches!(self.loop_, Some((_, step)) if step < 1) {
             return Some("a loop step that is not positive");
+        }
+        if !(1..=8).contains(&self.stages) {
+            return Some("num_stages outside 1 to 8");
+        }
+        if self.loop_stages.is_some_and(|s| !(1..=8).contains(&s)) {
+            return Some("a loop's stages outside 1 to 8");
         }
         if self.f16_literal.is_some_and(|v| v > f64::from(f16::MAX)) {
             return Some("an f16 literal past the f16 range");
@@ -263,7 +286,12 @@ impl Program {
                 z = z + (offs % d).to(DType::F32);
             }
             if let Some((trips, step)) = self.loop_ {
-                [z] = k.for_range(0, trips, step, [z], |_, [z]| [z * 0.5f32 + 1.0f32]);
+                [z] = match self.loop_stages {
+                    Some(s) => {
+                        k.for_range_staged(s, 0, trips, step, [z], |_, [z]| [z * 0.5f32 + 1.0f32])
+                    }
+                    None => k.for_range(0, trips, step, [z], |_, [z]| [z * 0.5f32 + 1.0f32]),
+                };
             }
             if let Some(v) = self.f16_literal {
                 let c = k.full(&[i64::from(self.block.max(1))], v, DType::F16);

@@ -10,6 +10,7 @@ fn program(expr: Expr) -> Program {
         expr,
         divisor: Some(3),
         loop_: Some((4, 1)),
+        loop_stages: Some(3),
         f16_literal: Some(0.25),
         warps: 2,
         stages: 2,
@@ -79,7 +80,7 @@ fn the_generators_invalid_choices_are_each_named() {
     let valid = program(Expr::X);
     assert_eq!(valid.invalid(), None);
     type Change = fn(&mut Program);
-    let cases: [(&str, Change); 8] = [
+    let cases: [(&str, Change); 11] = [
         ("block", |p| p.block = 3),
         ("tile-size", |p| p.block = 1 << 21),
         ("warps", |p| p.warps = 64),
@@ -88,6 +89,9 @@ fn the_generators_invalid_choices_are_each_named() {
         ("remainder", |p| p.divisor = Some(0)),
         ("step", |p| p.loop_ = Some((3, 0))),
         ("f16", |p| p.f16_literal = Some(1e10)),
+        ("num_stages", |p| p.stages = 9),
+        ("num_stages", |p| p.stages = 0),
+        ("loop's stages", |p| p.loop_stages = Some(0)),
     ];
     for (word, change) in cases {
         let mut p = program(Expr::X);
