@@ -104,7 +104,7 @@ fn loops_nest_at_most_sixty_four_deep() {
     }
     text.push_str("return\n}\n");
     let e = compile_text(&text, &options()).unwrap_err();
-    assert!(e.diagnostics.iter().any(|d| d.message.contains("braces nest more than 256 deep")), "{e}");
+    assert!(e.diagnostics.iter().any(|d| d.message.contains("brackets nest more than 256 deep")), "{e}");
     // 70 deep parses, and the verifier refuses the regions past 64.
     let mut depth_70 = String::from("func.func @k(%n: i32) attributes {tile.kernel} {\n  %c0 = arith.constant 0 : i32\n  %c1 = arith.constant 1 : i32\n");
     for i in 0..69 {
