@@ -45,7 +45,6 @@ mod nvptx;
 mod offsets;
 mod options;
 mod pipeline;
-pub mod ptx_peephole;
 mod spec;
 mod specialize;
 pub mod target;

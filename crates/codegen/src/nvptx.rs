@@ -23,16 +23,10 @@
 //!   poison query (`canReuseInstruction`) that scans the block: 3 to 5 ms
 //!   of the 10 ms a vector add spent in LLVM. Split and CSE'd beforehand,
 //!   the addresses give the backend's own run nothing left to split and
-//!   SLSR one candidate where it had one per access.
-//! - From `-O1` up, the emitted PTX goes through one peephole,
-//!   [`fuse_mad_wide`](crate::ptx_peephole::fuse_mad_wide): LLVM 22 leaves
-//!   every address as `mul.wide` and `add.s64`, which run slower than the
-//!   one `mad.wide` Triton's LLVM emits.
-//!
-//! With that peephole applied to upstream's too, the PTX of every example,
-//! at every level, default and specialized, is byte-identical to
-//! upstream's (the test below checks two kernels; `tile-tools compile-bench
-//! --check-upstream` checks them all).
+//!   SLSR one candidate where it had one per access. The PTX of every
+//!   example, at every level, default and specialized, is byte-identical to
+//!   upstream's (the test below checks two kernels; `tile-tools compile-bench
+//!   --check-upstream` checks them all).
 
 use crate::options::Options;
 use melior::Context;
@@ -193,13 +187,8 @@ fn to_ptx(gpu_module: OperationRef, options: &Options) -> Result<Ptx, String> {
         steps.push(("optimize", started.elapsed()));
 
         let started = Instant::now();
-        let mut text = emit_assembly(&llvm_module, machine)?;
+        let text = emit_assembly(&llvm_module, machine)?;
         steps.push(("codegen", started.elapsed()));
-        if level > 0 {
-            let started = Instant::now();
-            text = crate::ptx_peephole::fuse_mad_wide(&text);
-            steps.push(("peephole", started.elapsed()));
-        }
         drop(llvm_module);
         drop(context);
         Ok(Ptx { text, steps })
@@ -530,7 +519,7 @@ mod tests {
         let expected: Vec<&str> = STAGES.iter().map(|(s, _)| *s).collect();
         assert_eq!(stages, expected);
         let steps: Vec<&str> = compiled.ptx_steps.iter().map(|(s, _)| *s).collect();
-        assert_eq!(steps, ["translate", "optimize", "codegen", "peephole"]);
+        assert_eq!(steps, ["translate", "optimize", "codegen"]);
         let staged: std::time::Duration = compiled.timings.iter().map(|(_, d)| *d).sum();
         assert!(compiled.total >= staged);
         let report = compiled.timing_report();

@@ -242,8 +242,7 @@ fn register_warnings(module: &Module) -> Vec<String> {
 /// The PTX of the kernel in `module` (tile IR, verified) made twice from
 /// the same `llvm` stage: by the native `ptx` stage that [`compile`] runs,
 /// and by the upstream pass that [`STAGES`] names for it
-/// (`gpu-module-to-binary{format=isa}`), with the same PTX peephole
-/// ([`crate::ptx_peephole`]) from `-O1` up. The two are meant to be
+/// (`gpu-module-to-binary{format=isa}`). The two are meant to be
 /// byte-identical; this is how tests and `tile-tools compile-bench
 /// --check-upstream` check it. `module` is left as it is.
 pub fn ptx_both_ways(
@@ -307,12 +306,6 @@ pub fn ptx_both_ways(
     run_stage(context, &mut upstream, STAGES[stop].1).map_err(failed("ptx"))?;
     let theirs = binary_assembly(&upstream)
         .ok_or_else(|| failed("ptx")(("upstream left no PTX in a gpu.binary".into(), vec![])))?;
-    // Ours goes through the PTX peephole from -O1 up; so does theirs here.
-    let theirs = if options.opt_level > 0 {
-        crate::ptx_peephole::fuse_mad_wide(&theirs)
-    } else {
-        theirs
-    };
     Ok((ours, theirs))
 }
 

@@ -23,7 +23,6 @@ impl Samples {
             "translate" => ("ptx: translate", *d),
             "optimize" => ("ptx: optimize", *d),
             "codegen" => ("ptx: codegen", *d),
-            "peephole" => ("ptx: peephole", *d),
             other => (other, *d),
         });
         for (stage, d) in steps.chain(ptx_steps) {
