@@ -578,4 +578,61 @@ mod tests {
             }
         }
     }
+
+    fn distribution(layout: &str, shape: &[i64]) -> Distribution {
+        let layout = tile_coalesce::Layout::parse(layout).unwrap();
+        Distribution::new(&layout, shape).unwrap()
+    }
+
+    /// Four warps of 1x4 runs, 4x8 threads a warp, 2x2 warps, over 16x64.
+    const BLOCKED: &str = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, \
+                           array<i32: 2, 2>, array<i32: 1, 0>>";
+
+    #[test]
+    fn a_sides_places_are_its_placements_of_every_threads_elements() {
+        let d = distribution(BLOCKED, &[16, 64]);
+        let place = Placement::row_major(&[16, 64], 1, 0);
+        let side = Side::new(&d, &place);
+        assert_eq!(d.root.num_warps(), 4);
+        for warp in 0..4 {
+            for lane in 0..32 {
+                for r in 0..d.registers() {
+                    let want = place.at(&d.element(lane, warp, r));
+                    assert_eq!(
+                        side.place(lane, warp, r),
+                        want,
+                        "lane {lane} warp {warp} r {r}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_join_splits_both_halves_into_a_thread_part_and_a_register_part() {
+        // `join` places its operands at the even and the odd places
+        // (`rearrange.rs`): each side is still a thread's first place plus
+        // per-register constants sharing no bit with it.
+        let d = distribution(BLOCKED, &[16, 64]);
+        for offset in [0, 1] {
+            let place = Placement::row_major(&[16, 64], 2, offset);
+            let side = Side::new(&d, &place);
+            assert!(side.split() == Split::Or, "offset {offset}");
+            // Every other place: no run of two.
+            assert_eq!(side.vector_width(4), 1);
+        }
+        // Row-major at scale 1: runs of 4, the same split.
+        let place = Placement::row_major(&[16, 64], 1, 0);
+        let side = Side::new(&d, &place);
+        assert!(side.split() == Split::Or);
+        assert_eq!(side.vector_width(4), 4);
+        assert_eq!(side.vector_width(2), 2);
+        // A placement that folds rows onto one another (places 16 apart
+        // for rows 64 long) is not a thread part plus register constants.
+        let folded = Placement {
+            strides: vec![16, 1],
+            offset: 0,
+        };
+        assert!(Side::new(&d, &folded).split() == Split::None);
+    }
 }
