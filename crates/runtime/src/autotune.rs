@@ -117,6 +117,9 @@ pub struct Tuning {
     pub from_disk: bool,
 }
 
+/// Configurations the compiler refused: their indices and its reasons.
+type Pruned = Vec<(usize, String)>;
+
 /// A kernel in several configurations, tuned per key on first launch.
 pub struct Autotuner<S: VariantSource> {
     name: String,
@@ -287,7 +290,7 @@ impl<S: VariantSource> Autotuner<S> {
         device: &Device,
         grid: &impl Fn(&Config) -> Grid,
         args: &[Arg],
-    ) -> Result<(Vec<f64>, Vec<(usize, String)>)> {
+    ) -> Result<(Vec<f64>, Pruned)> {
         let mut medians = Vec::with_capacity(self.configs.len());
         let mut pruned = Vec::new();
         let mut first_refusal = None;
