@@ -635,4 +635,50 @@ mod tests {
         };
         assert!(Side::new(&d, &folded).split() == Split::None);
     }
+
+    /// Warp 0's shared-memory wavefronts per access of `side` under
+    /// `plan`, each access moving `w` registers of 4-byte elements: the
+    /// largest over the side's accesses.
+    fn worst_access(plan: &Plan, side: &Side, w: usize) -> u32 {
+        (0..side.dist.registers())
+            .step_by(w)
+            .map(|r| {
+                let addresses: Vec<Option<i64>> = (0..32)
+                    .map(|lane| Some(plan.slot(side.place(lane, 0, r)) * 4))
+                    .collect();
+                wavefronts(&addresses, w as i64 * 4)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_transposes_plan_avoids_the_conflicts_of_the_identity() {
+        // f32 32x32 in 1x4 runs: the sources write row-major places, the
+        // results read their elements at the transposed places, so one
+        // side's runs lie down a column of the buffer.
+        let layout = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, \
+                      array<i32: 1, 0>>";
+        let d = distribution(layout, &[32, 32]);
+        let rows = Placement::row_major(&[32, 32], 1, 0);
+        let columns = Placement {
+            strides: vec![1, 32],
+            offset: 0,
+        };
+        let (source, result) = (Side::new(&d, &rows), Side::new(&d, &columns));
+        let (plan, widths) = super::plan(&[&source, &result], 1024, 4, true);
+        assert_eq!(widths, [4, 1]);
+        let identity = Plan {
+            unit: plan.unit,
+            mapping: Mapping::Identity,
+            slots: 1024,
+        };
+        // Down a column of a 128-byte row-major buffer, 8 lanes on one
+        // bank: the identity's scalar accesses take 8 wavefronts.
+        assert_eq!(worst_access(&identity, &result, 1), 8);
+        // A padding or a swizzle; either way at most 2 on the scalar side.
+        assert_ne!(plan.mapping, Mapping::Identity);
+        assert!(worst_access(&plan, &source, 4) <= 4, "{plan:?}");
+        assert!(worst_access(&plan, &result, 1) <= 2, "{plan:?}");
+    }
 }
