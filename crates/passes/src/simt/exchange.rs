@@ -681,4 +681,29 @@ mod tests {
         assert!(worst_access(&plan, &source, 4) <= 4, "{plan:?}");
         assert!(worst_access(&plan, &result, 1) <= 2, "{plan:?}");
     }
+
+    #[test]
+    fn the_cost_is_the_average_access_times_the_accesses() {
+        // 32x32 f32 in 1x4 runs, 4x8 threads a warp, 4 warps, row-major:
+        // a 16-byte access is 4 phases of 8 lanes reading 128 contiguous
+        // bytes (4 wavefronts); a scalar one has 8 banks each hit by 4
+        // rows (4 wavefronts). 2 and 8 accesses a warp, 4 warps.
+        let layout = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, \
+                      array<i32: 1, 0>>";
+        let d = distribution(layout, &[32, 32]);
+        let rows = Placement::row_major(&[32, 32], 1, 0);
+        let side = Side::new(&d, &rows);
+        let identity = Plan {
+            unit: 2,
+            mapping: Mapping::Identity,
+            slots: 1024,
+        };
+        assert_eq!(cost(&identity, &[&side], &[4], 4), (4.0 * 2.0 * 4.0, 2));
+        assert_eq!(cost(&identity, &[&side], &[1], 4), (4.0 * 8.0 * 4.0, 8));
+        // Two sides add up.
+        assert_eq!(
+            cost(&identity, &[&side, &side], &[4, 1], 4),
+            (32.0 + 128.0, 10)
+        );
+    }
 }
