@@ -706,4 +706,18 @@ mod tests {
             (32.0 + 128.0, 10)
         );
     }
+
+    #[test]
+    fn vector_accesses_move_at_most_sixteen_bytes() {
+        // A thread holding runs of 8: 16 bytes of f32 (4), of f16 (8).
+        let eights = "#tile.blocked<array<i32: 1, 8>, array<i32: 8, 4>, array<i32: 4, 1>, \
+                      array<i32: 1, 0>>";
+        let d = distribution(eights, &[32, 32]);
+        let row_major = Placement::row_major(&[32, 32], 1, 0);
+        let side = Side::new(&d, &row_major);
+        assert_eq!(super::plan(&[&side], 1024, 4, true).1, [4]);
+        assert_eq!(super::plan(&[&side], 1024, 2, true).1, [8]);
+        assert_eq!(super::plan(&[&side], 1024, 8, true).1, [2]);
+        assert_eq!(super::plan(&[&side], 1024, 4, false).1, [1]);
+    }
 }
