@@ -289,21 +289,13 @@ fn cost(plan: &Plan, sides: &[&Side], widths: &[usize], elem_bytes: i64) -> (f64
     (waves, accesses)
 }
 
-/// The plan for an exchange among `sides` (sources then results) over
-/// `elements` places of `elem_bytes` each, and each side's access width
-/// in elements. `vectors`: whether accesses may be wider than one element
-/// (whole-byte scalars in a 16-byte aligned buffer).
-pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (Plan, Vec<usize>) {
-    let limit = if vectors {
-        (16 / elem_bytes.max(1)).max(1) as usize
-    } else {
-        1
-    };
-    let widths: Vec<usize> = sides.iter().map(|s| s.vector_width(limit)).collect();
-    let widest = widths.iter().copied().max().unwrap_or(1);
+/// The plans worth costing for an exchange of `elements` places of
+/// `elem_bytes` whose widest side moves runs of `widest`: for each run
+/// unit from the widest down, the identity, then paddings, then swizzles
+/// (the identity at the widest runs first).
+fn candidates(widest: usize, elements: i64, elem_bytes: i64) -> Vec<Plan> {
     let size = elements.max(1);
     let total_bits = 64 - (size - 1).leading_zeros();
-    // The candidates, the identity at the widest runs first.
     let mut candidates = Vec::new();
     for unit in (0..=widest.trailing_zeros()).rev() {
         candidates.push(Plan {
@@ -334,11 +326,16 @@ pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (
             }
         }
     }
-    // No exchange takes fewer wavefronts than its bytes need: once a
-    // candidate does, the search stops (at once where the identity does).
-    let least: f64 = sides
+    candidates
+}
+
+/// The fewest wavefronts the exchange can take: every access of each side
+/// needs at least one wavefront per 128 bytes it moves. No plan does
+/// better, so the search stops at a plan that reaches it.
+fn least_wavefronts(sides: &[&Side], widths: &[usize], elem_bytes: i64) -> f64 {
+    sides
         .iter()
-        .zip(&widths)
+        .zip(widths)
         .map(|(side, &w)| {
             let accesses = side.dist.registers() / w * side.dist.root.num_warps() as usize;
             accesses as f64
@@ -346,7 +343,23 @@ pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (
                     .ceil()
                     .max(1.0)
         })
-        .sum();
+        .sum()
+}
+
+/// The plan for an exchange among `sides` (sources then results) over
+/// `elements` places of `elem_bytes` each, and each side's access width
+/// in elements. `vectors`: whether accesses may be wider than one element
+/// (whole-byte scalars in a 16-byte aligned buffer).
+pub fn plan(sides: &[&Side], elements: i64, elem_bytes: i64, vectors: bool) -> (Plan, Vec<usize>) {
+    let limit = if vectors {
+        (16 / elem_bytes.max(1)).max(1) as usize
+    } else {
+        1
+    };
+    let widths: Vec<usize> = sides.iter().map(|s| s.vector_width(limit)).collect();
+    let widest = widths.iter().copied().max().unwrap_or(1);
+    let candidates = candidates(widest, elements, elem_bytes);
+    let least = least_wavefronts(sides, &widths, elem_bytes);
     let mut best: Option<((f64, usize), Plan)> = None;
     for plan in candidates {
         if best.as_ref().is_some_and(|(c, _)| c.0 <= least) {
@@ -584,6 +597,10 @@ mod tests {
         Distribution::new(&layout, shape).unwrap()
     }
 
+    /// Four warps of 1x4 runs, 4x8 threads a warp, 4x1 warps (32x32).
+    const BLOCKED_32: &str = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, \
+                              array<i32: 4, 1>, array<i32: 1, 0>>";
+
     /// Four warps of 1x4 runs, 4x8 threads a warp, 2x2 warps, over 16x64.
     const BLOCKED: &str = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, \
                            array<i32: 2, 2>, array<i32: 1, 0>>";
@@ -719,5 +736,55 @@ mod tests {
         assert_eq!(super::plan(&[&side], 1024, 2, true).1, [8]);
         assert_eq!(super::plan(&[&side], 1024, 8, true).1, [2]);
         assert_eq!(super::plan(&[&side], 1024, 4, false).1, [1]);
+    }
+
+    #[test]
+    fn the_least_wavefronts_are_one_per_128_bytes_an_access() {
+        // 8 registers a thread, 4 warps: in runs of 4 f32, 8 accesses of
+        // 512 bytes (4 wavefronts each); scalar, 32 of 128 (1 each).
+        let d = distribution(BLOCKED_32, &[32, 32]);
+        let rows = Placement::row_major(&[32, 32], 1, 0);
+        let side = Side::new(&d, &rows);
+        assert_eq!(least_wavefronts(&[&side], &[4], 4), 32.0);
+        assert_eq!(least_wavefronts(&[&side], &[1], 4), 32.0);
+        assert_eq!(least_wavefronts(&[&side, &side], &[4, 1], 4), 64.0);
+        // Scalar f16: 64 bytes an access, still one wavefront.
+        assert_eq!(least_wavefronts(&[&side], &[1], 2), 32.0);
+        // Runs of 8 f16 (16 bytes): one access a warp of 512 bytes, 4
+        // wavefronts, 4 warps.
+        assert_eq!(least_wavefronts(&[&side], &[8], 2), 16.0);
+    }
+
+    #[test]
+    fn candidates_keep_runs_whole_and_permute_within_a_bank_line() {
+        for (widest, elements, elem_bytes) in [(4, 1024, 4), (8, 4096, 2), (1, 1000, 4), (2, 64, 8)]
+        {
+            let all = candidates(widest, elements, elem_bytes);
+            let total_bits = 64 - (elements - 1).leading_zeros();
+            assert_eq!(all[0].mapping, Mapping::Identity);
+            assert_eq!(all[0].unit, widest.trailing_zeros());
+            assert_eq!(
+                all.iter()
+                    .filter(|p| p.mapping == Mapping::Identity)
+                    .count(),
+                widest.trailing_zeros() as usize + 1
+            );
+            for p in &all {
+                match p.mapping {
+                    Mapping::Identity => assert_eq!(p.slots, elements),
+                    Mapping::Pad { every } => {
+                        assert!(every > p.unit && every < total_bits, "{p:?}");
+                        assert_eq!(p.slots, elements + (((elements - 1) >> every) << p.unit));
+                    }
+                    Mapping::Xor { from, bits } => {
+                        // Permuted runs stay within one 128-byte line.
+                        let line_runs = (128 / (elem_bytes << p.unit)).max(2);
+                        assert!(1 << bits <= line_runs, "{p:?}");
+                        assert!(from >= p.unit + bits && from < total_bits, "{p:?}");
+                        assert_eq!(p.slots, 1 << total_bits, "{p:?}");
+                    }
+                }
+            }
+        }
     }
 }
