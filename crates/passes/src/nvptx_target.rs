@@ -177,7 +177,9 @@ mod tests {
     fn attach_target_steps_llvm_would_abort_on_are_refused() {
         let bad = "builtin.module(nvvm-attach-target{chip=sm_90 features=+ptx60 O=3},cse)";
         assert!(check_pipeline(bad).unwrap_err().contains("needs PTX 7.8"));
-        assert!(check_pipeline("nvvm-attach-target{features=+ptx32}").is_ok());
+        // Upstream's default chip is sm_50, which needs PTX 4.0.
+        assert!(check_pipeline("nvvm-attach-target{features=+ptx40}").is_ok());
+        assert!(check_pipeline("nvvm-attach-target{features=+ptx32}").is_err());
         assert!(
             check_pipeline("nvvm-attach-target{features=+ptx32 chip=sm_70}")
                 .unwrap_err()

@@ -13,7 +13,7 @@ use tile_dialect::{Error, Result};
 ///
 /// Text longer than
 /// [`MAX_SOURCE_BYTES`](tile_dialect::limits::MAX_SOURCE_BYTES), or with
-/// brackets nested deeper than [`MAX_BRACKET_DEPTH`], is refused first.
+/// brackets nested more than 256 deep (of every kind together), is refused first.
 /// Text that MLIR 22's parser is known to crash on (upstream's mlir-opt
 /// too) is refused before it reaches the parser, with the offending line;
 /// the known shapes are listed in this module's private `upstream_crash`.
