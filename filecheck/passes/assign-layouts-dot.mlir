@@ -204,3 +204,45 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
     return
   }
 }
+
+// -----
+
+// A warpgroup's 64 rows by 256 columns: one wgmma instruction 256 wide for
+// f16 inputs; i8's widest is 128.
+// CHECK-LABEL: func.func @wide_f16
+// CHECK: "tile.dot"{{.*}} -> tensor<64x256xf32, #tile.mma<3 : i32, array<i32: 4, 1>, 256 : i32>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @wide_f16(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x256xf16>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x256xf32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x256xf16>>) -> tensor<32x256xf16>
+    %z = arith.constant dense<0.0> : tensor<64x256xf32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x256xf16>, tensor<64x256xf32>) -> tensor<64x256xf32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x256xf32>>, tensor<64x256xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: func.func @wide_i8
+// CHECK: "tile.dot"{{.*}} -> tensor<64x256xi32, #tile.mma<3 : i32, array<i32: 4, 1>, 128 : i32>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @wide_i8(%a: !tile.ptr<i8>, %b: !tile.ptr<i8>, %c: !tile.ptr<i32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xi8>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x256xi8>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x256xi32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xi8>>) -> tensor<64x32xi8>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x256xi8>>) -> tensor<32x256xi8>
+    %z = arith.constant dense<0> : tensor<64x256xi32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "ieee"} : (tensor<64x32xi8>, tensor<32x256xi8>, tensor<64x256xi32>) -> tensor<64x256xi32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x256xi32>>, tensor<64x256xi32>) -> ()
+    return
+  }
+}
