@@ -246,3 +246,26 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
     return
   }
 }
+
+// -----
+
+// i8 on wgmma is read K-major only: an A stored M-major (order [0, 1])
+// is loaded in 16-byte runs of K, one column a thread, so that its copy
+// into shared memory still moves vectors.
+// CHECK-LABEL: func.func @a_m_major_i8
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x32xi8, #tile.blocked<array<i32: 1, 16>, array<i32: 32, 1>, array<i32: 2, 2>, array<i32: 0, 1>>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @a_m_major_i8(%a: !tile.ptr<i8>, %b: !tile.ptr<i8>, %c: !tile.ptr<i32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %c1, %m, %c0, %c0) {order = array<i32: 0, 1>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xi8>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xi8>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xi32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xi8>>) -> tensor<64x32xi8>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xi8>>) -> tensor<32x64xi8>
+    %z = arith.constant dense<0> : tensor<64x64xi32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "ieee"} : (tensor<64x32xi8>, tensor<32x64xi8>, tensor<64x64xi32>) -> tensor<64x64xi32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xi32>>, tensor<64x64xi32>) -> ()
+    return
+  }
+}
