@@ -4,7 +4,10 @@
 //!
 //! - Tiles hold at most [`MAX_TILE_ELEMENTS`] elements (2^20, as Triton).
 //! - Regions nest at most [`MAX_NESTING_DEPTH`] deep (the kernel body is
-//!   depth 1, a loop in it depth 2).
+//!   depth 1, a loop in it depth 2); parsed text at most 256 brackets of
+//!   every kind together, and [`MAX_SOURCE_BYTES`] long.
+//! - The tile limit holds for every type: results, block arguments (a
+//!   kernel's arguments, a loop's) and function signatures.
 //! - A literal must be a value of its element type: integers within the
 //!   width, floats finite after rounding (infinities and NaN stay allowed).
 //!
