@@ -3,8 +3,9 @@
 
 // What tile-assign-layouts refuses: a module asking for warps other than
 // a power of two from 1 to 32 (the verifier leaves the attribute to the
-// passes), and a kernel whose tensors are partly laid out. 1 and 32 warps
-// are laid out (OK).
+// passes), a kernel whose tensors are partly laid out, and a tile that
+// needs more than 4096 registers a thread (i64 takes two each). 1 and 32
+// warps, and exactly 4096 registers, are laid out (OK).
 
 // CHECK: assign-layouts-errors.mlir:{{[0-9]+}}:1: error: 'builtin.module' op tile.num_warps must be a power of two from 1 to 32, got 0
 // CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
@@ -67,6 +68,40 @@ module attributes {tile.num_warps = 1 : i32} {
 module attributes {tile.num_warps = 32 : i32} {
   func.func @k(%x: !tile.ptr<f32>) attributes {tile.kernel} {
     %r = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+    return
+  }
+}
+
+// -----
+
+// CHECK: assign-layouts-errors.mlir:[[@LINE+4]]:10: error: 'tile.arange' op a tile of shape [262144] of i32 spread over 1 warps takes 8192 registers in each thread, above the limit of 4096: use more warps or a smaller tile
+// CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @too_many_registers() attributes {tile.kernel} {
+    %r = "tile.arange"() {start = 0 : i32, end = 262144 : i32} : () -> tensor<262144xi32>
+    return
+  }
+}
+
+// -----
+
+// CHECK: assign-layouts-errors.mlir:[[@LINE+5]]:10: error: 'arith.extsi' op a tile of shape [131072] of i64 spread over 1 warps takes 8192 registers in each thread, above the limit of 4096: use more warps or a smaller tile
+// CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @wide_elements() attributes {tile.kernel} {
+    %r = "tile.arange"() {start = 0 : i32, end = 131072 : i32} : () -> tensor<131072xi32>
+    %w = arith.extsi %r : tensor<131072xi32> to tensor<131072xi64>
+    return
+  }
+}
+
+// -----
+
+// OK-LABEL: func.func @at_the_limit
+// OK: tensor<131072xi32, #tile.blocked
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @at_the_limit() attributes {tile.kernel} {
+    %r = "tile.arange"() {start = 0 : i32, end = 131072 : i32} : () -> tensor<131072xi32>
     return
   }
 }
