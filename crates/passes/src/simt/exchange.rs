@@ -674,9 +674,7 @@ mod tests {
         // f32 32x32 in 1x4 runs: the sources write row-major places, the
         // results read their elements at the transposed places, so one
         // side's runs lie down a column of the buffer.
-        let layout = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, \
-                      array<i32: 1, 0>>";
-        let d = distribution(layout, &[32, 32]);
+        let d = distribution(BLOCKED_32, &[32, 32]);
         let rows = Placement::row_major(&[32, 32], 1, 0);
         let columns = Placement {
             strides: vec![1, 32],
@@ -714,9 +712,7 @@ mod tests {
         // a 16-byte access is 4 phases of 8 lanes reading 128 contiguous
         // bytes (4 wavefronts); a scalar one has 8 banks each hit by 4
         // rows (4 wavefronts). 2 and 8 accesses a warp, 4 warps.
-        let layout = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, \
-                      array<i32: 1, 0>>";
-        let d = distribution(layout, &[32, 32]);
+        let d = distribution(BLOCKED_32, &[32, 32]);
         let rows = Placement::row_major(&[32, 32], 1, 0);
         let side = Side::new(&d, &rows);
         let identity = Plan {
