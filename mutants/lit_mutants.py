@@ -30,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIT = "/usr/lib/llvm-22/bin/lit"
@@ -64,7 +65,10 @@ def main():
     build = ["cargo", "build", "--profile", "test", "-p", "tile-passes", "--bin", "tile-opt"]
     # A mutant can make a pass loop forever: each lit run is stopped after
     # 120 s, which counts as caught (as cargo-mutants counts a timeout).
-    env_lit = ["timeout", "120", LIT, "-q"] + tests
+    # `--max-failures 1` stops at the first failing test; lit's default
+    # "smart" order runs the tests that failed last time first, so a
+    # mutant like the one before it is caught in a second or two.
+    env_lit = ["timeout", "120", LIT, "-q", "--max-failures", "1"] + tests
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     os.environ["TILE_OPT"] = os.path.join(target, "debug/tile-opt")
     if not (run(build) and run(env_lit)):
@@ -79,6 +83,7 @@ def main():
         for m in mutants(path):
             if only is not None and m["span"]["start"]["line"] not in only:
                 continue
+            start = time.monotonic()
             with open(os.path.join(ROOT, path), "w") as f:
                 f.write(apply(original, m))
             if not run(build):
@@ -90,7 +95,8 @@ def main():
             else:
                 outcome = "missed"
             counts[outcome] += 1
-            print(f"{outcome.upper():9} {m['name']}", flush=True)
+            took = time.monotonic() - start
+            print(f"{outcome.upper():11} {took:5.0f}s {m['name']}", flush=True)
     finally:
         with open(os.path.join(ROOT, path), "w") as f:
             f.write(original)
