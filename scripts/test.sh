@@ -53,7 +53,7 @@ echo "== cargo package (the library crates as crates.io would get them, built fr
 # once more: a minute. They change nothing `tile` itself compiles against.
 rm -rf "$target_dir/package"
 cargo package --no-verify --allow-dirty -p tile -p tile-dialect -p tile-passes -p tile-coalesce \
-  -p tile-codegen -p tile-runtime -p tile-interpreter
+  -p tile-codegen -p tile-runtime -p tile-interpreter -p tile-macros
 # Outside the repository, or cargo takes the packages for members of our
 # workspace.
 unpacked=$(mktemp -d)

@@ -289,22 +289,22 @@ pub fn jit(kernel: &Kernel, options: Options) -> Result<Jit, CompileError> {
 /// configuration (its block sizes from [`Config::get`]), compiled with
 /// `options` and the configuration's warps and (where it sets them)
 /// pipeline stages.
-pub fn autotuner(
+pub fn autotuner<E: std::fmt::Display>(
     name: &str,
     configs: Vec<Config>,
     options: Options,
-    build: impl for<'c> Fn(&'c Context, &Config) -> crate::Result<Kernel<'c>>,
+    build: impl for<'c> Fn(&'c Context, &Config) -> Result<Kernel<'c>, E>,
 ) -> Result<Autotuner<TileCompiler>, CompileError> {
     autotuner_with_cache(name, configs, options, KernelCache::global(), build)
 }
 
 /// [`autotuner`] with its own cache.
-pub fn autotuner_with_cache(
+pub fn autotuner_with_cache<E: std::fmt::Display>(
     name: &str,
     configs: Vec<Config>,
     options: Options,
     cache: std::sync::Arc<KernelCache>,
-    build: impl for<'c> Fn(&'c Context, &Config) -> crate::Result<Kernel<'c>>,
+    build: impl for<'c> Fn(&'c Context, &Config) -> Result<Kernel<'c>, E>,
 ) -> Result<Autotuner<TileCompiler>, CompileError> {
     let mut sources = Vec::with_capacity(configs.len());
     for config in configs {
@@ -339,8 +339,22 @@ thread_local! {
     static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
 }
 
+/// A [`Jit`] of the kernel `build` makes, with `options`, built in this
+/// thread's compilation context (the kernel is kept as IR text).
+pub(crate) fn jit_built(
+    build: impl for<'c> FnOnce(&'c Context) -> crate::Result<Kernel<'c>>,
+    options: Options,
+) -> crate::Result<Jit> {
+    with_context(|context| {
+        let kernel = build(context)?;
+        Ok(Launcher::new(TileCompiler::new(&kernel, options)?))
+    })
+}
+
 /// Runs `f` in this thread's compilation context.
-fn with_context<T>(f: impl FnOnce(&Context) -> Result<T, CompileError>) -> Result<T, CompileError> {
+fn with_context<T, E: From<CompileError>>(
+    f: impl FnOnce(&Context) -> Result<T, E>,
+) -> Result<T, E> {
     CONTEXT.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {

@@ -49,6 +49,7 @@ pub mod flash_attention;
 pub mod gelu;
 pub mod histogram;
 pub mod jagged_rows;
+pub mod kernel_fns;
 pub mod layer_norm;
 pub mod layer_norm_bwd;
 pub mod layer_norm_bwd_grouped;

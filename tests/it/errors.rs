@@ -2,7 +2,7 @@
 //! broke and the builder call's `file:line`. Each offending call sits on the
 //! same line as the `line!()` it is compared with.
 
-use tile::{BuildError, DType, Error, Kernel, KernelBuilder, Padding, Rule};
+use tile::{BuildError, DType, IrError as Error, Kernel, KernelBuilder, Padding, Rule};
 
 /// Builds a kernel whose body must fail; returns the error.
 pub(crate) fn build_error(body: impl for<'k> FnOnce(&'k KernelBuilder<'k>)) -> BuildError {

@@ -10,6 +10,7 @@ mod examples;
 mod fuzz;
 mod interpreter;
 mod jit;
+mod kernel_fn;
 #[rustfmt::skip]
 mod limits;
 mod memory_order;

@@ -283,7 +283,7 @@ impl Program {
             let y = k.load(y_ptr + offs).mask(m).other(self.other).build();
             let mut z = self.expr.emit(k, x, y);
             if let Some(d) = self.divisor {
-                z = z + (offs % d).to(DType::F32);
+                z += (offs % d).to(DType::F32);
             }
             if let Some((trips, step)) = self.loop_ {
                 [z] = match self.loop_stages {
@@ -295,7 +295,7 @@ impl Program {
             }
             if let Some(v) = self.f16_literal {
                 let c = k.full(&[i64::from(self.block.max(1))], v, DType::F16);
-                z = z + c.to(DType::F32);
+                z += c.to(DType::F32);
             }
             k.store(out_ptr + offs, z).mask(m).build();
         })

@@ -45,7 +45,7 @@ fn bytes() -> Vec<i8> {
 /// Prints a 4x8 f32 tile (4 warps: most elements are held by several
 /// threads, and must print once), an i8 tile in hex, an i64 argument and
 /// the program id as two operands, and a bare message.
-pub fn print_kernel(context: &melior::Context) -> tile::Result<Kernel<'_>> {
+pub fn print_kernel(context: &melior::Context) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "print_kernel", |k| {
         let (x, b) = (k.arg_ptr("x", DType::F32), k.arg_ptr("b", DType::I8));
         let wide = k.arg("wide", DType::I64);
@@ -125,7 +125,7 @@ pub fn assert_line() -> usize {
 pub const ASSERT_MESSAGE: &str = "x must stay below the limit";
 
 /// Doubles 256 elements after asserting each is below `limit`.
-pub fn assert_kernel(context: &melior::Context) -> tile::Result<Kernel<'_>> {
+pub fn assert_kernel(context: &melior::Context) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "assert_kernel", |k| {
         let x = k.arg_ptr("x", DType::I32);
         let limit = k.arg("limit", DType::I32);

@@ -41,7 +41,7 @@ fn unary_kernel<'c>(
     context: &'c melior::Context,
     name: &str,
     op: for<'k> fn(Tile<'k>) -> Tile<'k>,
-) -> tile::Result<Kernel<'c>> {
+) -> Result<Kernel<'c>, tile::IrError> {
     Kernel::build(context, name, |k| {
         let x = k.arg_ptr("x", DType::F32);
         let y = k.arg_ptr("y", DType::F32);

@@ -341,7 +341,7 @@ pub(super) fn elementwise<'c>(
     ins: &[DType],
     out: DType,
     body: impl for<'k> Fn(&'k KernelBuilder<'k>, &[Tile<'k>]) -> Tile<'k>,
-) -> Result<Kernel<'c>, tile::Error> {
+) -> Result<Kernel<'c>, tile::IrError> {
     Kernel::build(context, name, |k| {
         let ptrs: Vec<Tile> = (0..ins.len())
             .map(|i| k.arg_ptr(&format!("in{i}"), ins[i]))

@@ -188,6 +188,35 @@ macro_rules! binary_operator {
     )*};
 }
 
+/// `x += y` and the other compound assignments: `x = x + y`, so a loop
+/// body (or `#[tile::kernel]` code) can update a carried tile in place.
+macro_rules! assign_operator {
+    ($($trait:ident, $method:ident, $op:expr;)*) => {$(
+        impl<'k, R: IntoOperand<'k>> std::ops::$trait<R> for Tile<'k> {
+            #[track_caller]
+            fn $method(&mut self, rhs: R) {
+                *self = self.builder.binary(
+                    $op,
+                    Operand::Tile(*self),
+                    rhs.into_operand(),
+                    &crate::SourceLoc::caller(),
+                );
+            }
+        }
+    )*};
+}
+
+assign_operator! {
+    AddAssign, add_assign, BinOp::Add;
+    SubAssign, sub_assign, BinOp::Sub;
+    MulAssign, mul_assign, BinOp::Mul;
+    DivAssign, div_assign, BinOp::Div;
+    RemAssign, rem_assign, BinOp::Rem;
+    BitAndAssign, bitand_assign, BinOp::And;
+    BitOrAssign, bitor_assign, BinOp::Or;
+    BitXorAssign, bitxor_assign, BinOp::Xor;
+}
+
 binary_operator!(Add, add, BinOp::Add);
 binary_operator!(Sub, sub, BinOp::Sub);
 binary_operator!(Mul, mul, BinOp::Mul);

@@ -81,7 +81,7 @@ fn kernel<'c>(
     axis: usize,
     keep_dims: bool,
     (rows, cols): (usize, usize),
-) -> tile::Result<Kernel<'c>> {
+) -> Result<Kernel<'c>, tile::IrError> {
     Kernel::build(context, &format!("{kind}_{axis}"), |k| {
         let p = k.arg_ptr("x", d);
         let o = k.arg_ptr("out", DType::I32);

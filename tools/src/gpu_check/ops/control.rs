@@ -29,7 +29,7 @@ fn with_sign(d: DType, positive: bool) -> Vec<Num> {
 
 /// `if x[0] > 0 { x * 2 } else { x - max(x) }`, both branches giving the
 /// tile.
-fn branch_kernel(context: &melior::Context, d: DType) -> tile::Result<Kernel<'_>> {
+fn branch_kernel(context: &melior::Context, d: DType) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "branch", |k| {
         let (p, o) = (k.arg_ptr("x", d), k.arg_ptr("out", d));
         let _n = k.arg("n", DType::I32);
@@ -63,7 +63,7 @@ fn branch_reference(d: DType, x: &[Num]) -> Vec<Num> {
 }
 
 /// Every element stored as 0, then as `x + 1` only if `x[0] > 0`.
-fn guarded_store_kernel(context: &melior::Context, d: DType) -> tile::Result<Kernel<'_>> {
+fn guarded_store_kernel(context: &melior::Context, d: DType) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "guarded_store", |k| {
         let (p, o) = (k.arg_ptr("x", d), k.arg_ptr("out", d));
         let _n = k.arg("n", DType::I32);
@@ -78,7 +78,11 @@ fn guarded_store_kernel(context: &melior::Context, d: DType) -> tile::Result<Ker
 
 /// A binary search of sorted `x[..n]` for `key` (a scalar `while`): the
 /// first index whose element is not below it, stored at `out[0]`.
-fn search_kernel(context: &melior::Context, d: DType, key: i32) -> tile::Result<Kernel<'_>> {
+fn search_kernel(
+    context: &melior::Context,
+    d: DType,
+    key: i32,
+) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "search", |k| {
         let (p, o) = (k.arg_ptr("x", d), k.arg_ptr("out", DType::I32));
         let n = k.arg("n", DType::I32);
@@ -99,7 +103,11 @@ fn search_kernel(context: &melior::Context, d: DType, key: i32) -> tile::Result<
 /// Doubles `x` while its largest element is below `limit` (a `while`
 /// carrying a tile and a count, its condition block reducing); stores the
 /// tile and the count (at the last element).
-fn grow_kernel(context: &melior::Context, d: DType, limit: i32) -> tile::Result<Kernel<'_>> {
+fn grow_kernel(
+    context: &melior::Context,
+    d: DType,
+    limit: i32,
+) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "grow", |k| {
         let (p, o) = (k.arg_ptr("x", d), k.arg_ptr("out", d));
         let _n = k.arg("n", DType::I32);
@@ -117,7 +125,7 @@ fn grow_kernel(context: &melior::Context, d: DType, limit: i32) -> tile::Result<
 
 /// Walks a block pointer over `x` in blocks of 16 until a block holds a
 /// negative element (or the end); stores the offset it stopped at.
-fn first_negative_kernel(context: &melior::Context, d: DType) -> tile::Result<Kernel<'_>> {
+fn first_negative_kernel(context: &melior::Context, d: DType) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "first_negative", |k| {
         let (p, o) = (k.arg_ptr("x", d), k.arg_ptr("out", DType::I32));
         let n = k.arg("n", DType::I32);
@@ -146,7 +154,7 @@ fn first_negative_kernel(context: &melior::Context, d: DType) -> tile::Result<Ke
 
 /// `while total < limit { for i in 0..4 { if i is odd { total += x[i] } } }`
 /// counting rounds: an `if` in a `for` in a `while`.
-fn nested_kernel(context: &melior::Context, d: DType) -> tile::Result<Kernel<'_>> {
+fn nested_kernel(context: &melior::Context, d: DType) -> Result<Kernel<'_>, tile::IrError> {
     Kernel::build(context, "nested", |k| {
         let (p, o) = (k.arg_ptr("x", d), k.arg_ptr("out", d));
         let _n = k.arg("n", DType::I32);

@@ -108,7 +108,11 @@ fn run(
 }
 
 /// `y[i] = x[i].to(to)` for `i < n`, a program per `BLOCK`.
-fn kernel<'c>(context: &'c melior::Context, from: DType, to: DType) -> tile::Result<Kernel<'c>> {
+fn kernel<'c>(
+    context: &'c melior::Context,
+    from: DType,
+    to: DType,
+) -> Result<Kernel<'c>, tile::IrError> {
     Kernel::build(context, &format!("fp8_{from}_to_{to}"), |k| {
         let x = k.arg_ptr("x", from);
         let y = k.arg_ptr("y", to);

@@ -163,7 +163,7 @@ fn kernel<'c>(
     shape: &[i64],
     m: &Move,
     case: usize,
-) -> tile::Result<Kernel<'c>> {
+) -> Result<Kernel<'c>, tile::IrError> {
     Kernel::build(context, &format!("rearrange_{case}_{d}"), |k| {
         let ins: Vec<_> = (0..operands(m))
             .map(|i| k.arg_ptr(&format!("x{i}"), d))

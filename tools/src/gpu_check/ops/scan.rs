@@ -106,7 +106,7 @@ fn kernel<'c>(
     axis: usize,
     reverse: bool,
     (rows, cols): (usize, usize),
-) -> tile::Result<Kernel<'c>> {
+) -> Result<Kernel<'c>, tile::IrError> {
     Kernel::build(context, &format!("scan_{kind}_{axis}"), |k| {
         let p = k.arg_ptr("x", d);
         let o = k.arg_ptr("out", d);

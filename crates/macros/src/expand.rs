@@ -1,0 +1,150 @@
+//! The module a kernel function becomes: `build` (the kernel for given
+//! constexprs, through the builder), `jit` (compiled on demand and cached
+//! per constexpr value), typed `launch`/`launch_async`, `options` and
+//! `NAME`.
+
+use crate::signature::{Kind, Param};
+use crate::{attr, body, signature};
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::Ident;
+
+/// Expands `#[tile::kernel(attr)] item`.
+pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let attr = attr::parse(attr)?;
+    let mut func: syn::ItemFn = syn::parse2(item)?;
+    let params = signature::parse(&mut func.sig)?;
+    let k = Ident::new("__tile_k", Span::mixed_site());
+    let mut block = *func.block;
+    body::rewrite(&mut block, &k)?;
+
+    let name = &func.sig.ident;
+    let name_str = name.to_string();
+    let vis = &func.vis;
+    let attrs = &func.attrs;
+
+    let declarations = params.iter().filter_map(|p| {
+        let n = &p.name;
+        let n_str = n.to_string();
+        match &p.kind {
+            Kind::Ptr(elem) => Some(quote_spanned! {n.span()=>
+                let #n = #k.arg_ptr(#n_str, <#elem as ::tile::Element>::DTYPE);
+            }),
+            Kind::Scalar(ty) => Some(quote_spanned! {n.span()=>
+                let #n = #k.arg(#n_str, <#ty as ::tile::ScalarArg>::DTYPE);
+            }),
+            Kind::Constexpr(_) => None,
+        }
+    });
+    let constexprs: Vec<(&Ident, &syn::Type)> = params
+        .iter()
+        .filter_map(|p| match &p.kind {
+            Kind::Constexpr(ty) => Some((&p.name, ty)),
+            _ => None,
+        })
+        .collect();
+    let const_names: Vec<&Ident> = constexprs.iter().map(|(n, _)| *n).collect();
+    let const_types: Vec<&syn::Type> = constexprs.iter().map(|(_, t)| *t).collect();
+    let launch_params: Vec<TokenStream> = params.iter().map(launch_param).collect();
+    let launch_args: Vec<TokenStream> = params.iter().filter_map(launch_arg).collect();
+
+    let num_warps = attr
+        .num_warps
+        .as_ref()
+        .map(|n| quote!(options.num_warps = #n;));
+    let num_stages = attr
+        .num_stages
+        .as_ref()
+        .map(|n| quote!(options.num_stages = #n;));
+    let build_call = quote_spanned! {name.span()=>
+        ::tile::Kernel::build(context, NAME, |#k| {
+            #(#declarations)*
+            #block
+        })
+    };
+
+    Ok(quote! {
+        #(#attrs)*
+        #vis mod #name {
+            #![allow(non_snake_case, unused_imports, clippy::too_many_arguments)]
+            use super::*;
+
+            /// The kernel's name, in its IR and its PTX.
+            pub const NAME: &str = #name_str;
+
+            /// The compile options: the attribute's, the rest
+            /// `tile::Options::default()`.
+            pub fn options() -> ::tile::Options {
+                #[allow(unused_mut)]
+                let mut options = ::tile::Options::default();
+                #num_warps
+                #num_stages
+                options
+            }
+
+            /// The kernel for these constexprs, through the kernel builder.
+            #[allow(unused_mut, unused_assignments, unused_braces, clippy::all)]
+            pub fn build<'c>(
+                context: &'c ::tile::melior::Context,
+                #(#const_names: #const_types),*
+            ) -> ::tile::Result<::tile::Kernel<'c>> {
+                #build_call.map_err(::tile::Error::from)
+            }
+
+            /// The kernel for these constexprs compiled on demand (one
+            /// variant per set of argument facts), made once per constexpr
+            /// value in this process.
+            pub fn jit(#(#const_names: #const_types),*) -> ::tile::Result<::std::sync::Arc<::tile::Jit>> {
+                static VARIANTS: ::tile::__macro_support::JitCache<(#(#const_types,)*)> =
+                    ::tile::__macro_support::JitCache::new();
+                VARIANTS.get((#(::core::clone::Clone::clone(&#const_names),)*), options(), move |context| {
+                    build(context, #(#const_names),*)
+                })
+            }
+
+            /// Launches the kernel on `device` over `grid`, waiting for it
+            /// to finish; arguments as the kernel function declares them.
+            pub fn launch(
+                device: &::tile::Device,
+                grid: impl ::core::convert::Into<::tile::Grid>,
+                #(#launch_params),*
+            ) -> ::tile::Result<()> {
+                let args = [#(#launch_args),*];
+                jit(#(#const_names),*)?.launch(device, grid, &args)?;
+                Ok(())
+            }
+
+            /// [`launch`] without waiting: the kernel is queued on the
+            /// device's stream.
+            pub fn launch_async(
+                device: &::tile::Device,
+                grid: impl ::core::convert::Into<::tile::Grid>,
+                #(#launch_params),*
+            ) -> ::tile::Result<()> {
+                let args = [#(#launch_args),*];
+                jit(#(#const_names),*)?.launch_async(device, grid, &args)?;
+                Ok(())
+            }
+        }
+    })
+}
+
+/// The launcher's parameter for `p`: a buffer of the pointer's elements, a
+/// scalar of its type, the constexpr's value.
+fn launch_param(p: &Param) -> TokenStream {
+    let n = &p.name;
+    match &p.kind {
+        Kind::Ptr(elem) => quote_spanned!(n.span()=> #n: impl ::tile::PtrArg<#elem>),
+        Kind::Scalar(ty) | Kind::Constexpr(ty) => quote_spanned!(n.span()=> #n: #ty),
+    }
+}
+
+/// The kernel argument made of `p`'s value (none for a constexpr).
+fn launch_arg(p: &Param) -> Option<TokenStream> {
+    let n = &p.name;
+    match &p.kind {
+        Kind::Ptr(elem) => Some(quote!(::tile::PtrArg::<#elem>::arg(#n)?)),
+        Kind::Scalar(ty) => Some(quote!(<#ty as ::tile::ScalarArg>::arg(#n))),
+        Kind::Constexpr(_) => None,
+    }
+}

@@ -1,0 +1,293 @@
+//! `#[tile::kernel]`: kernels written as Rust functions build the same IR
+//! (and so the same PTX) as their builder versions, run through their
+//! typed launchers on the interpreter, and carry values through loops and
+//! branches as Triton does.
+
+use tile::prelude::*;
+use tile::{Arg, Options};
+use tile_examples::kernel_fns;
+
+/// The PTX without its line table and debug sections (the two versions
+/// are written on different lines).
+fn code_of(kernel: &Kernel, chip: &str) -> String {
+    let options = Options {
+        chip: chip.into(),
+        ..Options::default()
+    };
+    let ptx = tile::compile(kernel, &options).unwrap().ptx;
+    ptx.lines()
+        .take_while(|l| !l.trim_start().starts_with(".section"))
+        .filter(|l| !l.trim_start().starts_with(".loc") && !l.trim_start().starts_with(".file"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The macro's kernel and the builder's: the same IR (ops, types, names,
+/// in order) and the same PTX.
+fn assert_same(by_macro: &Kernel, by_builder: &Kernel, chips: &[&str]) {
+    assert_eq!(by_macro.to_string(), by_builder.to_string());
+    for chip in chips {
+        let (a, b) = (code_of(by_macro, chip), code_of(by_builder, chip));
+        assert!(a.contains(".entry"), "{a}");
+        assert_eq!(a, b, "{chip}");
+    }
+}
+
+#[test]
+fn seed_kernels_as_functions_compile_to_the_builders_ptx() {
+    use tile_examples::{layer_norm, matmul, softmax, vector_add};
+    let context = tile::context().unwrap();
+    assert_same(
+        &kernel_fns::safe_kernel::build(&context, 1024).unwrap(),
+        &vector_add::safe_kernel(&context, 1024).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::softmax::build(&context, 1024).unwrap(),
+        &softmax::softmax(&context, 1024).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::layer_norm_fwd::build(&context, 512).unwrap(),
+        &layer_norm::layer_norm_fwd(&context, 512).unwrap(),
+        &["sm_80"],
+    );
+    let config = matmul::MatmulConfig {
+        block_m: 128,
+        block_n: 64,
+        block_k: 32,
+        group_m: 8,
+        a_order: [1, 0],
+        b_order: [1, 0],
+    };
+    let builder = matmul::matmul(
+        &context,
+        config,
+        DType::F16,
+        DType::F32,
+        None,
+        matmul::Epilogue::None,
+    )
+    .unwrap();
+    let by_macro = kernel_fns::matmul::build(&context, 128, 64, 32, 8).unwrap();
+    assert_same(&by_macro, &builder, &["sm_80", "sm_90"]);
+}
+
+#[test]
+fn typed_launches_run_the_seed_kernels_on_the_interpreter() {
+    let device = Device::interpreter();
+    // Vector add over a length that is no multiple of the block.
+    let n = 1000;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let y: Vec<f32> = (0..n).map(|i| 0.5 * i as f32).collect();
+    let (xb, yb) = (device.upload(&x).unwrap(), device.upload(&y).unwrap());
+    let mut out = device.alloc::<f32>(n).unwrap();
+    kernel_fns::safe_kernel::launch(&device, 4, &xb, &yb, &mut out, n as i32, 256).unwrap();
+    let got = device.download(&out).unwrap();
+    assert!((0..n).all(|i| got[i] == x[i] + y[i]));
+
+    // Softmax of 3 rows of 100 in a row stride of 128.
+    let (rows, cols, stride) = (3, 100, 128);
+    let x: Vec<f32> = (0..rows * stride)
+        .map(|i| ((i * 7) % 13) as f32 * 0.25)
+        .collect();
+    let xb = device.upload(&x).unwrap();
+    let mut out = device.alloc::<f32>(rows * stride).unwrap();
+    kernel_fns::softmax::launch(&device, rows as u32, &xb, &mut out, 128, 128, 100, 128).unwrap();
+    let got = device.download(&out).unwrap();
+    for r in 0..rows {
+        let row = &x[r * stride..r * stride + cols];
+        let max = row.iter().cloned().fold(f32::MIN, f32::max);
+        let den: f64 = row.iter().map(|v| f64::from(v - max).exp()).sum();
+        for c in 0..cols {
+            let want = f64::from(row[c] - max).exp() / den;
+            let have = f64::from(got[r * stride + c]);
+            assert!(
+                (want - have).abs() < 1e-6,
+                "row {r} col {c}: {have} for {want}"
+            );
+        }
+    }
+
+    // LayerNorm over rows longer than a block (each loop steps 3 times).
+    let (rows, n, eps) = (4, 300, 1e-5f32);
+    let x: Vec<f32> = (0..rows * n)
+        .map(|i| ((i * 31) % 17) as f32 - 8.0)
+        .collect();
+    let w: Vec<f32> = (0..n).map(|i| 1.0 + (i % 5) as f32 * 0.1).collect();
+    let b: Vec<f32> = (0..n).map(|i| (i % 3) as f32 * 0.5).collect();
+    let [xb, wb, bb] = [&x, &w, &b].map(|v| device.upload(v).unwrap());
+    let mut y = device.alloc::<f32>(rows * n).unwrap();
+    let mut mean = device.alloc::<f32>(rows).unwrap();
+    let mut rstd = device.alloc::<f32>(rows).unwrap();
+    kernel_fns::layer_norm_fwd::launch(
+        &device,
+        rows as u32,
+        &xb,
+        &mut y,
+        &wb,
+        &bb,
+        &mut mean,
+        &mut rstd,
+        n as i32,
+        n as i32,
+        eps,
+        128,
+    )
+    .unwrap();
+    let want = tile_examples::layer_norm::reference(&x, &w, &b, (rows, n, n), eps);
+    let got = device.download(&y).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want.y).enumerate() {
+        assert!((f64::from(*g) - w).abs() < 1e-4, "y[{i}]: {g} for {w}");
+    }
+
+    // A matmul with M, N and K tails (block pointers' boundary checks).
+    let (m, n, k) = (40usize, 24usize, 48usize);
+    let a: Vec<f16> = (0..m * k)
+        .map(|i| f16::from_f32(((i % 7) as f32 - 3.0) * 0.25))
+        .collect();
+    let bm: Vec<f16> = (0..k * n)
+        .map(|i| f16::from_f32(((i % 5) as f32 - 2.0) * 0.5))
+        .collect();
+    let (ab, bb) = (device.upload(&a).unwrap(), device.upload(&bm).unwrap());
+    let mut c = device.alloc::<f32>(m * n).unwrap();
+    let (mi, ni, ki) = (m as i64, n as i64, k as i64);
+    kernel_fns::matmul::launch(
+        &device, 4, &ab, &bb, &mut c, m as i32, n as i32, k as i32, ki, 1, ni, 1, ni, 1, 32, 16,
+        16, 8,
+    )
+    .unwrap();
+    let got = device.download(&c).unwrap();
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k)
+                .map(|l| a[i * k + l].to_f32() * bm[l * n + j].to_f32())
+                .sum();
+            assert_eq!(got[i * n + j], want, "C[{i}, {j}]");
+        }
+    }
+    let _ = mi;
+}
+
+/// Loops and branches: what a loop carries and a branch yields is found
+/// from the assignments, on tiles and on constexpr `bool`s alike.
+#[tile::kernel]
+fn flow(x: Ptr<f32>, out: Ptr<f32>, n: i32, #[constexpr] twice: bool) {
+    let offs = arange(0, 64);
+    let mut acc = zeros(&[64], DType::F32);
+    let mut count = i32(0);
+    for i in range(n) {
+        let v = load(x + i * 64 + offs).build();
+        if i.lt(2) {
+            acc += v;
+        } else {
+            acc = acc + v * 2.0;
+        }
+        for _ in range(0, 2).num_stages(2) {
+            count += 1;
+        }
+    }
+    let scale = if n.gt(3) {
+        full(&[64], 10.0f64, DType::F32)
+    } else {
+        full(&[64], 1.0f64, DType::F32)
+    };
+    if twice {
+        acc = acc * 2.0;
+    }
+    let mut unrolled = zeros(&[64], DType::F32);
+    for _ in 0..3 {
+        unrolled += 1.0;
+    }
+    if count.gt(100) {
+        store(out + offs, -1.0).build();
+    } else {
+        store(out + offs, acc * scale + count.to(DType::F32) + unrolled).build();
+    }
+}
+
+#[test]
+fn loops_carry_and_branches_yield_what_they_assign() {
+    let device = Device::interpreter();
+    let rows = 5;
+    let x: Vec<f32> = (0..rows * 64)
+        .map(|i| (i % 64) as f32 + (i / 64) as f32 * 100.0)
+        .collect();
+    let xb = device.upload(&x).unwrap();
+    for (n, twice) in [(5, false), (3, true), (0, false)] {
+        let mut out = device.alloc::<f32>(64).unwrap();
+        flow::launch(&device, 1, &xb, &mut out, n, twice).unwrap();
+        let got = device.download(&out).unwrap();
+        for (c, g) in got.iter().enumerate() {
+            let mut acc = 0.0f32;
+            for i in 0..n as usize {
+                let v = x[i * 64 + c];
+                acc += if i < 2 { v } else { v * 2.0 };
+            }
+            if twice {
+                acc *= 2.0;
+            }
+            let scale = if n > 3 { 10.0 } else { 1.0 };
+            let want = acc * scale + (2 * n) as f32 + 3.0;
+            assert_eq!(*g, want, "n {n}, twice {twice}, column {c}");
+        }
+    }
+    // One kernel per constexpr value, each made once.
+    let context = tile::context().unwrap();
+    let a = flow::build(&context, false).unwrap().to_string();
+    let b = flow::build(&context, true).unwrap().to_string();
+    assert_ne!(a, b);
+    assert!(std::sync::Arc::ptr_eq(
+        &flow::jit(true).unwrap(),
+        &flow::jit(true).unwrap()
+    ));
+    assert!(a.contains("scf.for") && a.contains("scf.if"), "{a}");
+}
+
+#[tile::kernel]
+fn not_a_power_of_two(x: Ptr<f32>) {
+    let offs = arange(0, 48);
+    store(x + offs, 1.0).build();
+}
+
+#[test]
+fn errors_name_the_line_in_the_kernel_function() {
+    let context = tile::context().unwrap();
+    let Err(e) = not_a_power_of_two::build(&context) else {
+        panic!("a 48-element arange is refused")
+    };
+    let message = e.to_string();
+    // `Debug` is the message, for `?` in `main`.
+    assert_eq!(format!("{e:?}"), message);
+    let e = message;
+    let at = e
+        .split("kernel_fn.rs:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{e}"));
+    let line: usize = at.split(':').next().unwrap().parse().unwrap();
+    let source = include_str!("kernel_fn.rs");
+    assert!(
+        source
+            .lines()
+            .nth(line - 1)
+            .unwrap()
+            .contains("arange(0, 48)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn arg_arrays_still_launch_a_jit_of_the_function() {
+    let device = Device::interpreter();
+    let x = device.upload(&[1.0f32; 300]).unwrap();
+    let y = device.upload(&[2.0f32; 300]).unwrap();
+    let out = device.alloc::<f32>(300).unwrap();
+    let jit = kernel_fns::safe_kernel::jit(128).unwrap();
+    jit.launch(
+        &device,
+        3,
+        &[Arg::from(&x), Arg::from(&y), Arg::from(&out), Arg::I32(300)],
+    )
+    .unwrap();
+    assert_eq!(device.download(&out).unwrap(), vec![3.0; 300]);
+}
