@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-/// Any error of building, compiling or running a kernel.
+/// Any error of building, compiling or running a kernel (each boxed: the
+/// error is two words, so a `Result` stays small).
 ///
 /// Its `Debug` is its `Display` (one line, then MLIR's diagnostics with
 /// the kernel's source lines, if any), so `fn main() -> Result<(),
@@ -20,17 +21,17 @@ use std::fmt;
 ///     Ok(())
 /// }
 /// let message = format!("{:?}", first_kernel().unwrap_err());
-/// assert!(message.contains("power of two"), "{message}");
+/// assert!(message.contains("power-of-two"), "{message}");
 /// ```
 #[non_exhaustive]
 pub enum Error {
     /// A builder call broke a rule, or IR did not parse or verify.
-    Ir(tile_dialect::Error),
+    Ir(Box<tile_dialect::Error>),
     /// The compiler refused the kernel or failed on it.
-    Compile(tile_codegen::CompileError),
+    Compile(Box<tile_codegen::CompileError>),
     /// The runtime failed: no device, a refused launch, a driver error,
     /// an interpreter fault.
-    Runtime(tile_runtime::RuntimeError),
+    Runtime(Box<tile_runtime::RuntimeError>),
 }
 
 impl fmt::Display for Error {
@@ -38,11 +39,13 @@ impl fmt::Display for Error {
         match self {
             Error::Ir(e) => write!(f, "{e}"),
             Error::Compile(e) => write!(f, "{e}"),
-            Error::Runtime(e @ tile_runtime::RuntimeError::NoDevice { .. }) => write!(
-                f,
-                "{e} (without a GPU, kernels run on the CPU interpreter: \
+            Error::Runtime(e) if matches!(**e, tile_runtime::RuntimeError::NoDevice { .. }) => {
+                write!(
+                    f,
+                    "{e} (without a GPU, kernels run on the CPU interpreter: \
                  `Device::interpreter()`, or `TILE_INTERPRET=1` for `Device::new(0)`)"
-            ),
+                )
+            }
             Error::Runtime(e) => write!(f, "{e}"),
         }
     }
@@ -57,46 +60,48 @@ impl fmt::Debug for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Ir(e) => Some(e),
-            Error::Compile(e) => Some(e),
-            Error::Runtime(e) => Some(e),
+            Error::Ir(e) => Some(&**e),
+            Error::Compile(e) => Some(&**e),
+            Error::Runtime(e) => Some(&**e),
         }
     }
 }
 
 impl From<tile_dialect::Error> for Error {
     fn from(e: tile_dialect::Error) -> Self {
-        Error::Ir(e)
+        Error::Ir(Box::new(e))
     }
 }
 
 impl From<tile_dialect::BuildError> for Error {
     fn from(e: tile_dialect::BuildError) -> Self {
-        Error::Ir(e.into())
+        Error::Ir(Box::new(e.into()))
     }
 }
 
 impl From<melior::Error> for Error {
     fn from(e: melior::Error) -> Self {
-        Error::Ir(e.into())
+        Error::Ir(Box::new(e.into()))
     }
 }
 
 impl From<tile_codegen::CompileError> for Error {
     fn from(e: tile_codegen::CompileError) -> Self {
-        Error::Compile(e)
+        Error::Compile(Box::new(e))
     }
 }
 
 impl From<tile_runtime::RuntimeError> for Error {
     fn from(e: tile_runtime::RuntimeError) -> Self {
-        Error::Runtime(e)
+        Error::Runtime(Box::new(e))
     }
 }
 
 impl From<tile_runtime::InterpretError> for Error {
     fn from(e: tile_runtime::InterpretError) -> Self {
-        Error::Runtime(tile_runtime::RuntimeError::Interpreter(Box::new(e)))
+        Error::Runtime(Box::new(tile_runtime::RuntimeError::Interpreter(Box::new(
+            e,
+        ))))
     }
 }
 

@@ -59,6 +59,8 @@ pub type Jit = Launcher<TileCompiler>;
 pub struct TileCompiler {
     name: String,
     params: Vec<(String, ParamType)>,
+    /// The element type each pointer parameter points at.
+    pointee: Vec<Option<String>>,
     ir: String,
     options: Options,
     /// The IR read for the CPU interpreter, on first use.
@@ -85,9 +87,20 @@ impl TileCompiler {
                 diagnostics: vec![],
             },
         )?;
+        let pointee = kernel
+            .params()
+            .iter()
+            .map(|p| match p.ty.elem() {
+                Some(tile_dialect::Elem::Ptr(d)) if p.ty.is_scalar() => {
+                    Some(d.mlir_name().to_string())
+                }
+                _ => None,
+            })
+            .collect();
         Ok(TileCompiler {
             name: kernel.name().to_string(),
             params: spec.params,
+            pointee,
             ir: kernel.to_mlir_with_locations(),
             options: Options {
                 specialization: Specialization::none(),
@@ -226,6 +239,10 @@ impl VariantSource for TileCompiler {
 
     fn params(&self) -> &[(String, ParamType)] {
         &self.params
+    }
+
+    fn pointee_types(&self) -> Vec<Option<String>> {
+        self.pointee.clone()
     }
 
     /// Everything the PTX depends on: the compiler, the IR (with source

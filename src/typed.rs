@@ -2,6 +2,99 @@
 //! typed launcher's arguments: [`Ptr`] for pointers, [`Element`] for what
 //! they point at, [`ScalarArg`] for scalars, [`PtrArg`] for what a
 //! launch passes as a pointer.
+//!
+//! The launcher is checked by the Rust compiler. For the kernel
+//! `fill(x: Ptr<f32>, n: i32, #[constexpr] block: i32)`, this launch
+//! compiles and runs:
+//!
+//! ```
+//! # use tile::prelude::*;
+//! # #[tile::kernel]
+//! # fn fill(x: Ptr<f32>, n: i32, #[constexpr] block: i32) {
+//! #     let offs = arange(0, block);
+//! #     store(x + offs, 1.0).mask(offs.lt(n)).build();
+//! # }
+//! # fn main() -> tile::Result<()> {
+//! # let device = Device::interpreter();
+//! let mut x = device.alloc::<f32>(100)?;
+//! fill::launch(&device, 1, &mut x, 100, 128)?;
+//! assert_eq!(device.download(&x)?, vec![1.0; 100]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! and each of these, the same but for one argument, does not: a buffer
+//! of `f64` for the `f32` pointer,
+//!
+//! ```compile_fail
+//! # use tile::prelude::*;
+//! # #[tile::kernel]
+//! # fn fill(x: Ptr<f32>, n: i32, #[constexpr] block: i32) {
+//! #     let offs = arange(0, block);
+//! #     store(x + offs, 1.0).mask(offs.lt(n)).build();
+//! # }
+//! # fn main() -> tile::Result<()> {
+//! # let device = Device::interpreter();
+//! let mut x = device.alloc::<f64>(100)?;
+//! fill::launch(&device, 1, &mut x, 100, 128)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! the constexpr left out,
+//!
+//! ```compile_fail
+//! # use tile::prelude::*;
+//! # #[tile::kernel]
+//! # fn fill(x: Ptr<f32>, n: i32, #[constexpr] block: i32) {
+//! #     let offs = arange(0, block);
+//! #     store(x + offs, 1.0).mask(offs.lt(n)).build();
+//! # }
+//! # fn main() -> tile::Result<()> {
+//! # let device = Device::interpreter();
+//! let mut x = device.alloc::<f32>(100)?;
+//! fill::launch(&device, 1, &mut x, 100)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! an `i64` for the `i32` scalar,
+//!
+//! ```compile_fail
+//! # use tile::prelude::*;
+//! # #[tile::kernel]
+//! # fn fill(x: Ptr<f32>, n: i32, #[constexpr] block: i32) {
+//! #     let offs = arange(0, block);
+//! #     store(x + offs, 1.0).mask(offs.lt(n)).build();
+//! # }
+//! # fn main() -> tile::Result<()> {
+//! # let device = Device::interpreter();
+//! let mut x = device.alloc::<f32>(100)?;
+//! fill::launch(&device, 1, &mut x, 100i64, 128)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! and a constexpr of another type.
+//!
+//! ```compile_fail
+//! # use tile::prelude::*;
+//! # #[tile::kernel]
+//! # fn fill(x: Ptr<f32>, n: i32, #[constexpr] block: i32) {
+//! #     let offs = arange(0, block);
+//! #     store(x + offs, 1.0).mask(offs.lt(n)).build();
+//! # }
+//! # fn main() -> tile::Result<()> {
+//! # let device = Device::interpreter();
+//! let mut x = device.alloc::<f32>(100)?;
+//! fill::launch(&device, 1, &mut x, 100, 128u32)?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A launch through an [`Arg`] array (a [`crate::Jit`]'s) is checked when
+//! it runs: a pointer made from a buffer of other elements is
+//! [`RuntimeError::BadPointee`](crate::RuntimeError::BadPointee).
 
 use crate::{Arg, Buffer, DType};
 use std::marker::PhantomData;

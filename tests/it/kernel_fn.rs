@@ -291,3 +291,50 @@ fn arg_arrays_still_launch_a_jit_of_the_function() {
     .unwrap();
     assert_eq!(device.download(&out).unwrap(), vec![3.0; 300]);
 }
+
+#[test]
+fn arg_arrays_are_checked_for_the_pointers_element_type() {
+    let device = Device::interpreter();
+    let wide = device.upload(&[1.0f64; 300]).unwrap();
+    let y = device.upload(&[2.0f32; 300]).unwrap();
+    let out = device.alloc::<f32>(300).unwrap();
+    let jit = kernel_fns::safe_kernel::jit(128).unwrap();
+    let e = jit
+        .launch(
+            &device,
+            3,
+            &[
+                Arg::from(&wide),
+                Arg::from(&y),
+                Arg::from(&out),
+                Arg::I32(300),
+            ],
+        )
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "kernel `safe_kernel`: argument 0 (`x_ptr`) points at f64 elements, but the kernel reads f32 through it"
+    );
+    // Integers of the kernel's width pass either signedness; bare
+    // addresses are not known, so not checked.
+    let bytes = device.upload(&[7u32; 300]).unwrap();
+    let ints = tile::jit(
+        &tile::Kernel::build(&tile::context().unwrap(), "copy_i32", |k| {
+            let (x, o) = (k.arg_ptr("x", DType::I32), k.arg_ptr("o", DType::I32));
+            let offs = k.arange(0, 512);
+            let m = offs.lt(300);
+            k.store(o + offs, k.load(x + offs).mask(m).build())
+                .mask(m)
+                .build();
+        })
+        .unwrap(),
+        Options::default(),
+    )
+    .unwrap();
+    let copy = device.alloc::<i32>(300).unwrap();
+    ints.launch(&device, 1, &[Arg::from(&bytes), Arg::from(&copy)])
+        .unwrap();
+    assert_eq!(device.download(&copy).unwrap(), vec![7; 300]);
+    ints.launch(&device, 1, &[Arg::from(bytes.ptr()), Arg::from(&copy)])
+        .unwrap();
+}

@@ -58,27 +58,83 @@ pub trait DeviceCopy:
     + cudarc::driver::DeviceRepr
     + cudarc::driver::ValidAsZeroBits
 {
+    /// Which type it is: a pointer argument made from a buffer carries
+    /// it, and a launch refuses it for a kernel pointer to another element
+    /// type.
+    const ELEM: ElemType;
+}
+
+/// The element types of [`Buffer`]s ([`DeviceCopy`]'s types), named as
+/// Rust names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElemType {
+    /// `half::f16`.
+    F16,
+    /// `half::bf16`.
+    BF16,
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+    /// `i8`.
+    I8,
+    /// `i16`.
+    I16,
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `u8`.
+    U8,
+    /// `u16`.
+    U16,
+    /// `u32`.
+    U32,
+    /// `u64`.
+    U64,
+}
+
+impl ElemType {
+    /// The Rust name: `"f32"`, `"u8"`, `"bf16"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::F16 => "f16",
+            ElemType::BF16 => "bf16",
+            ElemType::F32 => "f32",
+            ElemType::F64 => "f64",
+            ElemType::I8 => "i8",
+            ElemType::I16 => "i16",
+            ElemType::I32 => "i32",
+            ElemType::I64 => "i64",
+            ElemType::U8 => "u8",
+            ElemType::U16 => "u16",
+            ElemType::U32 => "u32",
+            ElemType::U64 => "u64",
+        }
+    }
 }
 
 macro_rules! device_copy {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $elem:ident),*) => {$(
         impl sealed::Sealed for $t {}
-        impl DeviceCopy for $t {}
+        impl DeviceCopy for $t {
+            const ELEM: ElemType = ElemType::$elem;
+        }
     )*};
 }
 device_copy!(
-    half::f16,
-    half::bf16,
-    f32,
-    f64,
-    i8,
-    i16,
-    i32,
-    i64,
-    u8,
-    u16,
-    u32,
-    u64
+    half::f16 => F16,
+    half::bf16 => BF16,
+    f32 => F32,
+    f64 => F64,
+    i8 => I8,
+    i16 => I16,
+    i32 => I32,
+    i64 => I64,
+    u8 => U8,
+    u16 => U16,
+    u32 => U32,
+    u64 => U64
 );
 
 /// An allocation of `len` elements of `T` on one device, freed on drop.
@@ -132,6 +188,7 @@ impl<T: DeviceCopy> Buffer<T> {
         Ok(Arg::Ptr {
             ptr: self.ptr_at(elem_offset)?,
             extent_bytes: Some(((self.len - elem_offset) * size_of::<T>()) as u64),
+            elem: Some(T::ELEM),
             owner: Some(self.device.id()),
         })
     }

@@ -262,11 +262,12 @@ impl<'a> CudaArgs<'a> {
     }
 
     /// Appends a pointer to `len` elements of `T` at `ptr`, owned by `owner`.
-    fn push_pointer<T>(&mut self, owner: DeviceId, ptr: u64, len: usize) {
+    fn push_pointer<T: DeviceCopy>(&mut self, owner: DeviceId, ptr: u64, len: usize) {
         self.args.push(Arg::Ptr {
             ptr: crate::buffer::DevicePtr(ptr),
             extent_bytes: Some((len * size_of::<T>()) as u64),
             owner: Some(owner),
+            elem: Some(T::ELEM),
         });
     }
 }

@@ -93,6 +93,20 @@ pub enum RuntimeError {
         /// The type of the argument given.
         given: ParamType,
     },
+    /// A pointer argument made from a buffer of elements the kernel's
+    /// pointer does not read (a `Buffer<f64>` for an `f32` pointer).
+    BadPointee {
+        /// The kernel launched.
+        kernel: String,
+        /// 0-based position of the argument.
+        index: usize,
+        /// The parameter's name.
+        name: String,
+        /// The element type the kernel reads (`"f32"`, `"f8E4M3FN"`).
+        expected: String,
+        /// The Rust element type of the buffer given.
+        given: crate::ElemType,
+    },
     /// A pointer argument whose buffer holds more elements past the pointer
     /// than the kernel's 32-bit (i32) offsets can reach: the kernel's
     /// offset arithmetic would overflow. See
@@ -282,6 +296,7 @@ impl RuntimeError {
             | RuntimeError::BadPtx { kernel, .. }
             | RuntimeError::ArgCount { kernel, .. }
             | RuntimeError::BadArgument { kernel, .. }
+            | RuntimeError::BadPointee { kernel, .. }
             | RuntimeError::OffsetOverflow { kernel, .. }
             | RuntimeError::Unspecialized { kernel, .. }
             | RuntimeError::BadLaunch { kernel, .. }

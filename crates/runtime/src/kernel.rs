@@ -23,8 +23,10 @@
 
 mod arg;
 mod param_type;
+mod pointee;
 mod spec;
 
 pub use arg::Arg;
 pub use param_type::ParamType;
+pub use pointee::{check_pointees, holds};
 pub use spec::{KernelSpec, MAX_I32_OFFSET_ELEMS};

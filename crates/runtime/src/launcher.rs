@@ -72,6 +72,9 @@ pub struct Launcher<S: VariantSource> {
     artifacts: Mutex<Vec<Made>>,
     loaded: RwLock<Vec<Loaded>>,
     events: Mutex<Vec<CompileEvent>>,
+    /// The element type of each pointer parameter (the source's
+    /// [`VariantSource::pointee_types`]).
+    pointee: Vec<Option<String>>,
     /// The kernel for the interpreter, once asked for.
     host: OnceLock<Arc<dyn HostKernel>>,
     /// Held while the host kernel is made, so that it is made once.
@@ -96,6 +99,7 @@ impl<S: VariantSource> Launcher<S> {
             specialization: Specialization::none(),
         };
         Launcher {
+            pointee: source.pointee_types(),
             source,
             signature,
             cache,
@@ -105,6 +109,19 @@ impl<S: VariantSource> Launcher<S> {
             host: OnceLock::new(),
             making_host: Mutex::new(()),
         }
+    }
+
+    /// Checks `args` against the kernel's parameters: count, kinds, extents
+    /// (see [`KernelSpec::check_args`]) and the element types of pointers
+    /// made from buffers ([`crate::kernel::check_pointees`]).
+    fn check_args(&self, args: &[Arg]) -> Result<()> {
+        self.signature.check_args(args)?;
+        crate::kernel::check_pointees(
+            &self.signature.name,
+            &self.signature.params,
+            &self.pointee,
+            args,
+        )
     }
 
     /// The source of the variants.
@@ -121,7 +138,7 @@ impl<S: VariantSource> Launcher<S> {
     /// device (the source's own target: `Options::chip` for `tile::jit`).
     /// Checks the arguments' count and types first.
     pub fn prepare(&self, args: &[Arg]) -> Result<Arc<Artifact>> {
-        self.signature.check_args(args)?;
+        self.check_args(args)?;
         self.artifact_for(&Specialization::of(args), None)
     }
 
@@ -185,7 +202,7 @@ impl<S: VariantSource> Launcher<S> {
 
     /// Runs the kernel on the interpreter `device`.
     fn interpret(&self, device: &Device, grid: Grid, args: &[Arg]) -> Result<()> {
-        self.signature.check_args(args)?;
+        self.check_args(args)?;
         device.check_arg_owners(&self.signature.name, args)?;
         grid.check(&self.signature.name, device.limits().max_grid)?;
         let kernel = self.host_kernel()?;
@@ -228,7 +245,7 @@ impl<S: VariantSource> Launcher<S> {
             }
         }
         let specialization = Specialization::of(args);
-        self.signature.check_args(args)?;
+        self.check_args(args)?;
         let chip = device.chip()?;
         let artifact = self.artifact_for(&specialization, Some(&chip))?;
         let mut loaded = self.loaded.write().unwrap_or_else(PoisonError::into_inner);

@@ -79,7 +79,7 @@ mod testing;
 
 pub use artifact::{Artifact, ArtifactError};
 pub use autotune::{Autotuner, Config, Tuning};
-pub use buffer::{Buffer, DeviceCopy, DevicePtr};
+pub use buffer::{Buffer, DeviceCopy, DevicePtr, ElemType};
 pub use cache_key::{CacheKey, KeyBuilder};
 pub use cuda::{CudaArg, CudaArgs, Launch};
 /// The cudarc this crate is built with (its `driver` and `f16` parts):

@@ -172,6 +172,7 @@ mod tests {
             ptr: DevicePtr(addr),
             extent_bytes: None,
             owner: None,
+            elem: None,
         }
     }
 

@@ -229,13 +229,17 @@ pub fn compare(
         .map(|(a, w)| match (a, w) {
             (
                 Arg::Ptr {
-                    ptr, extent_bytes, ..
+                    ptr,
+                    extent_bytes,
+                    elem,
+                    ..
                 },
                 Some(w),
             ) => Arg::Ptr {
                 ptr: DevicePtr(buffers[*w].ptr().0 + (ptr.0 - before.windows[*w].start)),
                 extent_bytes: *extent_bytes,
                 owner: Some(host.id()),
+                elem: *elem,
             },
             _ => *a,
         })

@@ -70,6 +70,18 @@ impl fmt::Display for RuntimeError {
                 expected.describe(),
                 given.describe()
             ),
+            RuntimeError::BadPointee {
+                kernel,
+                index,
+                name,
+                expected,
+                given,
+            } => write!(
+                f,
+                "kernel `{kernel}`: argument {index} (`{name}`) points at {} elements, \
+                 but the kernel reads {expected} through it",
+                given.name()
+            ),
             RuntimeError::OffsetOverflow {
                 kernel,
                 index,

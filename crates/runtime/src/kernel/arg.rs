@@ -28,6 +28,11 @@ pub enum Arg {
         /// The device whose memory `ptr` is in, when known (made from a
         /// buffer): a launch on another device is refused.
         owner: Option<DeviceId>,
+        /// The Rust type of the elements it points at, when known (made
+        /// from a buffer: [`DeviceCopy::ELEM`]): a launch refuses it for a
+        /// kernel pointer to another element type
+        /// ([`crate::RuntimeError::BadPointee`]).
+        elem: Option<crate::buffer::ElemType>,
     },
     /// A 32-bit integer.
     I32(i32),
@@ -109,6 +114,7 @@ impl From<DevicePtr> for Arg {
             ptr,
             extent_bytes: None,
             owner: None,
+            elem: None,
         }
     }
 }
@@ -120,6 +126,7 @@ impl<T: DeviceCopy> From<&Buffer<T>> for Arg {
             ptr: buf.ptr(),
             extent_bytes: Some(buf.size_bytes() as u64),
             owner: Some(buf.device().id()),
+            elem: Some(T::ELEM),
         }
     }
 }
@@ -151,7 +158,8 @@ mod tests {
             Arg::Ptr {
                 ptr: DevicePtr(16),
                 extent_bytes: None,
-                owner: None
+                owner: None,
+                elem: None
             }
         );
     }

@@ -175,6 +175,7 @@ mod tests {
             ptr: DevicePtr(addr),
             extent_bytes: Some(bytes),
             owner: None,
+            elem: None,
         }
     }
 

@@ -18,6 +18,14 @@ pub trait VariantSource: Send + Sync {
     /// them before any variant is made.
     fn params(&self) -> &[(String, ParamType)];
 
+    /// For each parameter, the element type a pointer parameter points at
+    /// (the MLIR spelling: `"f32"`, `"f8E4M3FN"`), `None` for scalars; or
+    /// empty when not known. A launch refuses a pointer made from a buffer
+    /// of other elements ([`crate::RuntimeError::BadPointee`]).
+    fn pointee_types(&self) -> Vec<Option<String>> {
+        Vec::new()
+    }
+
     /// The cache key of the variant for `specialization`, or `None` when
     /// the variants must not be cached (code that is already compiled).
     fn cache_key(&self, specialization: &Specialization) -> Option<CacheKey>;
