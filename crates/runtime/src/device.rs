@@ -116,6 +116,27 @@ impl Device {
         Ok(Device::on(ordinal, limits, Box::new(backend)))
     }
 
+    /// GPU 0 when the CUDA driver has one, else the CPU interpreter
+    /// ([`Device::interpreter`]): what an example or a first program wants,
+    /// running wherever it is. [`Device::new`] says why no GPU could be
+    /// used; this only logs it (`log` target `tile::device`).
+    ///
+    /// ```
+    /// let device = tile_runtime::Device::gpu_or_interpreter();
+    /// let x = device.upload(&[1i32, 2])?;
+    /// assert_eq!(device.download(&x)?, [1, 2]);
+    /// # Ok::<(), tile_runtime::RuntimeError>(())
+    /// ```
+    pub fn gpu_or_interpreter() -> Device {
+        match Device::new(0) {
+            Ok(device) => device,
+            Err(e) => {
+                log::info!(target: "tile::device", "{e}: running on the CPU interpreter");
+                Device::interpreter()
+            }
+        }
+    }
+
     /// A new CPU interpreter device, with a host memory of its own (its
     /// buffers cannot be used with another interpreter device). Ordinal 0;
     /// the limits of an H100 (grids up to 2^31-1 x 65535 x 65535, blocks
