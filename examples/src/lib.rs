@@ -49,6 +49,7 @@ pub mod flash_attention;
 pub mod gelu;
 pub mod histogram;
 pub mod jagged_rows;
+pub mod kernel_fn_checks;
 pub mod kernel_fns;
 pub mod layer_norm;
 pub mod layer_norm_bwd;

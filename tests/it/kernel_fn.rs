@@ -76,97 +76,11 @@ fn seed_kernels_as_functions_compile_to_the_builders_ptx() {
 #[test]
 fn typed_launches_run_the_seed_kernels_on_the_interpreter() {
     let device = Device::interpreter();
-    // Vector add over a length that is no multiple of the block.
-    let n = 1000;
-    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
-    let y: Vec<f32> = (0..n).map(|i| 0.5 * i as f32).collect();
-    let (xb, yb) = (device.upload(&x).unwrap(), device.upload(&y).unwrap());
-    let mut out = device.alloc::<f32>(n).unwrap();
-    kernel_fns::safe_kernel::launch(&device, 4, &xb, &yb, &mut out, n as i32, 256).unwrap();
-    let got = device.download(&out).unwrap();
-    assert!((0..n).all(|i| got[i] == x[i] + y[i]));
-
-    // Softmax of 3 rows of 100 in a row stride of 128.
-    let (rows, cols, stride) = (3, 100, 128);
-    let x: Vec<f32> = (0..rows * stride)
-        .map(|i| ((i * 7) % 13) as f32 * 0.25)
-        .collect();
-    let xb = device.upload(&x).unwrap();
-    let mut out = device.alloc::<f32>(rows * stride).unwrap();
-    kernel_fns::softmax::launch(&device, rows as u32, &xb, &mut out, 128, 128, 100, 128).unwrap();
-    let got = device.download(&out).unwrap();
-    for r in 0..rows {
-        let row = &x[r * stride..r * stride + cols];
-        let max = row.iter().cloned().fold(f32::MIN, f32::max);
-        let den: f64 = row.iter().map(|v| f64::from(v - max).exp()).sum();
-        for c in 0..cols {
-            let want = f64::from(row[c] - max).exp() / den;
-            let have = f64::from(got[r * stride + c]);
-            assert!(
-                (want - have).abs() < 1e-6,
-                "row {r} col {c}: {have} for {want}"
-            );
-        }
+    let cases = tile_examples::kernel_fn_checks::cases(&device, false);
+    assert_eq!(cases.len(), 4);
+    for (name, outcome) in cases {
+        outcome.unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-
-    // LayerNorm over rows longer than a block (each loop steps 3 times).
-    let (rows, n, eps) = (4, 300, 1e-5f32);
-    let x: Vec<f32> = (0..rows * n)
-        .map(|i| ((i * 31) % 17) as f32 - 8.0)
-        .collect();
-    let w: Vec<f32> = (0..n).map(|i| 1.0 + (i % 5) as f32 * 0.1).collect();
-    let b: Vec<f32> = (0..n).map(|i| (i % 3) as f32 * 0.5).collect();
-    let [xb, wb, bb] = [&x, &w, &b].map(|v| device.upload(v).unwrap());
-    let mut y = device.alloc::<f32>(rows * n).unwrap();
-    let mut mean = device.alloc::<f32>(rows).unwrap();
-    let mut rstd = device.alloc::<f32>(rows).unwrap();
-    kernel_fns::layer_norm_fwd::launch(
-        &device,
-        rows as u32,
-        &xb,
-        &mut y,
-        &wb,
-        &bb,
-        &mut mean,
-        &mut rstd,
-        n as i32,
-        n as i32,
-        eps,
-        128,
-    )
-    .unwrap();
-    let want = tile_examples::layer_norm::reference(&x, &w, &b, (rows, n, n), eps);
-    let got = device.download(&y).unwrap();
-    for (i, (g, w)) in got.iter().zip(&want.y).enumerate() {
-        assert!((f64::from(*g) - w).abs() < 1e-4, "y[{i}]: {g} for {w}");
-    }
-
-    // A matmul with M, N and K tails (block pointers' boundary checks).
-    let (m, n, k) = (40usize, 24usize, 48usize);
-    let a: Vec<f16> = (0..m * k)
-        .map(|i| f16::from_f32(((i % 7) as f32 - 3.0) * 0.25))
-        .collect();
-    let bm: Vec<f16> = (0..k * n)
-        .map(|i| f16::from_f32(((i % 5) as f32 - 2.0) * 0.5))
-        .collect();
-    let (ab, bb) = (device.upload(&a).unwrap(), device.upload(&bm).unwrap());
-    let mut c = device.alloc::<f32>(m * n).unwrap();
-    let (mi, ni, ki) = (m as i64, n as i64, k as i64);
-    kernel_fns::matmul::launch(
-        &device, 4, &ab, &bb, &mut c, m as i32, n as i32, k as i32, ki, 1, ni, 1, ni, 1, 32, 16,
-        16, 8,
-    )
-    .unwrap();
-    let got = device.download(&c).unwrap();
-    for i in 0..m {
-        for j in 0..n {
-            let want: f32 = (0..k)
-                .map(|l| a[i * k + l].to_f32() * bm[l * n + j].to_f32())
-                .sum();
-            assert_eq!(got[i * n + j], want, "C[{i}, {j}]");
-        }
-    }
-    let _ = mi;
 }
 
 /// Loops and branches: what a loop carries and a branch yields is found

@@ -29,6 +29,8 @@
 //! - `tile-tools gpu-check attention [--quick]`: only the attention cases.
 //! - `tile-tools gpu-check interop`: only the cudarc, `half` and
 //!   every-GPU cases.
+//! - `tile-tools gpu-check kernel-fns`: the seed kernels written with
+//!   `#[tile::kernel]`, launched through their typed launchers.
 //! - `tile-tools gpu-check math-accuracy`: the largest error of tanh, erf
 //!   and sigmoid over 2^22 inputs, and the GELU kernels.
 //!
@@ -147,6 +149,11 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
                 Err("a core case failed (the table above)".into())
             }
         }
+        Check::KernelFns => family(
+            "kernel_fns",
+            tile_examples::kernel_fn_checks::cases(device, true),
+            |(case, outcome)| (case.to_string(), outcome.clone()),
+        ),
         Check::Interop => {
             let mut cases = super::interop::cases(device);
             let (name, outcome) = super::interop::every_device();

@@ -70,6 +70,9 @@ pub enum Check {
     /// Only the Rust GPU ecosystem's cases: cudarc memory and streams,
     /// `half` elements, every visible GPU.
     Interop,
+    /// The seed kernels written with `#[tile::kernel]`, through their
+    /// typed launchers, against plain Rust.
+    KernelFns,
     /// The largest error of tanh, erf and sigmoid over 2^22 f32 inputs
     /// against the correctly rounded values, and the GELU kernels.
     MathAccuracy,
@@ -119,6 +122,7 @@ impl Check {
             Check::MatmulStyles { .. } => "matmul-styles",
             Check::Attention { .. } => "attention",
             Check::Interop => "interop",
+            Check::KernelFns => "kernel-fns",
             Check::MathAccuracy => "math-accuracy",
             Check::GeluDump { .. } => "gelu-dump",
             Check::Ops { .. } => "ops",

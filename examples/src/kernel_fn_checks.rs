@@ -1,0 +1,144 @@
+//! The seed kernels written with `#[tile::kernel]` ([`crate::kernel_fns`])
+//! run through their typed launchers and checked against plain Rust:
+//! `tests/it/kernel_fn.rs` runs [`cases`] on the interpreter at small
+//! sizes, `tile-tools gpu-check kernel-fns` on the GPU at large ones.
+
+use crate::kernel_fns;
+use tile::Device;
+use tile::half::f16;
+
+/// One checked run: its name and what went wrong, if anything.
+pub type Case = (&'static str, Result<(), String>);
+
+/// Runs each seed kernel on `device` (sizes for a GPU when `large`, for
+/// the interpreter otherwise) and compares every output element.
+pub fn cases(device: &Device, large: bool) -> Vec<Case> {
+    vec![
+        ("vector_add", vector_add(device, large)),
+        ("softmax", softmax(device, large)),
+        ("layer_norm_fwd", layer_norm(device, large)),
+        ("matmul", matmul(device, large)),
+    ]
+}
+
+fn vector_add(device: &Device, large: bool) -> Result<(), String> {
+    let n = if large { 10_000_019 } else { 1000 };
+    let x: Vec<f32> = (0..n).map(|i| (i % 1024) as f32).collect();
+    let y: Vec<f32> = (0..n).map(|i| 0.5 * (i % 77) as f32).collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let (xb, yb) = (device.upload(&x)?, device.upload(&y)?);
+        let mut out = device.alloc::<f32>(n)?;
+        let grid = (n as u32).div_ceil(256);
+        kernel_fns::safe_kernel::launch(device, grid, &xb, &yb, &mut out, n as i32, 256)?;
+        Ok(device.download(&out)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    match (0..n).find(|&i| got[i] != x[i] + y[i]) {
+        None => Ok(()),
+        Some(i) => Err(format!("out[{i}] = {} for {}", got[i], x[i] + y[i])),
+    }
+}
+
+fn softmax(device: &Device, large: bool) -> Result<(), String> {
+    let (rows, cols, stride) = if large {
+        (4099, 1000, 1024)
+    } else {
+        (3, 100, 128)
+    };
+    let x: Vec<f32> = (0..rows * stride)
+        .map(|i| ((i * 7) % 13) as f32 * 0.25)
+        .collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let xb = device.upload(&x)?;
+        let mut out = device.alloc::<f32>(rows * stride)?;
+        let s = stride as i32;
+        kernel_fns::softmax::launch(device, rows as u32, &xb, &mut out, s, s, cols as i32, 1024)?;
+        Ok(device.download(&out)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for r in 0..rows {
+        let row = &x[r * stride..r * stride + cols];
+        let max = row.iter().cloned().fold(f32::MIN, f32::max);
+        let den: f64 = row.iter().map(|v| f64::from(v - max).exp()).sum();
+        for c in 0..cols {
+            let want = f64::from(row[c] - max).exp() / den;
+            let have = f64::from(got[r * stride + c]);
+            if (want - have).abs() > 1e-6 {
+                return Err(format!("row {r} col {c}: {have} for {want}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn layer_norm(device: &Device, large: bool) -> Result<(), String> {
+    let (rows, n, eps) = if large {
+        (1031, 4100, 1e-5f32)
+    } else {
+        (4, 300, 1e-5)
+    };
+    let x: Vec<f32> = (0..rows * n)
+        .map(|i| ((i * 31) % 17) as f32 - 8.0)
+        .collect();
+    let w: Vec<f32> = (0..n).map(|i| 1.0 + (i % 5) as f32 * 0.1).collect();
+    let b: Vec<f32> = (0..n).map(|i| (i % 3) as f32 * 0.5).collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let (xb, wb, bb) = (device.upload(&x)?, device.upload(&w)?, device.upload(&b)?);
+        let mut y = device.alloc::<f32>(rows * n)?;
+        let mut mean = device.alloc::<f32>(rows)?;
+        let mut rstd = device.alloc::<f32>(rows)?;
+        let (ni, grid) = (n as i32, rows as u32);
+        kernel_fns::layer_norm_fwd::launch(
+            device, grid, &xb, &mut y, &wb, &bb, &mut mean, &mut rstd, ni, ni, eps, 128,
+        )?;
+        Ok(device.download(&y)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    let want = crate::layer_norm::reference(&x, &w, &b, (rows, n, n), eps);
+    for (i, (g, w)) in got.iter().zip(&want.y).enumerate() {
+        if (f64::from(*g) - w).abs() > 1e-4 {
+            return Err(format!("y[{i}] = {g} for {w}"));
+        }
+    }
+    Ok(())
+}
+
+fn matmul(device: &Device, large: bool) -> Result<(), String> {
+    // Tails in M, N and K (the block pointers' boundary checks); values
+    // in eighths, so f32 sums are exact in any order.
+    let (m, n, k) = if large {
+        (1000, 520, 776)
+    } else {
+        (40, 24, 48)
+    };
+    let (bm, bn, bk) = if large { (128, 64, 32) } else { (32, 16, 16) };
+    let a: Vec<f16> = (0..m * k)
+        .map(|i| f16::from_f32(((i % 7) as f32 - 3.0) * 0.125))
+        .collect();
+    let b: Vec<f16> = (0..k * n)
+        .map(|i| f16::from_f32(((i % 5) as f32 - 2.0) * 0.5))
+        .collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let (ab, bb) = (device.upload(&a)?, device.upload(&b)?);
+        let mut c = device.alloc::<f32>(m * n)?;
+        let (mi, ni, ki) = (m as i64, n as i64, k as i64);
+        let grid = ((mi + bm - 1) / bm * ((ni + bn - 1) / bn)) as u32;
+        kernel_fns::matmul::launch(
+            device, grid, &ab, &bb, &mut c, m as i32, n as i32, k as i32, ki, 1, ni, 1, ni, 1, bm,
+            bn, bk, 8,
+        )?;
+        Ok(device.download(&c)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k)
+                .map(|l| a[i * k + l].to_f32() * b[l * n + j].to_f32())
+                .sum();
+            if got[i * n + j] != want {
+                return Err(format!("C[{i}, {j}] = {} for {want}", got[i * n + j]));
+            }
+        }
+    }
+    Ok(())
+}
