@@ -59,6 +59,11 @@ fn attention(
 }
 
 fn main() -> tile::Result<()> {
+    run()
+}
+
+/// The example (also run on the GPU machine by `tile-tools examples`).
+pub fn run() -> tile::Result<()> {
     let device = Device::gpu_or_interpreter();
     let (heads, seq, d) = if device.is_interpreter() {
         (2, 100, 64)

@@ -3,6 +3,11 @@
 //! pointer). Needs a GPU: without one it says so and exits.
 
 fn main() {
+    run()
+}
+
+/// The example (also run on the GPU machine by `tile-tools examples`).
+pub fn run() {
     use tile_examples::cudarc_interop::{Ordering, run};
     if tile::Device::count() == 0 || tile::Device::gpu_or_interpreter().is_interpreter() {
         println!("cudarc_interop: skipped, no CUDA device (cudarc needs a GPU)");

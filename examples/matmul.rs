@@ -49,6 +49,11 @@ fn matmul(
 }
 
 fn main() -> tile::Result<()> {
+    run()
+}
+
+/// The example (also run on the GPU machine by `tile-tools examples`).
+pub fn run() -> tile::Result<()> {
     let device = Device::gpu_or_interpreter();
     let (m, n, k) = if device.is_interpreter() {
         (100, 72, 130)

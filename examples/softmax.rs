@@ -27,6 +27,11 @@ fn softmax(
 }
 
 fn main() -> tile::Result<()> {
+    run()
+}
+
+/// The example (also run on the GPU machine by `tile-tools examples`).
+pub fn run() -> tile::Result<()> {
     let device = Device::gpu_or_interpreter();
     let (rows, cols) = if device.is_interpreter() {
         (37, 1000)

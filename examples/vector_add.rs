@@ -16,6 +16,11 @@ fn add(x: Ptr<f32>, y: Ptr<f32>, out: Ptr<f32>, n: i32, #[constexpr] block: i32)
 }
 
 fn main() -> tile::Result<()> {
+    run()
+}
+
+/// The example (also run on the GPU machine by `tile-tools examples`).
+pub fn run() -> tile::Result<()> {
     let device = Device::gpu_or_interpreter();
     let n = if device.is_interpreter() {
         100_003

@@ -17,6 +17,7 @@
 //! | `shapes-bench [--case KERNEL[:DTYPE[:MxN]]] ...` | memory-bound kernels at several tile shapes against Triton on the same source | [`shapes_bench`] |
 //! | `fuzz [--inputs N] ...` | the compiler under mutated IR, each input in a worker process (no GPU needed) | [`fuzz`] |
 //! | `plot FILE.json` | the picture of a `bench --out` run, drawn from its JSON | [`bench::plot`] |
+//! | `examples` | the `cargo run --example` programs, one after another | [`examples_run`] |
 //!
 //! The kernels themselves are in `tile-examples`.
 //!
@@ -28,6 +29,7 @@
 //! stored outputs).
 
 pub mod attention_bench;
+pub mod examples_run;
 pub mod bench;
 pub mod compile_bench;
 pub mod elements;
@@ -75,6 +77,9 @@ pub enum Command {
     /// The compiler under mutated IR or random builder programs (no GPU
     /// needed).
     Fuzz(fuzz::Cli),
+    /// The `cargo run --example` programs (vector add, softmax, matmul,
+    /// attention, cudarc interop), one after another.
+    Examples,
     /// Draws the picture of a `bench --out` run from its JSON (where the
     /// GPU machine had no font).
     Plot {
@@ -112,6 +117,13 @@ pub fn run(argv: &[String]) -> i32 {
         Command::AttentionBench(args) => attention_bench::main(&command_line, args),
         Command::ShapesBench(args) => shapes_bench::main(&command_line, args),
         Command::Fuzz(args) => fuzz::main(args),
+        Command::Examples => match examples_run::main() {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("tile-tools examples: {e}");
+                1
+            }
+        },
         Command::Plot { json } => plot(json),
     }
 }
