@@ -1,7 +1,7 @@
 # -*- Python -*-
 # lit configuration for the tile-opt FileCheck tests.
 #
-#   cargo build -p tile-passes --bin tile-opt
+#   cargo build -p tile-opt
 #   TILE_OPT=$PWD/target/debug/tile-opt /usr/lib/llvm-22/bin/lit -v filecheck
 #
 # TILE_OPT names the tile-opt binary (an absolute path); without it the
@@ -34,7 +34,7 @@ else:
 if not (os.path.isfile(tile_opt) and os.access(tile_opt, os.X_OK)):
     lit_config.fatal(
         "tile-opt not found at '%s': build it with "
-        "`cargo build -p tile-passes --bin tile-opt` or set TILE_OPT to the "
+        "`cargo build -p tile-opt` or set TILE_OPT to the "
         "absolute path of the binary" % tile_opt
     )
 lit_config.note("using tile-opt: %s" % tile_opt)

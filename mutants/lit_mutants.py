@@ -62,7 +62,7 @@ def main():
         sys.exit(__doc__)
     path, tests = sys.argv[1], sys.argv[2:]
     original = open(os.path.join(ROOT, path)).read()
-    build = ["cargo", "build", "--profile", "test", "-p", "tile-passes", "--bin", "tile-opt"]
+    build = ["cargo", "build", "--profile", "test", "-p", "tile-opt"]
     # A mutant can make a pass loop forever: each lit run is stopped after
     # 120 s, which counts as caught (as cargo-mutants counts a timeout).
     # `--max-failures 1` stops at the first failing test; lit's default

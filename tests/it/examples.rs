@@ -11,7 +11,7 @@ fn tile_opt(name: &str, text: &str, args: &[&str]) -> String {
     let mut all = vec![path.display().to_string()];
     all.extend(args.iter().map(|s| s.to_string()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = tile_passes::driver::run(&all, &mut out, &mut err);
+    let code = tile_opt::driver::run(&all, &mut out, &mut err);
     assert_eq!(
         code,
         0,

@@ -1,6 +1,6 @@
 //! Passes over tile IR, the one place that registers every dialect and
-//! pass ([`register_all`]), pipelines that mix ours with upstream's
-//! ([`pipeline`]), and the `tile-opt` driver ([`driver`]).
+//! pass ([`register_all`]), and pipelines that mix ours with upstream's
+//! ([`pipeline`]). The `tile-opt` driver is a crate of its own (`crates/opt`).
 //!
 //! Each pass lives in its own file, has the flag `tile-<name>`, and is
 //! tested by `filecheck/<name>.mlir`. Passes read ops through the typed
@@ -10,7 +10,6 @@
 pub mod assign_layouts;
 pub mod axis_analysis;
 pub mod crash_report;
-pub mod driver;
 pub mod edit;
 pub mod layout_classes;
 pub mod layout_conversions;

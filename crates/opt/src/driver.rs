@@ -18,9 +18,6 @@
 //! pipeline's order; any `--NAME` that is not an option of the driver is
 //! a pass.
 
-use crate::{
-    TilePass, find_pass, parse_module, register_all, register_upstream_passes, tile_passes,
-};
 use lexopt::prelude::*;
 use melior::Context;
 use melior::ir::Module;
@@ -29,6 +26,9 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use tile_dialect::diagnostics::DiagnosticCapture;
 use tile_dialect::{Diagnostic, Error};
+use tile_passes::{
+    TilePass, find_pass, parse_module, register_all, register_upstream_passes, tile_passes,
+};
 
 /// The marker between the parts of a `--split-input-file` input.
 pub const SPLIT_MARKER: &str = "// -----";
@@ -155,7 +155,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 /// Runs `tile-opt` with `args` (without the program name), reading standard
 /// input when no file is named. Returns the process exit code.
 pub fn run(args: &[String], stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
-    match crate::stack::with_compile_stack(|| run_inner(args, stdout, stderr)) {
+    match tile_passes::stack::with_compile_stack(|| run_inner(args, stdout, stderr)) {
         Ok(code) => code,
         Err(message) => {
             let _ = writeln!(stderr, "tile-opt: {message}");
@@ -192,9 +192,9 @@ fn run_inner(
         build_pass_manager(&context, step)?;
         match step {
             Step::Upstream { name, element } if name == "nvvm-attach-target" => {
-                crate::nvptx_target::check_pipeline(element)
+                tile_passes::nvptx_target::check_pipeline(element)
             }
-            Step::Pipeline(text) => crate::nvptx_target::check_pipeline(text),
+            Step::Pipeline(text) => tile_passes::nvptx_target::check_pipeline(text),
             _ => Ok(()),
         }
         .map_err(|e| format!("{}: {e}", step.name()))?;
@@ -299,11 +299,11 @@ fn build_pass_manager<'c>(context: &'c Context, step: &Step) -> Result<PassManag
     match step {
         Step::Tile(p) => pm.add_pass((p.create)()),
         Step::Upstream { name, element } => {
-            crate::pipeline::add_elements(&pm.as_operation_pass_manager(), element)
+            tile_passes::pipeline::add_elements(&pm.as_operation_pass_manager(), element)
                 .map_err(|e| format!("unknown or invalid pass '--{name}': {e}"))?
         }
         Step::Pipeline(text) => {
-            crate::pipeline::add_pipeline(&pm.as_operation_pass_manager(), text)
+            tile_passes::pipeline::add_pipeline(&pm.as_operation_pass_manager(), text)
                 .map_err(|e| format!("invalid pass pipeline '{text}': {e}"))?
         }
     }
@@ -311,7 +311,7 @@ fn build_pass_manager<'c>(context: &'c Context, step: &Step) -> Result<PassManag
 }
 
 fn print(module: &Module, debug_info: bool) -> String {
-    crate::print_module(module, debug_info)
+    tile_passes::print_module(module, debug_info)
 }
 
 /// Parses, runs every step and prints one input; diagnostics on failure.
@@ -400,56 +400,4 @@ fn process(
         dump(&module, i + 1, step.name(), stderr)?;
     }
     Ok(print(&module, options.debug_info))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_keep_line_offsets() {
-        let text = "a\n// -----\nb\nc\n// -----\nd";
-        assert_eq!(
-            split_chunks(text),
-            vec![(0, "a\n"), (2, "b\nc\n"), (5, "d")]
-        );
-    }
-
-    #[test]
-    fn pass_flags_and_options() {
-        let args: Vec<String> = [
-            "in.mlir",
-            "--tile-verify",
-            "--canonicalize=max-iterations=2",
-            "--cse",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let o = parse_args(&args).unwrap().unwrap();
-        let names: Vec<&str> = o.steps.iter().map(Step::name).collect();
-        assert_eq!(names, ["tile-verify", "canonicalize", "cse"]);
-        assert!(
-            matches!(&o.steps[1], Step::Upstream { element, .. } if element == "canonicalize{max-iterations=2}")
-        );
-        assert!(parse_args(&["--tile-verify=x".to_string()]).is_err());
-    }
-
-    #[test]
-    fn print_flags_name_steps() {
-        let words = |s: &str| -> Vec<String> { s.split(' ').map(str::to_string).collect() };
-        let o = parse_args(&words("--cse --mlir-print-ir-after=cse,tile-verify"))
-            .unwrap()
-            .unwrap();
-        assert!(o.prints_after("cse") && o.prints_after("tile-verify"));
-        assert!(!o.prints_after("canonicalize") && !o.print_after_all);
-        let o = parse_args(&words("--mlir-print-ir-after cse"))
-            .unwrap()
-            .unwrap();
-        assert_eq!(o.print_after, ["cse"]);
-        assert!(o.steps.is_empty(), "the value is not a pass");
-        let o = parse_args(&words("--dump-ir-after-each")).unwrap().unwrap();
-        assert!(o.prints_after("anything"));
-        assert!(matches!(parse_args(&words("-o")), Err(e) if e.contains("-o needs a file name")));
-    }
 }
