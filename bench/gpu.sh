@@ -131,6 +131,7 @@ for mode in "${modes[@]}"; do
       run op-kernels 300 "$tools" gpu-check op-kernels
       run math-accuracy 300 "$tools" gpu-check math-accuracy
       run interop 120 "$tools" gpu-check interop
+      run kernel-fns 120 "$tools" gpu-check kernel-fns
       ;;
     matmul)
       run matmul 600 "$tools" gpu-check matmul
@@ -149,6 +150,8 @@ for mode in "${modes[@]}"; do
     runtime)
       run launch-bench 300 "$tools" gpu-check launch-bench
       run triton-launch 300 python3 bench/triton_launch.py
+      run graph-bench 300 "$tools" gpu-check graph-bench
+      run triton-graph 300 python3 bench/triton_graph.py
       run autotune 300 "$tools" gpu-check autotune --cache-dir /tmp/tile-tune
       run fault 120 "$tools" gpu-check fault
       run interop 120 "$tools" gpu-check interop
@@ -261,7 +264,7 @@ done
 if ls -d "$OUT"/fuzz-1? > /dev/null 2>&1; then
   (cd "$OUT" && tar czf fuzz-out.tgz fuzz-1? && rm -rf fuzz-1?)
 fi
-for name in launch-bench triton-launch math-accuracy gelu-vs-torch; do
+for name in launch-bench triton-launch graph-bench triton-graph math-accuracy gelu-vs-torch; do
   [ -f "$OUT/$name.log" ] && { echo "--- $name"; tail -8 "$OUT/$name.log"; }
 done
 for name in bench matmul-bench styles attention shapes compile; do table $name; done

@@ -29,10 +29,10 @@
 //! stored outputs).
 
 pub mod attention_bench;
-pub mod examples_run;
 pub mod bench;
 pub mod compile_bench;
 pub mod elements;
+pub mod examples_run;
 pub mod fuzz;
 pub mod gpu_check;
 pub mod markdown;
@@ -220,6 +220,10 @@ mod tests {
             "gpu-check attention",
             "gpu-check attention --quick",
             "gpu-check interop",
+            "gpu-check kernel-fns",
+            "gpu-check graph-bench",
+            "gpu-check graph-bench --windows 50",
+            "examples",
             "gpu-check debug",
             "gpu-check debug-child print",
             "gpu-check debug-child assert-fires",

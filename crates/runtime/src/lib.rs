@@ -67,6 +67,7 @@ pub mod device;
 pub mod disk_cache;
 pub mod error;
 pub mod events;
+pub mod graph;
 pub mod host;
 pub mod kernel;
 pub mod kernel_cache;
@@ -90,6 +91,7 @@ pub use device::{Device, DeviceId, DeviceLimits, HostPtxLoader, INTERPRET_VAR, L
 pub use disk_cache::{CACHE_DIR_VAR, DiskCache, Lookup, NO_CACHE_VAR};
 pub use error::{Result, RuntimeError};
 pub use events::{ArgChange, CompileCause, CompileEvent, Origin, VariantReason};
+pub use graph::Graph;
 /// The `f16` and `bf16` types of buffers and arguments.
 pub use half;
 pub use host::{Allocation, HostKernel, HostMemory, InterpretError, InterpretFault};

@@ -14,6 +14,10 @@
 //!
 //! - `tile-tools gpu-check launch-bench [--samples N]`: host time per launch of a
 //!   cached 4-argument kernel (median, p99, mean), as a table.
+//! - `tile-tools gpu-check graph-bench [--windows N]`: launches captured
+//!   into a CUDA graph replay what they computed; windows of 200 small
+//!   launches, replayed against launched one by one (beside
+//!   `bench/triton_graph.py`'s Triton and torch `CUDAGraph` figures).
 //! - `tile-tools gpu-check autotune [--cache-dir DIR]`: the autotuner over row-sum
 //!   configurations, its choice re-timed against every configuration.
 //! - `tile-tools gpu-check aot-compare FILE`: the vector add through the JIT,
@@ -83,6 +87,14 @@ fn check(check: &Check, device: &Device) -> Result<(), String> {
             println!("\nhost time per launch, microseconds (target: median <= 3 us)\n");
             print!("{table}");
         }),
+        Check::GraphBench { windows } => {
+            runtime::graph_replay_case(device)?;
+            println!("PASS graph replay: 10 launches captured, replayed 5 times, exact");
+            runtime::graph_bench(device, *windows).map(|table| {
+                println!("\ntime per kernel, windows of 200 launches of a 4-program vector add\n");
+                print!("{table}");
+            })
+        }
         Check::Autotune { cache_dir } => {
             let dir = cache_dir
                 .clone()

@@ -6,10 +6,12 @@
 
 pub mod aot;
 pub mod autotune;
+pub mod graph_bench;
 pub mod launch_bench;
 
 pub use aot::aot_compare;
 pub use autotune::{autotune_demo, oversized_configs};
+pub use graph_bench::{graph_bench, graph_replay_case};
 pub use launch_bench::launch_bench;
 
 use super::{compare, poisoned};

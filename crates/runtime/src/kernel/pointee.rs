@@ -5,20 +5,30 @@ use super::{Arg, ParamType};
 use crate::ElemType;
 use crate::error::{Result, RuntimeError};
 
-/// Whether memory of Rust elements `rust` holds
-/// what a kernel pointer to `dtype` (the MLIR spelling, `"f32"`,
-/// `"f8E4M3FN"`) reads: the same type, or an integer of the same width
-/// either signedness (the kernel's integers are signless), or bytes for
-/// fp8 and `i1`.
+/// Whether memory of Rust elements `rust` holds what a kernel pointer to
+/// `dtype` (the MLIR spelling, `"f32"`, `"f8E4M3FN"`) reads: the same
+/// type; for an integer dtype, an integer of its width of either
+/// signedness (the kernel's integers are signless); for a float dtype, the
+/// unsigned integer of its width, as raw bits (`u16` for `f16` and `bf16`,
+/// as frameworks without a half type store them); for fp8 and `i1`, bytes;
+/// and a buffer of `u8` for any type: raw bytes, as an allocator or a
+/// framework's untyped storage hands them out. So a `Buffer<f64>` for an
+/// `f32` pointer, or a `Buffer<i32>` of numbers for one, is refused.
 pub fn holds(rust: ElemType, dtype: &str) -> bool {
-    let rust = rust.name();
-    let bytes = matches!(rust, "u8" | "i8");
+    use ElemType::*;
+    if rust == U8 {
+        return true;
+    }
     match dtype {
-        "i8" | "i1" | "f8E4M3FN" | "f8E5M2" => bytes,
-        "i16" => matches!(rust, "i16" | "u16"),
-        "i32" => matches!(rust, "i32" | "u32"),
-        "i64" => matches!(rust, "i64" | "u64"),
-        other => rust == other,
+        "i1" | "i8" | "f8E4M3FN" | "f8E5M2" => matches!(rust, I8 | U8),
+        "i16" => matches!(rust, I16 | U16),
+        "i32" => matches!(rust, I32 | U32),
+        "i64" => matches!(rust, I64 | U64),
+        "f16" => matches!(rust, F16 | U16),
+        "bf16" => matches!(rust, BF16 | U16),
+        "f32" => matches!(rust, F32 | U32),
+        "f64" => matches!(rust, F64 | U64),
+        _ => false,
     }
 }
 
@@ -63,7 +73,7 @@ mod tests {
     use ElemType::*;
 
     #[test]
-    fn same_types_and_same_width_integers_hold() {
+    fn same_types_same_width_integers_and_raw_float_bits_hold() {
         for (rust, dtype) in [
             (F32, "f32"),
             (F16, "f16"),
@@ -77,6 +87,13 @@ mod tests {
             (U32, "i32"),
             (I64, "i64"),
             (U64, "i64"),
+            (U16, "f16"),
+            (U16, "bf16"),
+            (U32, "f32"),
+            (U64, "f64"),
+            (U8, "f16"),
+            (U8, "f32"),
+            (U8, "i64"),
         ] {
             assert!(holds(rust, dtype), "{rust:?} for {dtype}");
         }
@@ -88,7 +105,12 @@ mod tests {
             (F32, "i32"),
             (U16, "i8"),
             (I32, "i64"),
-            (U8, "f16"),
+            (I8, "f16"),
+            (I16, "f16"),
+            (I32, "f32"),
+            (I64, "f64"),
+            (BF16, "f16"),
+            (F32, "f8E4M3FN"),
         ] {
             assert!(!holds(rust, dtype), "{rust:?} for {dtype}");
         }

@@ -24,6 +24,13 @@ pub enum Check {
         #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = crate::timing::positive_count)]
         samples: usize,
     },
+    /// CUDA graphs: captured launches replayed (checked), and windows of
+    /// 200 small launches replayed against launched one by one (timed).
+    GraphBench {
+        /// Windows of 200 launches timed.
+        #[arg(long, value_name = "N", default_value_t = 200, value_parser = crate::timing::positive_count)]
+        windows: usize,
+    },
     /// The autotuner over row-sum configurations, its choice re-timed.
     Autotune {
         /// The autotuner's disk cache [default: a directory under the system's temporary one].
@@ -114,6 +121,7 @@ impl Check {
     pub fn name(&self) -> &'static str {
         match self {
             Check::LaunchBench { .. } => "launch-bench",
+            Check::GraphBench { .. } => "graph-bench",
             Check::Autotune { .. } => "autotune",
             Check::AotCompare { .. } => "aot-compare",
             Check::Fault => "fault",
