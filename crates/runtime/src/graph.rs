@@ -109,3 +109,23 @@ impl Graph {
         &self.device
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interpreter_has_no_stream_to_capture() {
+        let device = Device::interpreter();
+        let mut ran = false;
+        let e = device
+            .capture(|_| {
+                ran = true;
+                Ok(())
+            })
+            .err()
+            .expect("the interpreter cannot capture");
+        assert!(matches!(e, RuntimeError::NotInterpretable { .. }), "{e}");
+        assert!(!ran, "nothing is recorded, so nothing runs");
+    }
+}
