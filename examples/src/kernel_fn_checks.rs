@@ -5,7 +5,7 @@
 
 use crate::kernel_fns;
 use tile::Device;
-use tile::half::f16;
+use tile::half::{bf16, f16};
 
 /// One checked run: its name and what went wrong, if anything.
 pub type Case = (&'static str, Result<(), String>);
@@ -18,7 +18,143 @@ pub fn cases(device: &Device, large: bool) -> Vec<Case> {
         ("softmax", softmax(device, large)),
         ("layer_norm_fwd", layer_norm(device, large)),
         ("matmul", matmul(device, large)),
+        ("masked_tile_2d", masked_tile_2d(device, large)),
+        ("row_sum f32", row_sum::<f32>(device, large)),
+        ("row_sum bf16", row_sum::<bf16>(device, large)),
+        ("weighted_sum_fwd f16", weighted_sum_fwd(device, large)),
+        (
+            "k_tile_load_transposed",
+            k_tile_load_transposed(device, large),
+        ),
     ]
+}
+
+/// A copy of an `m x k` window through 2-D masks: every element inside
+/// copied, every one outside left as it was.
+fn masked_tile_2d(device: &Device, large: bool) -> Result<(), String> {
+    let (m, k, stride) = if large {
+        (1000, 777, 1024)
+    } else {
+        (37, 50, 64)
+    };
+    let x: Vec<f32> = (0..m * stride).map(|i| i as f32).collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let xb = device.upload(&x)?;
+        let mut out = device.upload(&vec![-1.0f32; m * stride])?;
+        let grid = ((m as u32).div_ceil(32), (k as u32).div_ceil(64));
+        let (mi, ki, s) = (m as i32, k as i32, stride as i32);
+        kernel_fns::masked_tile_2d::launch(
+            device, grid, &xb, &mut out, mi, ki, s, 1, s, 1, 32, 64,
+        )?;
+        Ok(device.download(&out)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for i in 0..m * stride {
+        let want = if i % stride < k { x[i] } else { -1.0 };
+        if got[i] != want {
+            return Err(format!("out[{i}] = {} for {want}", got[i]));
+        }
+    }
+    Ok(())
+}
+
+/// Row sums of an `m x n` matrix of `T` (small integers: exact in any
+/// type and order).
+fn row_sum<T: tile::Element + From<u8>>(device: &Device, large: bool) -> Result<(), String> {
+    let (m, n) = if large { (4099, 1000) } else { (7, 300) };
+    let values: Vec<u8> = (0..m * n).map(|i| (i % 5) as u8).collect();
+    let a: Vec<T> = values.iter().map(|&v| T::from(v)).collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let ab = device.upload(&a)?;
+        let mut out = device.alloc::<f32>(m)?;
+        let (mi, ni) = (m as i32, n as i32);
+        kernel_fns::row_sum::launch(device, m as u32, &ab, &mut out, mi, ni, n as i64, 1, 128)?;
+        Ok(device.download(&out)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for r in 0..m {
+        let want: f32 = values[r * n..(r + 1) * n]
+            .iter()
+            .map(|&v| f32::from(v))
+            .sum();
+        if got[r] != want {
+            return Err(format!("row {r}: {} for {want}", got[r]));
+        }
+    }
+    Ok(())
+}
+
+/// `x @ weight` for rows of f16 (quarters: exact in f32).
+fn weighted_sum_fwd(device: &Device, large: bool) -> Result<(), String> {
+    let (rows, d) = if large { (10_007, 300) } else { (37, 70) };
+    let x: Vec<f16> = (0..rows * d)
+        .map(|i| f16::from_f32((i % 9) as f32 * 0.25))
+        .collect();
+    let w: Vec<f16> = (0..d)
+        .map(|i| f16::from_f32((i % 4) as f32 - 1.5))
+        .collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let (xb, wb) = (device.upload(&x)?, device.upload(&w)?);
+        let mut out = device.alloc::<f32>(rows)?;
+        let grid = (rows as u32).div_ceil(16);
+        kernel_fns::weighted_sum_fwd::launch(
+            device,
+            grid,
+            &xb,
+            &wb,
+            &mut out,
+            d as i64,
+            1,
+            1,
+            1,
+            rows as i32,
+            d as i32,
+            16,
+            32,
+        )?;
+        Ok(device.download(&out)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for r in 0..rows {
+        let want: f32 = (0..d).map(|j| x[r * d + j].to_f32() * w[j].to_f32()).sum();
+        if got[r] != want {
+            return Err(format!("row {r}: {} for {want}", got[r]));
+        }
+    }
+    Ok(())
+}
+
+/// `k` of shape (batch, t, h, k) read through a column-major block pointer
+/// and written as (batch * h) row-major `(k, t)` matrices: a transpose.
+fn k_tile_load_transposed(device: &Device, large: bool) -> Result<(), String> {
+    let (b, t, h, kd) = if large {
+        (2, 1000, 4, 64)
+    } else {
+        (1, 50, 2, 16)
+    };
+    let kv: Vec<f32> = (0..b * t * h * kd).map(|i| i as f32).collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let kb = device.upload(&kv)?;
+        let mut kt = device.alloc::<f32>(b * h * kd * t)?;
+        let grid = ((t as u32).div_ceil(64), (b * h) as u32);
+        let (ti, hi, ki) = (t as i32, h as i32, kd as i32);
+        kernel_fns::k_tile_load_transposed::launch(device, grid, &kb, &mut kt, ti, hi, ki, 64, 64)?;
+        Ok(device.download(&kt)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for bh in 0..b * h {
+        let (bi, hi) = (bh / h, bh % h);
+        for c in 0..kd {
+            for r in 0..t {
+                let want = kv[((bi * t + r) * h + hi) * kd + c];
+                let have = got[(bh * kd + c) * t + r];
+                if have != want {
+                    return Err(format!("kt[{bh}][{c}][{r}] = {have} for {want}"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn vector_add(device: &Device, large: bool) -> Result<(), String> {

@@ -178,3 +178,297 @@ pub fn matmul(
         .build();
     store(c, acc.to(DType::F32)).boundary_check(&[0, 1]).build();
 }
+
+/// A 2-D tile through tensors of pointers with masks on both axes,
+/// copied (the builder's [`crate::masked_tile_2d::masked_tile_2d`]).
+#[tile::kernel]
+pub fn masked_tile_2d(
+    x_ptr: Ptr<f32>,
+    out_ptr: Ptr<f32>,
+    m: i32,
+    k: i32,
+    stride_xm: i32,
+    stride_xk: i32,
+    stride_om: i32,
+    stride_ok: i32,
+    #[constexpr] bm: i32,
+    #[constexpr] bk: i32,
+) {
+    let (pid_m, pid_k) = (program_id(0), program_id(1));
+    let offs_m = pid_m * bm + arange(0, bm);
+    let offs_k = pid_k * bk + arange(0, bk);
+    let rows = offs_m.expand_dims(1);
+    let cols = offs_k.expand_dims(0);
+    let addrs = x_ptr + rows * stride_xm + cols * stride_xk;
+    let mask = rows.lt(m) & cols.lt(k);
+    let x_tile = load(addrs).mask(mask).other(0.0).build();
+    store(out_ptr + rows * stride_om + cols * stride_ok, x_tile)
+        .mask(mask)
+        .build();
+}
+
+/// Each row's sum through a block pointer, `block_n` columns a step, in
+/// any element type `T` (the builder's [`crate::row_sum::row_sum`], whose
+/// dtype argument is `T` here).
+#[tile::kernel]
+pub fn row_sum<T>(
+    a_ptr: Ptr<T>,
+    outputs_ptr: Ptr<f32>,
+    m: i32,
+    n: i32,
+    a_strides_x: i64,
+    a_strides_y: i64,
+    #[constexpr] block_n: i64,
+) {
+    let program_id = program_id(0);
+    let mut input = make_block_ptr(a_ptr)
+        .shape([m, n])
+        .strides([a_strides_x, a_strides_y])
+        .offsets([program_id, i32(0)])
+        .block_shape([1, block_n])
+        .order([1, 0])
+        .build();
+    let output = make_block_ptr(outputs_ptr)
+        .shape([m])
+        .strides([1])
+        .offsets([program_id])
+        .block_shape([1])
+        .order([0])
+        .build();
+    let mut accumulator = zeros(&[1], DType::F32);
+    for _ in range(0, n, block_n) {
+        let block = load(input)
+            .boundary_check(&[0, 1])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        accumulator = accumulator + block.sum(1);
+        input = input.advance([0, block_n]);
+    }
+    store(output, accumulator).build();
+}
+
+/// `output[r] = sum_d x[r, d] * weight[d]` over tiles of rows (the
+/// builder's [`crate::weighted_sum::weighted_sum_fwd`]).
+#[tile::kernel]
+pub fn weighted_sum_fwd<T>(
+    x_ptr: Ptr<T>,
+    weight_ptr: Ptr<T>,
+    output_ptr: Ptr<f32>,
+    x_stride_row: i64,
+    x_stride_dim: i64,
+    weight_stride_dim: i64,
+    output_stride_row: i64,
+    rows: i32,
+    d: i32,
+    #[constexpr] rows_tile: i64,
+    #[constexpr] d_tile: i64,
+) {
+    let row_tile_idx = program_id(0);
+    let mut x_block = make_block_ptr(x_ptr)
+        .shape([rows, d])
+        .strides([x_stride_row, x_stride_dim])
+        .offsets([row_tile_idx * rows_tile, i32(0)])
+        .block_shape([rows_tile, d_tile])
+        .order([1, 0])
+        .build();
+    let mut weight_block = make_block_ptr(weight_ptr)
+        .shape([d])
+        .strides([weight_stride_dim])
+        .offsets([0])
+        .block_shape([d_tile])
+        .order([0])
+        .build();
+    let output_block = make_block_ptr(output_ptr)
+        .shape([rows])
+        .strides([output_stride_row])
+        .offsets([row_tile_idx * rows_tile])
+        .block_shape([rows_tile])
+        .order([0])
+        .build();
+    let mut output = zeros(&[rows_tile], DType::F32);
+    for _ in range(0, d.cdiv(d_tile), 1) {
+        let row = load(x_block)
+            .boundary_check(&[0, 1])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        let weight = load(weight_block)
+            .boundary_check(&[0])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        output = output + (row * weight.expand_dims(0)).sum(1);
+        x_block = x_block.advance([0, d_tile]);
+        weight_block = weight_block.advance([d_tile]);
+    }
+    store(output_block, output).boundary_check(&[0]).build();
+}
+
+/// The weighted sum's backward pass: `grad_x` as an outer product and one
+/// partial `grad_weight` row per program (the builder's
+/// [`crate::weighted_sum::weighted_sum_bwd`]).
+#[tile::kernel]
+pub fn weighted_sum_bwd<T>(
+    x_ptr: Ptr<T>,
+    weight_ptr: Ptr<T>,
+    grad_output_ptr: Ptr<T>,
+    grad_x_ptr: Ptr<f32>,
+    partial_grad_weight_ptr: Ptr<f32>,
+    stride_xr: i64,
+    stride_xd: i64,
+    stride_wd: i64,
+    stride_gr: i64,
+    stride_gxr: i64,
+    stride_gxd: i64,
+    stride_gwb: i64,
+    stride_gwd: i64,
+    num_rows: i32,
+    d: i32,
+    #[constexpr] rows_tile: i64,
+    #[constexpr] d_tile: i64,
+) {
+    let row_tile_idx = program_id(0);
+    let n_row_tiles = num_programs(0);
+    let grad_output_block = make_block_ptr(grad_output_ptr)
+        .shape([num_rows])
+        .strides([stride_gr])
+        .offsets([row_tile_idx * rows_tile])
+        .block_shape([rows_tile])
+        .order([0])
+        .build();
+    let mut x_block = make_block_ptr(x_ptr)
+        .shape([num_rows, d])
+        .strides([stride_xr, stride_xd])
+        .offsets([row_tile_idx * rows_tile, i32(0)])
+        .block_shape([rows_tile, d_tile])
+        .order([1, 0])
+        .build();
+    let mut weight_block = make_block_ptr(weight_ptr)
+        .shape([d])
+        .strides([stride_wd])
+        .offsets([0])
+        .block_shape([d_tile])
+        .order([0])
+        .build();
+    let mut grad_x_block = make_block_ptr(grad_x_ptr)
+        .shape([num_rows, d])
+        .strides([stride_gxr, stride_gxd])
+        .offsets([row_tile_idx * rows_tile, i32(0)])
+        .block_shape([rows_tile, d_tile])
+        .order([1, 0])
+        .build();
+    let mut partial_grad_weight_block = make_block_ptr(partial_grad_weight_ptr)
+        .shape([n_row_tiles, d])
+        .strides([stride_gwb, stride_gwd])
+        .offsets([row_tile_idx, i32(0)])
+        .block_shape([1, d_tile])
+        .order([1, 0])
+        .build();
+    for _ in range(0, d.cdiv(d_tile), 1) {
+        let grad_output = load(grad_output_block)
+            .boundary_check(&[0])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        let weight = load(weight_block)
+            .boundary_check(&[0])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        let grad_x_row = grad_output.expand_dims(1) * weight.expand_dims(0);
+        store(grad_x_block, grad_x_row)
+            .boundary_check(&[0, 1])
+            .build();
+        let row = load(x_block)
+            .boundary_check(&[0, 1])
+            .padding(Padding::Zero)
+            .build()
+            .to(DType::F32);
+        let grad_weight_row = (row * grad_output.expand_dims(1)).reduce(ReduceKind::Sum, 0, true);
+        store(partial_grad_weight_block, grad_weight_row)
+            .boundary_check(&[1])
+            .build();
+        x_block = x_block.advance([0, d_tile]);
+        weight_block = weight_block.advance([d_tile]);
+        partial_grad_weight_block = partial_grad_weight_block.advance([0, d_tile]);
+        grad_x_block = grad_x_block.advance([0, d_tile]);
+    }
+}
+
+/// One `(BT, BK)` tile of `q` for a head, through a block pointer, copied
+/// (the builder's [`crate::attention_tiles::q_tile_load`]).
+#[tile::kernel]
+pub fn q_tile_load(
+    q_ptr: Ptr<f32>,
+    o_ptr: Ptr<f32>,
+    t: i32,
+    hq: i32,
+    k: i32,
+    #[constexpr] bt: i64,
+    #[constexpr] bk: i64,
+) {
+    let i_t = program_id(0);
+    let i_bh = program_id(1);
+    let (i_b, i_hq) = (i_bh / hq, i_bh % hq);
+    let bos = i_b * t;
+    let head = (bos * hq + i_hq) * k;
+    let stride_t = (hq * k).to(DType::I64);
+    let p_q = make_block_ptr(q_ptr + head)
+        .shape([t, k])
+        .strides([stride_t, i64(1)])
+        .offsets([i_t * bt, i32(0)])
+        .block_shape([bt, bk])
+        .order([1, 0])
+        .build();
+    let b_q = load(p_q)
+        .boundary_check(&[0, 1])
+        .padding(Padding::Zero)
+        .build();
+    let p_o = make_block_ptr(o_ptr + head)
+        .shape([t, k])
+        .strides([stride_t, i64(1)])
+        .offsets([i_t * bt, i32(0)])
+        .block_shape([bt, bk])
+        .order([1, 0])
+        .build();
+    store(p_o, b_q).boundary_check(&[0, 1]).build();
+}
+
+/// One `(BK, BT)` tile of `k` read transposed through a column-major
+/// block pointer (a virtual transpose) and stored row-major (the
+/// builder's [`crate::attention_tiles::k_tile_load_transposed`]).
+#[tile::kernel]
+pub fn k_tile_load_transposed(
+    k_ptr: Ptr<f32>,
+    kt_ptr: Ptr<f32>,
+    t: i32,
+    h: i32,
+    k: i32,
+    #[constexpr] bt: i64,
+    #[constexpr] bk: i64,
+) {
+    let i_t = program_id(0);
+    let i_bh = program_id(1);
+    let (i_b, i_h) = (i_bh / h, i_bh % h);
+    let bos = i_b * t;
+    let p_k = make_block_ptr(k_ptr + (bos * h + i_h) * k)
+        .shape([k, t])
+        .strides([i64(1), (h * k).to(DType::I64)])
+        .offsets([i32(0), i_t * bt])
+        .block_shape([bk, bt])
+        .order([0, 1])
+        .build();
+    let b_k = load(p_k)
+        .boundary_check(&[0, 1])
+        .padding(Padding::Zero)
+        .build();
+    let p_kt = make_block_ptr(kt_ptr + i_bh * k * t)
+        .shape([k, t])
+        .strides([t.to(DType::I64), i64(1)])
+        .offsets([i32(0), i_t * bt])
+        .block_shape([bk, bt])
+        .order([1, 0])
+        .build();
+    store(p_kt, b_k).boundary_check(&[0, 1]).build();
+}

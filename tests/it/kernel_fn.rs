@@ -73,11 +73,67 @@ fn seed_kernels_as_functions_compile_to_the_builders_ptx() {
     assert_same(&by_macro, &builder, &["sm_80", "sm_90"]);
 }
 
+/// The other seeds: tensors of pointers with 2-D masks, block pointers
+/// (a virtual transpose among them), loops carrying block pointers, and
+/// kernels generic over their element type (`fn row_sum<T>(a_ptr:
+/// Ptr<T>, ..)`, one kernel per `T`, as the builder's dtype argument).
+#[test]
+fn the_other_seed_kernels_as_functions_build_the_builders_ir() {
+    use tile::half::{bf16, f16};
+    use tile_examples::{attention_tiles, masked_tile_2d, row_sum, weighted_sum};
+    let context = tile::context().unwrap();
+    assert_same(
+        &kernel_fns::masked_tile_2d::build(&context, 32, 64).unwrap(),
+        &masked_tile_2d::masked_tile_2d(&context, 32, 64).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::row_sum::build::<f32>(&context, 256).unwrap(),
+        &row_sum::row_sum(&context, 256, DType::F32).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::row_sum::build::<bf16>(&context, 256).unwrap(),
+        &row_sum::row_sum(&context, 256, DType::BF16).unwrap(),
+        &[],
+    );
+    assert_same(
+        &kernel_fns::weighted_sum_fwd::build::<f16>(&context, 16, 64).unwrap(),
+        &weighted_sum::weighted_sum_fwd(&context, 16, 64, DType::F16).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::weighted_sum_bwd::build::<f32>(&context, 16, 64).unwrap(),
+        &weighted_sum::weighted_sum_bwd(&context, 16, 64, DType::F32).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::q_tile_load::build(&context, 64, 32).unwrap(),
+        &attention_tiles::q_tile_load(&context, 64, 32).unwrap(),
+        &["sm_90"],
+    );
+    assert_same(
+        &kernel_fns::k_tile_load_transposed::build(&context, 64, 32).unwrap(),
+        &attention_tiles::k_tile_load_transposed(&context, 64, 32).unwrap(),
+        &["sm_90"],
+    );
+    // One kernel per element type, each made once.
+    let (a, b) = (
+        kernel_fns::row_sum::jit::<f32>(128).unwrap(),
+        kernel_fns::row_sum::jit::<bf16>(128).unwrap(),
+    );
+    assert!(!std::sync::Arc::ptr_eq(&a, &b));
+    assert!(std::sync::Arc::ptr_eq(
+        &a,
+        &kernel_fns::row_sum::jit::<f32>(128).unwrap()
+    ));
+}
+
 #[test]
 fn typed_launches_run_the_seed_kernels_on_the_interpreter() {
     let device = Device::interpreter();
     let cases = tile_examples::kernel_fn_checks::cases(&device, false);
-    assert_eq!(cases.len(), 4);
+    assert_eq!(cases.len(), 9);
     for (name, outcome) in cases {
         outcome.unwrap_or_else(|e| panic!("{name}: {e}"));
     }

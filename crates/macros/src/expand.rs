@@ -19,6 +19,36 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     body::rewrite(&mut block, &k)?;
 
     let name = &func.sig.ident;
+    // Element types (`fn k<T: Element>(x: Ptr<T>)`): each function of the
+    // module is generic over them, and a kernel is made per element type.
+    let type_params: Vec<&Ident> = func.sig.generics.type_params().map(|t| &t.ident).collect();
+    let (generics, turbofish) = if type_params.is_empty() {
+        (quote!(), quote!())
+    } else {
+        let params = func.sig.generics.type_params().map(|t| {
+            let (ident, bounds) = (&t.ident, &t.bounds);
+            if bounds.is_empty() {
+                quote!(#ident: ::tile::Element)
+            } else {
+                quote!(#ident: ::tile::Element + #bounds)
+            }
+        });
+        (quote!(<#(#params),*>), quote!(::<#(#type_params),*>))
+    };
+    let where_clause = &func.sig.generics.where_clause;
+    let build_generics = if type_params.is_empty() {
+        quote!(<'c>)
+    } else {
+        let params = func.sig.generics.type_params().map(|t| {
+            let (ident, bounds) = (&t.ident, &t.bounds);
+            if bounds.is_empty() {
+                quote!(#ident: ::tile::Element)
+            } else {
+                quote!(#ident: ::tile::Element + #bounds)
+            }
+        });
+        quote!(<'c, #(#params),*>)
+    };
     let name_str = name.to_string();
     let vis = &func.vis;
     let attrs = &func.attrs;
@@ -46,6 +76,7 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let const_names: Vec<&Ident> = constexprs.iter().map(|(n, _)| *n).collect();
     let const_types: Vec<&syn::Type> = constexprs.iter().map(|(_, t)| *t).collect();
     let launch_params: Vec<TokenStream> = params.iter().map(launch_param).collect();
+    let dtype_slots: Vec<TokenStream> = type_params.iter().map(|_| quote!(::tile::DType)).collect();
     let launch_args: Vec<TokenStream> = params.iter().filter_map(launch_arg).collect();
 
     let num_warps = attr
@@ -84,45 +115,50 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 
             /// The kernel for these constexprs, through the kernel builder.
             #[allow(unused_mut, unused_assignments, unused_braces, clippy::all)]
-            pub fn build<'c>(
+            pub fn build #build_generics (
                 context: &'c ::tile::melior::Context,
                 #(#const_names: #const_types),*
-            ) -> ::tile::Result<::tile::Kernel<'c>> {
+            ) -> ::tile::Result<::tile::Kernel<'c>> #where_clause {
                 #build_call.map_err(::tile::Error::from)
             }
 
             /// The kernel for these constexprs compiled on demand (one
             /// variant per set of argument facts), made once per constexpr
             /// value in this process.
-            pub fn jit(#(#const_names: #const_types),*) -> ::tile::Result<::std::sync::Arc<::tile::Jit>> {
-                static VARIANTS: ::tile::__macro_support::JitCache<(#(#const_types,)*)> =
-                    ::tile::__macro_support::JitCache::new();
-                VARIANTS.get((#(::core::clone::Clone::clone(&#const_names),)*), options(), move |context| {
-                    build(context, #(#const_names),*)
+            pub fn jit #generics (#(#const_names: #const_types),*) -> ::tile::Result<::std::sync::Arc<::tile::Jit>> #where_clause {
+                static VARIANTS: ::tile::__macro_support::JitCache<(
+                    #(#dtype_slots,)* #(#const_types,)*
+                )> = ::tile::__macro_support::JitCache::new();
+                let key = (
+                    #(<#type_params as ::tile::Element>::DTYPE,)*
+                    #(::core::clone::Clone::clone(&#const_names),)*
+                );
+                VARIANTS.get(key, options(), move |context| {
+                    build #turbofish (context, #(#const_names),*)
                 })
             }
 
             /// Launches the kernel on `device` over `grid`, waiting for it
             /// to finish; arguments as the kernel function declares them.
-            pub fn launch(
+            pub fn launch #generics (
                 device: &::tile::Device,
                 grid: impl ::core::convert::Into<::tile::Grid>,
                 #(#launch_params),*
-            ) -> ::tile::Result<()> {
+            ) -> ::tile::Result<()> #where_clause {
                 let args = [#(#launch_args),*];
-                jit(#(#const_names),*)?.launch(device, grid, &args)?;
+                jit #turbofish (#(#const_names),*)?.launch(device, grid, &args)?;
                 Ok(())
             }
 
             /// [`launch`] without waiting: the kernel is queued on the
             /// device's stream.
-            pub fn launch_async(
+            pub fn launch_async #generics (
                 device: &::tile::Device,
                 grid: impl ::core::convert::Into<::tile::Grid>,
                 #(#launch_params),*
-            ) -> ::tile::Result<()> {
+            ) -> ::tile::Result<()> #where_clause {
                 let args = [#(#launch_args),*];
-                jit(#(#const_names),*)?.launch_async(device, grid, &args)?;
+                jit #turbofish (#(#const_names),*)?.launch_async(device, grid, &args)?;
                 Ok(())
             }
         }

@@ -29,11 +29,14 @@ pub fn parse(sig: &mut Signature) -> syn::Result<Vec<Param>> {
     if let Some(token) = &sig.asyncness {
         return Err(syn::Error::new(token.span(), "a kernel cannot be `async`"));
     }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        return Err(syn::Error::new(
-            sig.generics.span(),
-            "a kernel has no generic parameters: make the varying part a `#[constexpr]` parameter",
-        ));
+    for param in &sig.generics.params {
+        if !matches!(param, syn::GenericParam::Type(_)) {
+            return Err(syn::Error::new(
+                param.span(),
+                "a kernel's generic parameters are element types (`T` in `Ptr<T>`): \
+                 make other varying parts `#[constexpr]` parameters",
+            ));
+        }
     }
     if let syn::ReturnType::Type(_, ty) = &sig.output {
         return Err(syn::Error::new(
