@@ -78,6 +78,11 @@ pub use error::{Error, Result};
 ///   it (for [`compile`], dumps, `tile-opt`);
 /// - `options()` and `NAME`.
 ///
+/// Element types can be parameters of their own, as a Triton kernel's
+/// pointers take any dtype: `fn row_sum<T>(a: Ptr<T>, out: Ptr<f32>, ..)`
+/// makes every function of the module generic over `T` (`row_sum::launch`
+/// infers it from the buffer), one kernel per element type.
+///
 /// Parameters: `x: Ptr<T>` for a pointer to [`Element`]s `T` (`f32`,
 /// `f16`, `bf16`, `i32`, `u8`, ...); `n: i32` (or `i64`, `f32`, `f16`,
 /// `bf16`) for a scalar; `#[constexpr] block: i32` (any `Clone + Hash +
