@@ -69,7 +69,7 @@ pub fn graph_replay_case(device: &Device) -> Result<(), String> {
     }
 }
 
-/// Time per kernel of windows of [`WINDOW`] launches of the 4-program
+/// Time per kernel of windows of 200 launches of the 4-program
 /// vector add: launched one by one through the JIT, and replayed from a
 /// graph of the same launches; end to end (queued and run: the stream
 /// drained after each window) and the host's part (queueing only). Returns
