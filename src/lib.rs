@@ -8,7 +8,7 @@
 //! code), and the kernel becomes tile IR: the `tile` dialect (defined in
 //! IRDL, verified by MLIR and by the tile rules) plus upstream `arith`,
 //! `math` and `scf` on ranked tensors, compiled to PTX ([`compile`],
-//! [`jit`]).
+//! [`jit()`]).
 //!
 //! The builder, as the macro's expansion uses it:
 //!
