@@ -113,6 +113,18 @@ pub use error::{Error, Result};
 /// mismatch, a block that is no power of two) is an [`Error`] naming the
 /// line in the kernel function, and the PTX's line table points there.
 /// Attribute options: `#[tile::kernel(num_warps = 8, num_stages = 3)]`.
+///
+/// Autotuning, as Triton's `@triton.autotune(configs, key)`:
+/// `#[tile::kernel(autotune = configs, key = [m, n, k])]`, where `configs`
+/// is a function returning `Vec<`[`Config`]`>` whose values name the
+/// kernel's constexprs (`Config::new(4).with_stages(3).with("bm", 128)`).
+/// The module then has `autotuner()` (one kernel per configuration, made
+/// once per element type) and a `launch(device, grid, args...)` without the
+/// constexprs, whose `grid` is a function of the chosen configuration
+/// (`|c| Grid::from(...c.get("bm")...)`); the first launch for new values
+/// of the key times every configuration and keeps the fastest (in memory
+/// and on disk); on the interpreter the first configuration runs, untimed.
+/// `tile_examples::kernel_fns::matmul_tuned` is one.
 /// The function must be an item of a module (not inside a function): the
 /// module it becomes uses its parent's names (`use super::*`).
 pub use tile_macros::kernel;

@@ -7,41 +7,70 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
-/// A kernel's [`Jit`]s, one per set of constexpr values, made on first
-/// use.
-pub struct JitCache<K> {
-    variants: Mutex<Option<HashMap<K, Arc<Jit>>>>,
+/// Values made once per key on first use: a kernel's [`Jit`]s (one per
+/// set of constexpr values and element types), its autotuners (one per
+/// set of element types).
+pub struct Made<K, V> {
+    made: Mutex<Option<HashMap<K, Arc<V>>>>,
 }
 
-impl<K: Hash + Eq> JitCache<K> {
-    /// An empty cache (a `static`'s initialiser).
+/// A kernel's [`Jit`]s.
+pub type JitCache<K> = Made<K, Jit>;
+
+impl<K: Hash + Eq, V> Made<K, V> {
+    /// None made yet (a `static`'s initialiser).
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
-        JitCache {
-            variants: Mutex::new(None),
+        Made {
+            made: Mutex::new(None),
         }
     }
 
-    /// The [`Jit`] for `key`, built by `build` with `options` if new.
-    pub fn get(
-        &self,
-        key: K,
-        options: Options,
-        build: impl for<'c> FnOnce(&'c Context) -> crate::Result<Kernel<'c>>,
-    ) -> crate::Result<Arc<Jit>> {
-        let lock = || self.variants.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(jit) = lock().as_ref().and_then(|m| m.get(&key)) {
-            return Ok(jit.clone());
+    /// The value for `key`, made by `make` if new.
+    pub fn get(&self, key: K, make: impl FnOnce() -> crate::Result<V>) -> crate::Result<Arc<V>> {
+        let lock = || self.made.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = lock().as_ref().and_then(|m| m.get(&key)) {
+            return Ok(v.clone());
         }
-        // Built outside the lock: a kernel's build may launch others.
-        let jit = Arc::new(crate::jit::jit_built(build, options)?);
-        let mut variants = lock();
-        Ok(variants
+        // Made outside the lock: making one may need another.
+        let v = Arc::new(make()?);
+        let mut made = lock();
+        Ok(made
             .get_or_insert_with(HashMap::new)
             .entry(key)
-            .or_insert(jit)
+            .or_insert(v)
             .clone())
     }
+}
+
+/// The [`Jit`] of the kernel `build` makes, compiled with `options`.
+pub fn jit_of(
+    options: Options,
+    build: impl for<'c> FnOnce(&'c Context) -> crate::Result<Kernel<'c>>,
+) -> crate::Result<Jit> {
+    crate::jit::jit_built(build, options)
+}
+
+/// An autotuner over `configs`, each configuration's kernel made by
+/// `build` and compiled with `options` and the configuration's warps and
+/// stages.
+pub fn tuner(
+    name: &str,
+    configs: Vec<crate::Config>,
+    options: Options,
+    build: impl for<'c> Fn(&'c Context, &crate::Config) -> Result<Kernel<'c>, String>,
+) -> crate::Result<crate::Autotuner<crate::TileCompiler>> {
+    Ok(crate::autotuner(name, configs, options, build)?)
+}
+
+/// The constexpr `name` of an autotuned kernel, from `config`.
+pub fn config_value<T: TryFrom<i64>>(config: &crate::Config, name: &str) -> Result<T, String> {
+    let value = config
+        .get(name)
+        .ok_or_else(|| format!("configuration {config} has no value for the constexpr `{name}`"))?;
+    T::try_from(value).map_err(|_| {
+        format!("configuration {config}: {value} does not fit the constexpr `{name}`'s type")
+    })
 }
 
 /// A branch's condition: a scalar tile (`scf.if`, both sides built) or a

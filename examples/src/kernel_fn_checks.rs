@@ -26,7 +26,48 @@ pub fn cases(device: &Device, large: bool) -> Vec<Case> {
             "k_tile_load_transposed",
             k_tile_load_transposed(device, large),
         ),
+        ("matmul_tuned", matmul_tuned(device, large)),
     ]
+}
+
+/// The autotuned tutorial matmul (timed over its configurations on a GPU;
+/// the first configuration on the interpreter), with M, N and K tails.
+fn matmul_tuned(device: &Device, large: bool) -> Result<(), String> {
+    let (m, n, k) = if large {
+        (1000, 1030, 777)
+    } else {
+        (40, 24, 48)
+    };
+    let a: Vec<f16> = (0..m * k)
+        .map(|i| f16::from_f32(((i % 7) as f32 - 3.0) * 0.125))
+        .collect();
+    let b: Vec<f16> = (0..k * n)
+        .map(|i| f16::from_f32(((i % 5) as f32 - 2.0) * 0.5))
+        .collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let (ab, bb) = (device.upload(&a)?, device.upload(&b)?);
+        let mut c = device.alloc::<f32>(m * n)?;
+        let grid = |config: &tile::Config| {
+            let (bm, bn) = (config.get("bm").unwrap_or(1), config.get("bn").unwrap_or(1));
+            let blocks = (m as i64 + bm - 1) / bm * ((n as i64 + bn - 1) / bn);
+            tile::Grid::from(blocks as u32)
+        };
+        let (mi, ni, ki) = (m as i32, n as i32, k as i32);
+        kernel_fns::matmul_tuned::launch(device, grid, &ab, &bb, &mut c, mi, ni, ki)?;
+        Ok(device.download(&c)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..k)
+                .map(|l| a[i * k + l].to_f32() * b[l * n + j].to_f32())
+                .sum();
+            if got[i * n + j] != want {
+                return Err(format!("C[{i}, {j}] = {} for {want}", got[i * n + j]));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A copy of an `m x k` window through 2-D masks: every element inside

@@ -472,3 +472,66 @@ pub fn k_tile_load_transposed(
         .build();
     store(p_kt, b_k).boundary_check(&[0, 1]).build();
 }
+
+/// The configurations [`matmul_tuned`] is timed over (tiles, warps,
+/// stages), as Triton's `@triton.autotune(configs=[...])`.
+pub fn matmul_tuned_configs() -> Vec<tile::Config> {
+    let config = |warps, stages, bm, bn, bk| {
+        tile::Config::new(warps)
+            .with_stages(stages)
+            .with("bm", bm)
+            .with("bn", bn)
+            .with("bk", bk)
+    };
+    vec![
+        config(4, 3, 128, 128, 32),
+        config(4, 4, 64, 128, 32),
+        config(8, 3, 128, 256, 64),
+    ]
+}
+
+/// `C = A @ B` as Triton's tutorial 03 writes it (tensors of pointers,
+/// wrapped rows and columns, a masked K tail), autotuned: the tile sizes
+/// come from [`matmul_tuned_configs`], the tuning is keyed by `m`, `n`
+/// and `k`, and `launch` takes the grid as a function of the chosen
+/// configuration.
+#[tile::kernel(autotune = matmul_tuned_configs, key = [m, n, k])]
+pub fn matmul_tuned(
+    a: Ptr<f16>,
+    b: Ptr<f16>,
+    c: Ptr<f32>,
+    m: i32,
+    n: i32,
+    k: i32,
+    #[constexpr] bm: i32,
+    #[constexpr] bn: i32,
+    #[constexpr] bk: i32,
+) {
+    let pid = program_id(0);
+    let grid_n = n.cdiv(bn);
+    let (pid_m, pid_n) = (pid / grid_n, pid % grid_n);
+    let rm = pid_m * bm + arange(0, bm);
+    let rn = pid_n * bn + arange(0, bn);
+    let rk = arange(0, bk);
+    let mut a_ptrs = a + (rm % m).expand_dims(1) * k + rk.expand_dims(0);
+    let mut b_ptrs = b + rk.expand_dims(1) * n + (rn % n).expand_dims(0);
+    let mut acc = zeros(&[bm as i64, bn as i64], DType::F32);
+    for kk in range(0, k.cdiv(bk)) {
+        let left = k - kk * bk;
+        let a_tile = load(a_ptrs)
+            .mask(rk.expand_dims(0).lt(left))
+            .other(0.0)
+            .build();
+        let b_tile = load(b_ptrs)
+            .mask(rk.expand_dims(1).lt(left))
+            .other(0.0)
+            .build();
+        acc = dot(a_tile, b_tile).acc(acc).build();
+        a_ptrs = a_ptrs + bk;
+        b_ptrs = b_ptrs + bk * n;
+    }
+    let mask = rm.expand_dims(1).lt(m) & rn.expand_dims(0).lt(n);
+    store(c + rm.expand_dims(1) * n + rn.expand_dims(0), acc)
+        .mask(mask)
+        .build();
+}

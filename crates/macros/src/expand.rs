@@ -94,6 +94,43 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         })
     };
 
+    let launchers = match &attr.autotune {
+        None => quote! {
+        /// Launches the kernel on `device` over `grid`, waiting for it
+            /// to finish; arguments as the kernel function declares them.
+            pub fn launch #generics (
+                device: &::tile::Device,
+                grid: impl ::core::convert::Into<::tile::Grid>,
+                #(#launch_params),*
+            ) -> ::tile::Result<()> #where_clause {
+                let args = [#(#launch_args),*];
+                jit #turbofish (#(#const_names),*)?.launch(device, grid, &args)?;
+                Ok(())
+            }
+
+            /// [`launch`] without waiting: the kernel is queued on the
+            /// device's stream.
+            pub fn launch_async #generics (
+                device: &::tile::Device,
+                grid: impl ::core::convert::Into<::tile::Grid>,
+                #(#launch_params),*
+            ) -> ::tile::Result<()> #where_clause {
+                let args = [#(#launch_args),*];
+                jit #turbofish (#(#const_names),*)?.launch_async(device, grid, &args)?;
+                Ok(())
+            }
+        },
+        Some(configs) => autotuned(
+            &params,
+            &attr.key,
+            configs,
+            &generics,
+            &turbofish,
+            where_clause,
+            &type_params,
+        )?,
+    };
+
     Ok(quote! {
         #(#attrs)*
         #vis mod #name {
@@ -133,34 +170,14 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
                     #(<#type_params as ::tile::Element>::DTYPE,)*
                     #(::core::clone::Clone::clone(&#const_names),)*
                 );
-                VARIANTS.get(key, options(), move |context| {
-                    build #turbofish (context, #(#const_names),*)
+                VARIANTS.get(key, move || {
+                    ::tile::__macro_support::jit_of(options(), move |context| {
+                        build #turbofish (context, #(#const_names),*)
+                    })
                 })
             }
 
-            /// Launches the kernel on `device` over `grid`, waiting for it
-            /// to finish; arguments as the kernel function declares them.
-            pub fn launch #generics (
-                device: &::tile::Device,
-                grid: impl ::core::convert::Into<::tile::Grid>,
-                #(#launch_params),*
-            ) -> ::tile::Result<()> #where_clause {
-                let args = [#(#launch_args),*];
-                jit #turbofish (#(#const_names),*)?.launch(device, grid, &args)?;
-                Ok(())
-            }
-
-            /// [`launch`] without waiting: the kernel is queued on the
-            /// device's stream.
-            pub fn launch_async #generics (
-                device: &::tile::Device,
-                grid: impl ::core::convert::Into<::tile::Grid>,
-                #(#launch_params),*
-            ) -> ::tile::Result<()> #where_clause {
-                let args = [#(#launch_args),*];
-                jit #turbofish (#(#const_names),*)?.launch_async(device, grid, &args)?;
-                Ok(())
-            }
+            #launchers
         }
     })
 }
@@ -183,4 +200,96 @@ fn launch_arg(p: &Param) -> Option<TokenStream> {
         Kind::Scalar(ty) => Some(quote!(<#ty as ::tile::ScalarArg>::arg(#n))),
         Kind::Constexpr(_) => None,
     }
+}
+
+/// `autotuner`, `launch` and `launch_async` of an autotuned kernel: the
+/// constexprs come from each configuration (by name), the tuning is keyed
+/// by the `key` parameters' values, and the grid is a function of the
+/// chosen configuration.
+fn autotuned(
+    params: &[Param],
+    key: &[Ident],
+    configs: &syn::Path,
+    generics: &TokenStream,
+    turbofish: &TokenStream,
+    where_clause: &Option<syn::WhereClause>,
+    type_params: &[&Ident],
+) -> syn::Result<TokenStream> {
+    for k in key {
+        match params.iter().find(|p| p.name == *k) {
+            Some(Param {
+                kind: Kind::Scalar(_),
+                ..
+            }) => {}
+            Some(_) => {
+                return Err(syn::Error::new(
+                    k.span(),
+                    "a tuning key is a scalar parameter (its value at launch)",
+                ));
+            }
+            None => return Err(syn::Error::new(k.span(), "no parameter of this name")),
+        }
+    }
+    let const_params: Vec<(&Ident, &syn::Type)> = params
+        .iter()
+        .filter_map(|p| match &p.kind {
+            Kind::Constexpr(ty) => Some((&p.name, ty)),
+            _ => None,
+        })
+        .collect();
+    let const_names: Vec<&Ident> = const_params.iter().map(|(n, _)| *n).collect();
+    let const_types: Vec<&syn::Type> = const_params.iter().map(|(_, t)| *t).collect();
+    let const_strs: Vec<String> = const_names.iter().map(|n| n.to_string()).collect();
+    let runtime: Vec<&Param> = params
+        .iter()
+        .filter(|p| !matches!(p.kind, Kind::Constexpr(_)))
+        .collect();
+    let launch_params: Vec<TokenStream> = runtime.iter().map(|p| launch_param(p)).collect();
+    let launch_args: Vec<TokenStream> = runtime.iter().filter_map(|p| launch_arg(p)).collect();
+    let runtime_names: Vec<&Ident> = runtime.iter().map(|p| &p.name).collect();
+    let key_format: String = key.iter().map(|k| format!("{k}={{:?}} ")).collect();
+    let dtype_slots: Vec<TokenStream> = type_params.iter().map(|_| quote!(::tile::DType)).collect();
+    Ok(quote! {
+        /// The autotuner over the attribute's configurations: one kernel
+        /// per configuration, its constexprs taken from the
+        /// configuration's values of the same names; made once per
+        /// element type in this process.
+        pub fn autotuner #generics () -> ::tile::Result<::std::sync::Arc<::tile::Autotuner<::tile::TileCompiler>>> #where_clause {
+            static TUNERS: ::tile::__macro_support::Made<(#(#dtype_slots,)*), ::tile::Autotuner<::tile::TileCompiler>> =
+                ::tile::__macro_support::Made::new();
+            TUNERS.get((#(<#type_params as ::tile::Element>::DTYPE,)*), || {
+                ::tile::__macro_support::tuner(NAME, #configs(), options(), |context, config| {
+                    #(let #const_names: #const_types =
+                        ::tile::__macro_support::config_value(config, #const_strs)?;)*
+                    build #turbofish (context, #(#const_names),*).map_err(|e| e.to_string())
+                })
+            })
+        }
+
+        /// Launches the best configuration for the key's values (timing
+        /// every configuration first, on a new key) over the grid `grid`
+        /// gives for it, and waits; arguments as the kernel function
+        /// declares them, without the constexprs (the configuration's).
+        pub fn launch #generics (
+            device: &::tile::Device,
+            grid: impl Fn(&::tile::Config) -> ::tile::Grid,
+            #(#launch_params),*
+        ) -> ::tile::Result<()> #where_clause {
+            launch_async #turbofish (device, grid, #(#runtime_names),*)?;
+            device.synchronize()?;
+            Ok(())
+        }
+
+        /// [`launch`] without waiting.
+        pub fn launch_async #generics (
+            device: &::tile::Device,
+            grid: impl Fn(&::tile::Config) -> ::tile::Grid,
+            #(#launch_params),*
+        ) -> ::tile::Result<()> #where_clause {
+            let key = format!(#key_format, #(#key),*);
+            let args = [#(#launch_args),*];
+            autotuner #turbofish ()?.launch(device, key.trim_end(), grid, &args)?;
+            Ok(())
+        }
+    })
 }
