@@ -27,7 +27,95 @@ pub fn cases(device: &Device, large: bool) -> Vec<Case> {
             k_tile_load_transposed(device, large),
         ),
         ("matmul_tuned", matmul_tuned(device, large)),
+        ("weighted_sum_bwd f32", weighted_sum_bwd(device, large)),
+        ("q_tile_load", q_tile_load(device, large)),
     ]
+}
+
+/// The weighted sum's backward: `grad_x[r, d] = grad_out[r] * w[d]` and
+/// one row of partial `grad_w` per program (small integers: exact).
+fn weighted_sum_bwd(device: &Device, large: bool) -> Result<(), String> {
+    let (rows, d, rows_tile): (usize, usize, usize) =
+        if large { (4099, 300, 16) } else { (37, 70, 16) };
+    let tiles = rows.div_ceil(rows_tile);
+    let x: Vec<f32> = (0..rows * d).map(|i| (i % 7) as f32).collect();
+    let w: Vec<f32> = (0..d).map(|i| (i % 3) as f32 - 1.0).collect();
+    let g: Vec<f32> = (0..rows).map(|i| (i % 5) as f32).collect();
+    let run = || -> tile::Result<(Vec<f32>, Vec<f32>)> {
+        let (xb, wb, gb) = (device.upload(&x)?, device.upload(&w)?, device.upload(&g)?);
+        let mut gx = device.alloc::<f32>(rows * d)?;
+        let mut gw = device.alloc::<f32>(tiles * d)?;
+        let di = d as i64;
+        kernel_fns::weighted_sum_bwd::launch(
+            device,
+            tiles as u32,
+            &xb,
+            &wb,
+            &gb,
+            &mut gx,
+            &mut gw,
+            di,
+            1,
+            1,
+            1,
+            di,
+            1,
+            di,
+            1,
+            rows as i32,
+            d as i32,
+            rows_tile as i64,
+            32,
+        )?;
+        Ok((device.download(&gx)?, device.download(&gw)?))
+    };
+    let (gx, gw) = run().map_err(|e| e.to_string())?;
+    for r in 0..rows {
+        for j in 0..d {
+            if gx[r * d + j] != g[r] * w[j] {
+                return Err(format!(
+                    "grad_x[{r}, {j}] = {} for {}",
+                    gx[r * d + j],
+                    g[r] * w[j]
+                ));
+            }
+        }
+    }
+    for t in 0..tiles {
+        for j in 0..d {
+            let want: f32 = (t * rows_tile..((t + 1) * rows_tile).min(rows))
+                .map(|r| x[r * d + j] * g[r])
+                .sum();
+            if gw[t * d + j] != want {
+                return Err(format!("grad_w[{t}, {j}] = {} for {want}", gw[t * d + j]));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tiles of `q` (batch, t, hq, k) copied through block pointers: the
+/// output equals the input, tails included.
+fn q_tile_load(device: &Device, large: bool) -> Result<(), String> {
+    let (b, t, hq, kd): (usize, usize, usize, usize) = if large {
+        (2, 1000, 4, 64)
+    } else {
+        (1, 50, 2, 16)
+    };
+    let q: Vec<f32> = (0..b * t * hq * kd).map(|i| i as f32).collect();
+    let run = || -> tile::Result<Vec<f32>> {
+        let qb = device.upload(&q)?;
+        let mut o = device.upload(&vec![-1.0f32; q.len()])?;
+        let grid = ((t as u32).div_ceil(64), (b * hq) as u32);
+        let (ti, hi, ki) = (t as i32, hq as i32, kd as i32);
+        kernel_fns::q_tile_load::launch(device, grid, &qb, &mut o, ti, hi, ki, 64, 64)?;
+        Ok(device.download(&o)?)
+    };
+    let got = run().map_err(|e| e.to_string())?;
+    match (0..q.len()).find(|&i| got[i] != q[i]) {
+        None => Ok(()),
+        Some(i) => Err(format!("o[{i}] = {} for {}", got[i], q[i])),
+    }
 }
 
 /// The autotuned tutorial matmul (timed over its configurations on a GPU;

@@ -133,7 +133,7 @@ fn the_other_seed_kernels_as_functions_build_the_builders_ir() {
 fn typed_launches_run_the_seed_kernels_on_the_interpreter() {
     let device = Device::interpreter();
     let cases = tile_examples::kernel_fn_checks::cases(&device, false);
-    assert_eq!(cases.len(), 10);
+    assert_eq!(cases.len(), 12);
     for (name, outcome) in cases {
         outcome.unwrap_or_else(|e| panic!("{name}: {e}"));
     }
