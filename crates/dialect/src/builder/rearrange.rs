@@ -22,6 +22,15 @@ impl<'k> Tile<'k> {
     /// # let _ = rows;
     /// # }).unwrap();
     /// ```
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[16, 64], DType::F32);
+    /// assert_eq!(x.reshape(&[1024]).shape(), Some(vec![1024]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn reshape(self, shape: &[i64]) -> Tile<'k> {
         self.builder.reshape(self, shape, &SourceLoc::caller())
@@ -35,6 +44,15 @@ impl<'k> Tile<'k> {
     }
 
     /// The axes in reverse order (a matrix's transpose).
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[16, 64], DType::F16);
+    /// assert_eq!(x.trans().shape(), Some(vec![64, 16]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn trans(self) -> Tile<'k> {
         let at = SourceLoc::caller();

@@ -427,6 +427,16 @@ impl<'k> Tile<'k> {
     }
 
     /// Elementwise maximum (NaN-propagating for floats).
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[128], DType::F32);
+    /// let relu = x.maximum(0.0);
+    /// assert_eq!(relu.shape(), Some(vec![128]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn maximum(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
         self.builder.binary(
@@ -530,6 +540,16 @@ impl<'k> Tile<'k> {
 
     /// Integer division rounding up: `(self + rhs - 1) / rhs` for positive
     /// operands.
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let n = k.arg("n", DType::I32);
+    /// let programs = n.cdiv(128); // (n + 127) / 128
+    /// assert_eq!(programs.shape(), Some(vec![]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn cdiv(self, rhs: impl IntoOperand<'k>) -> Tile<'k> {
         self.builder.binary(
@@ -542,12 +562,31 @@ impl<'k> Tile<'k> {
 
     /// Converts to another element type (`f16`/`bf16`/`f32`/`i32`/`i64`...).
     /// Casting to i1 compares with zero.
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[64], DType::F32);
+    /// assert_eq!(x.to(DType::F16).ty().unwrap().to_string(), "tensor<64xf16>");
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn to(self, dtype: DType) -> Tile<'k> {
         self.builder.cast(self, dtype, &crate::SourceLoc::caller())
     }
 
     /// Inserts an axis of size 1 at `axis`: `x.expand_dims(1)` is `x[:, None]`.
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let rows = k.arange(0, 32);
+    /// assert_eq!(rows.expand_dims(1).shape(), Some(vec![32, 1])); // rows[:, None]
+    /// assert_eq!(rows.expand_dims(0).shape(), Some(vec![1, 32])); // rows[None, :]
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn expand_dims(self, axis: i64) -> Tile<'k> {
         self.builder
@@ -556,6 +595,15 @@ impl<'k> Tile<'k> {
 
     /// Broadcasts to `shape` (numpy rules: leading axes added, axes of size
     /// 1 repeated).
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let col = k.arange(0, 16).expand_dims(1);
+    /// assert_eq!(col.broadcast_to(&[16, 8]).shape(), Some(vec![16, 8]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn broadcast_to(self, shape: &[i64]) -> Tile<'k> {
         self.builder
@@ -570,6 +618,16 @@ impl<'k> Tile<'k> {
     }
 
     /// Sum along `axis` (the axis is removed).
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[32, 64], DType::F32);
+    /// assert_eq!(x.sum(1).shape(), Some(vec![32])); // one sum per row
+    /// assert_eq!(x.sum(0).shape(), Some(vec![64])); // one per column
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn sum(self, axis: i64) -> Tile<'k> {
         self.builder.reduce(
@@ -582,6 +640,17 @@ impl<'k> Tile<'k> {
     }
 
     /// Maximum along `axis` (the axis is removed).
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[4, 1024], DType::F32);
+    /// // A softmax's max, subtracted row by row.
+    /// let z = x - x.max(1).expand_dims(1);
+    /// assert_eq!(z.shape(), Some(vec![4, 1024]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn max(self, axis: i64) -> Tile<'k> {
         self.builder.reduce(
@@ -608,6 +677,16 @@ impl<'k> Tile<'k> {
     /// The index (`i32`) of the largest element along `axis`, the smallest
     /// index among equal maxima; a NaN counts as larger than any number,
     /// as in `torch.argmax`. With `keep_dims` the axis stays with size 1.
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.zeros(&[8, 128], DType::F32);
+    /// let at = x.argmax(1, false);
+    /// assert_eq!(at.ty().unwrap().to_string(), "tensor<8xi32>");
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn argmax(self, axis: i64, keep_dims: bool) -> Tile<'k> {
         self.builder.reduce(
@@ -648,6 +727,16 @@ impl<'k> Tile<'k> {
     }
 
     /// The running sum along `axis` (see [`Tile::scan`]).
+    ///
+    /// ```
+    /// # use tile_dialect::{new_context, DType, Kernel};
+    /// # let context = new_context().unwrap();
+    /// # Kernel::build(&context, "k", |k| {
+    /// let x = k.full(&[256], 1i64, DType::I32);
+    /// let prefix = x.cumsum(0); // 1, 2, 3, ...
+    /// assert_eq!(prefix.shape(), Some(vec![256]));
+    /// # }).unwrap();
+    /// ```
     #[track_caller]
     pub fn cumsum(self, axis: i64) -> Tile<'k> {
         self.builder.scan(
