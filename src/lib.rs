@@ -107,7 +107,23 @@ pub use error::{Error, Result};
 ///   assigns (and its value, where it is used); on a `bool` (a constexpr
 ///   test) only one side is built.
 /// - `break`, `continue` and `return` inside a kernel loop or branch are
-///   compile errors.
+///   compile errors (each is one region of the kernel's IR), at the
+///   keyword:
+///
+/// ```compile_fail
+/// use tile::prelude::*;
+///
+/// #[tile::kernel]
+/// fn first_positive(x: Ptr<f32>, out: Ptr<i32>, n: i32) {
+///     for i in range(n) {
+///         if load(x + i).build().gt(0.0) {
+///             store(out, i).build();
+///             break; // refused: carry a flag instead
+///         }
+///     }
+/// }
+/// # fn main() {}
+/// ```
 ///
 /// Every op keeps the line it was written on: a broken rule (a shape
 /// mismatch, a block that is no power of two) is an [`Error`] naming the

@@ -165,6 +165,14 @@ fn flow(x: Ptr<f32>, out: Ptr<f32>, n: i32, #[constexpr] twice: bool) {
     if twice {
         acc = acc * 2.0;
     }
+    // An `else if` chain on tiles, carrying `acc` through both levels.
+    if n.eq(1) {
+        acc = acc + 1000.0;
+    } else if n.eq(3) {
+        acc = acc + 3000.0;
+    } else {
+        acc = acc + 0.0;
+    }
     let mut unrolled = zeros(&[64], DType::F32);
     for _ in 0..3 {
         unrolled += 1.0;
@@ -197,6 +205,11 @@ fn loops_carry_and_branches_yield_what_they_assign() {
             if twice {
                 acc *= 2.0;
             }
+            acc += match n {
+                1 => 1000.0,
+                3 => 3000.0,
+                _ => 0.0,
+            };
             let scale = if n > 3 { 10.0 } else { 1.0 };
             let want = acc * scale + (2 * n) as f32 + 3.0;
             assert_eq!(*g, want, "n {n}, twice {twice}, column {c}");
