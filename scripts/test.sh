@@ -11,8 +11,8 @@ scripts/setup.sh
 
 # Every binary links LLVM and MLIR, and each distinct build of mlir-sys and
 # tblgen is a 400 MB archive: CI's disk is small. So every step builds with
-# one profile (test) and one feature resolution (the whole workspace, all
-# targets), which lets them share one copy, with the packaged crates'
+# one profile (test) and one feature resolution (the whole workspace with
+# its tests: the same as all targets), which lets them share one copy, with the packaged crates'
 # verification too; incremental state is not kept.
 export CARGO_INCREMENTAL=0
 target_dir=${CARGO_TARGET_DIR:-target}
@@ -25,11 +25,17 @@ cargo clippy --profile test --workspace --all-targets -- -D warnings
 echo "== cargo doc (broken intra-doc links fail)"
 RUSTDOCFLAGS="-D warnings" cargo doc --profile test --no-deps --workspace
 echo "== cargo test"
-cargo test --workspace
+# Every target but the examples, whose five programs would each be one
+# more link of LLVM: clippy above compiled them, and they run below
+# (tile-tools examples, which holds them as modules) on the interpreter.
+cargo test --workspace --lib --bins --tests
+cargo test --workspace --doc
 echo "== lit (FileCheck tests)"
 # tile-opt and tile-tools, built as `cargo test` built everything else.
-cargo build --profile test --workspace --all-targets
+cargo build --profile test --workspace --bins --tests
 TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
+echo "== the cargo examples (cargo run --example NAME), on the interpreter"
+TILE_INTERPRET=1 "$target_dir/debug/tile-tools" examples
 echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a worker process)"
 "$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"
 echo "== fuzz --programs (a bounded campaign: random builder programs, on the interpreter without a GPU)"
