@@ -22,33 +22,30 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     // Element types (`fn k<T: Element>(x: Ptr<T>)`): each function of the
     // module is generic over them, and a kernel is made per element type.
     let type_params: Vec<&Ident> = func.sig.generics.type_params().map(|t| &t.ident).collect();
-    let (generics, turbofish) = if type_params.is_empty() {
-        (quote!(), quote!())
-    } else {
-        let params = func.sig.generics.type_params().map(|t| {
+    // Each with `tile::Element` added to the bounds the user wrote.
+    let bounded: Vec<TokenStream> = func
+        .sig
+        .generics
+        .type_params()
+        .map(|t| {
             let (ident, bounds) = (&t.ident, &t.bounds);
             if bounds.is_empty() {
                 quote!(#ident: ::tile::Element)
             } else {
                 quote!(#ident: ::tile::Element + #bounds)
             }
-        });
-        (quote!(<#(#params),*>), quote!(::<#(#type_params),*>))
+        })
+        .collect();
+    let (generics, turbofish, build_generics) = if type_params.is_empty() {
+        (quote!(), quote!(), quote!(<'c>))
+    } else {
+        (
+            quote!(<#(#bounded),*>),
+            quote!(::<#(#type_params),*>),
+            quote!(<'c, #(#bounded),*>),
+        )
     };
     let where_clause = &func.sig.generics.where_clause;
-    let build_generics = if type_params.is_empty() {
-        quote!(<'c>)
-    } else {
-        let params = func.sig.generics.type_params().map(|t| {
-            let (ident, bounds) = (&t.ident, &t.bounds);
-            if bounds.is_empty() {
-                quote!(#ident: ::tile::Element)
-            } else {
-                quote!(#ident: ::tile::Element + #bounds)
-            }
-        });
-        quote!(<'c, #(#params),*>)
-    };
     let name_str = name.to_string();
     let vis = &func.vis;
     let attrs = &func.attrs;

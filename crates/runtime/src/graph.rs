@@ -5,25 +5,25 @@
 //! per kernel.
 //!
 //! ```no_run
-//! # fn main() -> tile_runtime::Result<()> {
-//! use tile_runtime::{Arg, Device, cudarc::driver::CudaContext};
-//! # let kernel: tile_runtime::LoadedKernel = unimplemented!();
-//! // Capture needs a stream of the device's own (not the legacy default
-//! // stream `Device::new` issues work on).
-//! let device = Device::from_cuda_context(&CudaContext::new(0).unwrap())?;
-//! let x = device.upload(&[1.0f32; 4096])?;
-//! let args = [Arg::from(&x), Arg::I32(4096)];
-//! kernel.launch_on(&device, 4, &args)?; // compiled and loaded before capturing
-//! let graph = device.capture(|d| {
-//!     for _ in 0..100 {
-//!         kernel.launch_async_on(d, 4, &args)?;
-//!     }
-//!     Ok(())
-//! })?;
-//! graph.replay()?; // the 100 launches, queued with one call
-//! device.synchronize()?;
-//! # Ok(())
-//! # }
+//! use tile_runtime::{Arg, Device, Graph, LoadedKernel, Result};
+//!
+//! /// A hundred launches of `kernel` over `args`, recorded once. The
+//! /// device must have a stream of its own (`Device::from_cuda_context`),
+//! /// and the kernel must have been launched once before (compiled and
+//! /// loaded outside the capture).
+//! fn hundred(device: &Device, kernel: &LoadedKernel, args: &[Arg]) -> Result<Graph> {
+//!     device.capture(|d| {
+//!         for _ in 0..100 {
+//!             kernel.launch_async_on(d, 4, args)?;
+//!         }
+//!         Ok(())
+//!     })
+//! }
+//!
+//! fn replay(graph: &Graph) -> Result<()> {
+//!     graph.replay()?; // the 100 launches, queued with one call
+//!     graph.device().synchronize()
+//! }
 //! ```
 
 use crate::device::Device;
