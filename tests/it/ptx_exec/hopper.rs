@@ -60,8 +60,11 @@ fn all_agree(failures: Vec<String>) {
 struct Case {
     inputs: DType,
     precision: Option<InputPrecision>,
+    /// The tile's M and N (64 x 32 unless a case says otherwise).
+    block_mn: (i64, i64),
     block_k: i64,
     stages: u32,
+    num_warps: u32,
     /// A stored column-major and described with order (0, 1).
     a_t: bool,
     /// B stored column-major (K contiguous).
@@ -73,8 +76,10 @@ impl Case {
         Case {
             inputs,
             precision: (inputs == DType::F32).then_some(InputPrecision::Tf32),
+            block_mn: (64, 32),
             block_k,
             stages,
+            num_warps: 4,
             a_t: false,
             b_t: false,
         }
@@ -83,9 +88,10 @@ impl Case {
     fn run(&self, (m, n, k): (usize, usize, usize)) -> Result<(), String> {
         let context = tile::context().unwrap();
         let order = |t: bool| if t { [0, 1] } else { [1, 0] };
+        let (block_m, block_n) = self.block_mn;
         let config = MatmulConfig {
-            block_m: 64,
-            block_n: 32,
+            block_m,
+            block_n,
             block_k: self.block_k,
             group_m: 2,
             a_order: order(self.a_t),
@@ -106,17 +112,19 @@ impl Case {
         )
         .unwrap();
         let inputs = tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], false);
-        let grid = (m.div_ceil(64) * n.div_ceil(32)) as u32;
+        let grid = (m.div_ceil(block_m as usize) * n.div_ceil(block_n as usize)) as u32;
         let case = format!(
-            "sm_90 matmul {m}x{n}x{k} {}{} BLOCK_K={} stages={}{}{}",
+            "sm_90 matmul {m}x{n}x{k} {}{} {block_m}x{block_n}x{} warps={} stages={}{}{}",
             self.inputs,
             self.precision.map_or(String::new(), |p| format!(" {p}")),
             self.block_k,
+            self.num_warps,
             self.stages,
             if self.a_t { " A^T" } else { "" },
             if self.b_t { " B^T" } else { "" },
         );
-        let o = try_run_compiled(&kernel, sm_90(4, self.stages), true, [grid, 1, 1], &inputs);
+        let options = sm_90(self.num_warps, self.stages);
+        let o = try_run_compiled(&kernel, options, true, [grid, 1, 1], &inputs);
         agree(&case, o)
     }
 }
@@ -137,6 +145,40 @@ fn sm_90_tutorial_matmul_agrees_in_every_swizzle_and_input_type() {
     cases.push(Case::new(DType::I8, 64, 3));
     for case in cases {
         if let Err(e) = case.run((40, 50, 70)) {
+            failures.push(e);
+        }
+    }
+    all_agree(failures);
+}
+
+/// Tiles that take more than one descriptor of an operand: K crossing
+/// from one 128-byte swizzle block to the next (`BLOCK_K` 128 of f16, 64
+/// of TF32), two 64-row blocks of `A` on one warpgroup, two warpgroups
+/// along M, warps along N (each reading `B` from its own column, the
+/// second half of a 128-byte block of an N-major `B`), and TF32x3's
+/// products of the low parts. A wrong offset of any descriptor but the
+/// first moves whole terms of the output.
+#[test]
+fn sm_90_tutorial_matmul_agrees_across_descriptor_blocks() {
+    let mut failures = Vec::new();
+    let sized = |inputs, (bm, bn, bk), warps, stages| Case {
+        block_mn: (bm, bn),
+        num_warps: warps,
+        ..Case::new(inputs, bk, stages)
+    };
+    let cases = [
+        sized(DType::F16, (64, 32, 128), 4, 2),
+        sized(DType::F32, (64, 32, 64), 4, 1),
+        sized(DType::F16, (128, 32, 32), 4, 2),
+        sized(DType::BF16, (128, 32, 32), 8, 1),
+        sized(DType::F16, (64, 128, 32), 8, 2),
+        Case {
+            precision: Some(InputPrecision::Tf32x3),
+            ..sized(DType::F32, (128, 32, 32), 4, 1)
+        },
+    ];
+    for case in cases {
+        if let Err(e) = case.run((70, 130, 150)) {
             failures.push(e);
         }
     }
