@@ -19,6 +19,10 @@ use; `filecheck` as the test list runs every FileCheck test.
 `LIT_MUTANTS_LINES=194,198` tries only the mutants on those lines (to
 re-check survivors against new tests).
 
+`LIT_MUTANTS_PACKAGE=tile-codegen` takes the mutants of another crate
+(`tile-passes` by default); `-` as the test list skips the lit stage
+(for a crate lit does not reach), leaving `LIT_MUTANTS_EXEC` to judge.
+
 `LIT_MUTANTS_EXEC="cargo test --profile test --test it ptx_exec"` gives a
 second, executing stage: a mutant lit misses is then run against that
 shell command (the lowered code executed on the CPU), and counts as
@@ -37,8 +41,9 @@ LIT = "/usr/lib/llvm-22/bin/lit"
 
 
 def mutants(path):
+    package = os.environ.get("LIT_MUTANTS_PACKAGE", "tile-passes")
     out = subprocess.run(
-        ["cargo", "mutants", "--list", "--json", "-p", "tile-passes", "-f", path],
+        ["cargo", "mutants", "--list", "--json", "-p", package, "-f", path],
         cwd=ROOT, check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(out)
@@ -63,12 +68,19 @@ def main():
     path, tests = sys.argv[1], sys.argv[2:]
     original = open(os.path.join(ROOT, path)).read()
     build = ["cargo", "build", "--profile", "test", "-p", "tile-opt"]
+    package = os.environ.get("LIT_MUTANTS_PACKAGE", "tile-passes")
+    if package != "tile-passes":
+        # tile-opt does not build every crate: a mutant that does not
+        # compile must show as unviable, not as caught by the tests.
+        build += ["-p", package]
     # A mutant can make a pass loop forever: each lit run is stopped after
     # 120 s, which counts as caught (as cargo-mutants counts a timeout).
     # `--max-failures 1` stops at the first failing test; lit's default
     # "smart" order runs the tests that failed last time first, so a
     # mutant like the one before it is caught in a second or two.
     env_lit = ["timeout", "120", LIT, "-q", "--max-failures", "1"] + tests
+    if tests == ["-"]:
+        env_lit = ["true"]
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     os.environ["TILE_OPT"] = os.path.join(target, "debug/tile-opt")
     if not (run(build) and run(env_lit)):
