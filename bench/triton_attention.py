@@ -25,7 +25,8 @@ absolute difference) on the case's result line.
 Inputs are random normal (fixed seed), f16. Triton's output is checked
 against SDPA's computed in f32: the largest absolute difference must be at
 most TOLERANCE. Timing as bench/triton_matmul.py: `warmup` untimed calls
-and a synchronize, then per repetition zero a `flush_bytes` buffer (L2
+and a synchronize, then per repetition zero (`cuMemsetD8Async`, as `tile-tools`
+does) a `flush_bytes` buffer (L2
 flush), record a start event, call once, record an end event; one
 synchronize; the median.
 
@@ -55,6 +56,8 @@ try:
 except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
+
+from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
 
 TOLERANCE = 1e-2
 
@@ -137,7 +140,7 @@ def median_ms(fn, warmup, reps, flush):
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for s, e in zip(starts, ends):
-        flush.zero_()
+        flush()
         s.record()
         fn()
         e.record()
@@ -223,7 +226,7 @@ def main():
         parser.error("no --case")
     protocol.info(f"torch={torch.__version__} triton={triton.__version__} "
                   f"device={torch.cuda.get_device_name()}")
-    flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
+    flush = L2Flush(args.flush_bytes)
     status = 0
     for size, mask in args.case:
         try:

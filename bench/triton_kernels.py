@@ -24,7 +24,8 @@ Each Triton output is poisoned (NaN), computed once and compared with
 PyTorch's: the largest absolute difference over the largest magnitude of
 PyTorch's output must be at most TOLERANCE. Then both are timed as
 `tile-tools bench` times ours: `warmup` untimed calls and a synchronize,
-then for each of `reps` repetitions: zero a `flush_bytes` buffer (L2
+then for each of `reps` repetitions: zero (`cuMemsetD8Async`, as `tile-tools`
+does) a `flush_bytes` buffer (L2
 flush), record a start event, call once, record an end event; one
 synchronize at the end; the median of the elapsed times.
 
@@ -55,6 +56,8 @@ try:
 except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
+
+from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
 
 # Where the tensors live (the kernels also run under TRITON_INTERPRET=1 on
 # "cpu", which is how they can be checked without a GPU).
@@ -560,7 +563,7 @@ def bench(fn, warmup, reps, flush):
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for start, end in zip(starts, ends):
-        flush.zero_()
+        flush()
         start.record()
         fn()
         end.record()
@@ -625,7 +628,7 @@ def main(argv=None):
     torch.backends.cuda.matmul.allow_tf32 = False
     name = torch.cuda.get_device_name().replace(" ", "_")
     protocol.info(f"triton={triton.__version__} torch={torch.__version__} device={name}")
-    flush = torch.empty(opts.flush_bytes // 4, dtype=torch.int32, device=DEVICE)
+    flush = L2Flush(opts.flush_bytes)
     failed = 0
     for kernel, size, block, warps in opts.case:
         try:

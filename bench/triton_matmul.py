@@ -16,7 +16,8 @@ normal from a fixed seed. Triton's output is checked against torch's: the
 largest absolute difference over the largest magnitude must be at most
 TOLERANCE. Both are timed as `tile-tools matmul-bench` times ours:
 `warmup` untimed calls and a synchronize, then for each of `reps`
-repetitions: zero a `flush_bytes` buffer (L2 flush), record a start event,
+repetitions: zero (`cuMemsetD8Async`, as `tile-tools` does) a `flush_bytes`
+buffer (L2 flush), record a start event,
 call once, record an end event; one synchronize at the end; the median.
 
 Output: protocol lines (bench/protocol.py: one JSON object a line): one
@@ -45,6 +46,8 @@ try:
 except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
+
+from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
 
 TOLERANCE = 1e-2
 
@@ -110,7 +113,7 @@ def median_ms(fn, warmup, reps, flush):
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):
-        flush.zero_()
+        flush()
         starts[i].record()
         fn()
         ends[i].record()
@@ -127,7 +130,7 @@ def main():
     args = parser.parse_args()
     protocol.info(f"triton={triton.__version__} torch={torch.__version__} "
                   f"device={torch.cuda.get_device_name().replace(' ', '_')}")
-    flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
+    flush = L2Flush(args.flush_bytes)
     all_ok = True
     for dtype_name, size in args.case:
         dtype = {"f16": torch.float16, "bf16": torch.bfloat16}.get(dtype_name)

@@ -29,7 +29,8 @@ DTYPE is f16, bf16, tf32 or i8. Inputs are random from a fixed seed
 (integers in [-4, 4) for i8). Each Triton result is checked against torch
 (the largest difference over the largest magnitude at most TOLERANCE;
 exact for i8). Timing as `tile-tools matmul-bench`: warm-up calls and a
-synchronize, then per repetition zero a flush buffer (L2), record a start
+synchronize, then per repetition zero (`cuMemsetD8Async`, as `tile-tools` does)
+a flush buffer (L2), record a start
 event, call once, record an end event; one synchronize; the median.
 
 Output: protocol lines (bench/protocol.py: one JSON object a line): one
@@ -58,6 +59,8 @@ try:
 except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
+
+from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
 
 TOLERANCE = 2e-2
 BATCH = 4
@@ -322,7 +325,7 @@ def median_ms(fn, warmup, reps, flush):
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for s, e in zip(starts, ends):
-        flush.zero_()
+        flush()
         s.record()
         fn()
         e.record()
@@ -345,7 +348,7 @@ def main():
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     protocol.info(f"triton={triton.__version__} torch={torch.__version__} "
                   f"device={torch.cuda.get_device_name()} sms={sms}")
-    flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
+    flush = L2Flush(args.flush_bytes)
     status = 0
     for style, dtype, size, config_list in args.case:
         names = config_list.split(",")

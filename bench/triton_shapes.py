@@ -36,7 +36,8 @@ rounded to the type): the largest difference over the largest magnitude at
 most 1e-4 for f32 outputs and 4e-3 for 16-bit ones (the column sums over
 the largest sum of magnitudes; the transpose exactly). Then it is timed as
 `tile-tools shapes-bench` times ours: warm-up calls and a synchronize, then
-per repetition zero a flush buffer (L2), record a start event, call once,
+per repetition zero (`cuMemsetD8Async`, as `tile-tools` does) a flush buffer
+(L2), record a start event, call once,
 record an end event; one synchronize; the median.
 
 Output: protocol lines (bench/protocol.py): one `info` line (versions,
@@ -66,6 +67,8 @@ try:
 except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
+
+from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
 
 try:
     from triton.language.extra.cuda import libdevice
@@ -376,7 +379,7 @@ def median_ms(fn, warmup, reps, flush):
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for s, e in zip(starts, ends):
-        flush.zero_()
+        flush()
         s.record()
         fn()
         e.record()
@@ -433,7 +436,7 @@ def main():
     protocol.info(f"triton={triton.__version__} torch={torch.__version__} "
                   f"device={torch.cuda.get_device_name().replace(' ', '_')} "
                   f"gelu_tanh={libdevice.__name__}.tanh gelu_fast_tanh=tanh.approx.f32")
-    flush = torch.empty(args.flush_bytes, dtype=torch.uint8, device="cuda")
+    flush = L2Flush(args.flush_bytes)
     status = 0
     for kernel, dtype, size, configs in args.case:
         m, n = (int(v) for v in size.split("x"))
