@@ -15,7 +15,7 @@
 //! executor (a register read while its product is in flight, shared memory
 //! overwritten before the wait that frees it).
 
-use super::matmul::{operand, tutorial_inputs};
+use super::matmul::{operand, tutorial_inputs, tutorial_inputs_split};
 use super::{In, Outputs, try_run_compiled};
 use tile::{Arg, DType, Options};
 use tile_dialect::InputPrecision;
@@ -111,7 +111,11 @@ impl Case {
             Epilogue::None,
         )
         .unwrap();
-        let inputs = tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], false);
+        let inputs = if self.precision == Some(InputPrecision::Tf32x3) {
+            tutorial_inputs_split((m, n, k), [self.a_t, self.b_t])
+        } else {
+            tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], false)
+        };
         let grid = (m.div_ceil(block_m as usize) * n.div_ceil(block_n as usize)) as u32;
         let case = format!(
             "sm_90 matmul {m}x{n}x{k} {}{} {block_m}x{block_n}x{} warps={} stages={}{}{}",
@@ -155,8 +159,9 @@ fn sm_90_tutorial_matmul_agrees_in_every_swizzle_and_input_type() {
 /// from one 128-byte swizzle block to the next (`BLOCK_K` 128 of f16, 64
 /// of TF32), two 64-row blocks of `A` on one warpgroup, two warpgroups
 /// along M, warps along N (each reading `B` from its own column, the
-/// second half of a 128-byte block of an N-major `B`), and TF32x3's
-/// products of the low parts. A wrong offset of any descriptor but the
+/// second half of a 128-byte block of an N-major `B`), two i8 instructions
+/// along N a warp, and TF32x3's products of the low parts (inputs with
+/// nonzero low parts: [`super::matmul::split_operand`]). A wrong offset of any descriptor but the
 /// first moves whole terms of the output.
 #[test]
 fn sm_90_tutorial_matmul_agrees_across_descriptor_blocks() {
@@ -172,13 +177,25 @@ fn sm_90_tutorial_matmul_agrees_across_descriptor_blocks() {
         sized(DType::F16, (128, 32, 32), 4, 2),
         sized(DType::BF16, (128, 32, 32), 8, 1),
         sized(DType::F16, (64, 128, 32), 8, 2),
+        // i8's instructions are at most 128 wide: two along N a warp,
+        // then with two warps along N as well.
+        Case {
+            b_t: true,
+            ..sized(DType::I8, (64, 256, 32), 4, 2)
+        },
+        Case {
+            b_t: true,
+            ..sized(DType::I8, (64, 512, 32), 8, 1)
+        },
         Case {
             precision: Some(InputPrecision::Tf32x3),
-            ..sized(DType::F32, (128, 32, 32), 4, 1)
+            ..sized(DType::F32, (128, 32, 32), 4, 2)
         },
     ];
     for case in cases {
-        if let Err(e) = case.run((70, 130, 150)) {
+        // N reaching into the last block of N of the tile.
+        let n = (case.block_mn.1 as usize * 3 / 4).max(130);
+        if let Err(e) = case.run((70, n, 150)) {
             failures.push(e);
         }
     }

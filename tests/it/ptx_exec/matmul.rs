@@ -45,6 +45,43 @@ pub(super) fn operand(dtype: DType, n: usize, seed: u64) -> In {
     })
 }
 
+/// `n` f32 values whose TF32 split has a nonzero low part: an integer of
+/// magnitude 2 to 4 plus up to three `2^-12` of the same sign, below half
+/// a TF32 unit of the integer's binade, so `tf32x3`'s high part is the
+/// integer and its low part the rest (small integers alone have zero low
+/// parts, and the products with the low parts would go unchecked). A K of
+/// up to 255 such terms sums exactly in f32 (integer parts below `2^12`,
+/// the rest multiples of `2^-12`: 24 bits), so every order of addition
+/// agrees.
+pub(super) fn split_operand(n: usize, seed: u64) -> In {
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let values: Vec<f32> = (0..n)
+        .map(|_| {
+            let high: f32 = [-4.0, -3.0, -2.0, 2.0, 3.0, 4.0][(next() % 6) as usize];
+            let low = (next() % 4) as f32 * 2f32.powi(-12);
+            high + high.signum() * low
+        })
+        .collect();
+    In::Buf(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+}
+
+/// [`tutorial_inputs`] with A and B from [`split_operand`] (f32 only).
+pub(super) fn tutorial_inputs_split(
+    (m, n, k): (usize, usize, usize),
+    transposed: [bool; 2],
+) -> Vec<In> {
+    let mut inputs = tutorial_inputs(DType::F32, (m, n, k), transposed, false);
+    inputs[0] = split_operand(m * k, (m * 31 + k) as u64);
+    inputs[1] = split_operand(k * n, (k * 17 + n) as u64);
+    inputs
+}
+
 /// The tutorial matmul's arguments at `m x n x k`: A and B of small
 /// integers in `dtype` (each transposed where `transposed` says), a zeroed
 /// f32/i32 C, the bias when `bias`, then the sizes and strides.
@@ -177,7 +214,11 @@ impl Case {
         .unwrap();
         let (m, n, k) = (self.m, self.n, self.k);
         let bias = self.epilogue == Epilogue::BiasRelu;
-        let inputs = tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], bias);
+        let inputs = if self.precision == Some(InputPrecision::Tf32x3) {
+            tutorial_inputs_split((m, n, k), [self.a_t, self.b_t])
+        } else {
+            tutorial_inputs(self.inputs, (m, n, k), [self.a_t, self.b_t], bias)
+        };
         let grid =
             (m.div_ceil(config.block_m as usize) * n.div_ceil(config.block_n as usize)) as u32;
         run_compiled(
