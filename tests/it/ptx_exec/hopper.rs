@@ -187,6 +187,11 @@ fn sm_90_tutorial_matmul_agrees_across_descriptor_blocks() {
             b_t: true,
             ..sized(DType::I8, (64, 512, 32), 8, 1)
         },
+        // Two instructions along both M and N.
+        Case {
+            b_t: true,
+            ..sized(DType::I8, (128, 256, 32), 4, 1)
+        },
         Case {
             precision: Some(InputPrecision::Tf32x3),
             ..sized(DType::F32, (128, 32, 32), 4, 2)
