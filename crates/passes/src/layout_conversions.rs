@@ -167,3 +167,80 @@ pub fn fold(func: &OperationRef) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::BlockLike;
+    use melior::ir::operation::OperationLike;
+
+    const ROWS: &str = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, \
+                        array<i32: 1, 0>>";
+    const COLUMNS: &str = "#tile.blocked<array<i32: 4, 1>, array<i32: 8, 4>, array<i32: 1, 4>, \
+                           array<i32: 0, 1>>";
+
+    /// `fold` on the one function of `text`, printed after.
+    fn folded(text: &str) -> String {
+        let context = melior::Context::new();
+        crate::register_all(&context).unwrap();
+        let module = melior::ir::Module::parse(&context, text).unwrap();
+        let func = module.body().first_operation().unwrap();
+        super::fold(&func);
+        module.as_operation().to_string()
+    }
+
+    /// A conversion to the layout a value has, and a conversion back of a
+    /// conversion's result, both go: their uses read the original. A
+    /// conversion something still reads stays, and one left unused goes.
+    #[test]
+    fn round_trips_and_conversions_to_the_same_layout_fold() {
+        let (r, c) = (
+            format!("tensor<32x32xf32, {ROWS}>"),
+            format!("tensor<32x32xf32, {COLUMNS}>"),
+        );
+        let text = format!(
+            "func.func @k(%a: {r}) -> ({r}, {r}, {c}) {{
+               %same = \"tile.convert_layout\"(%a) : ({r}) -> {r}
+               %there = \"tile.convert_layout\"(%a) : ({r}) -> {c}
+               %back = \"tile.convert_layout\"(%there) : ({c}) -> {r}
+               return %same, %back, %there : {r}, {r}, {c}
+             }}"
+        );
+        let out = folded(&text);
+        assert_eq!(out.matches("tile.convert_layout").count(), 1, "{out}");
+        assert!(out.contains("return %arg0, %arg0, %0"), "{out}");
+        // Without that use the conversion there is left unused: it goes.
+        let text = format!(
+            "func.func @k(%a: {r}) -> ({r}, {r}) {{
+               %same = \"tile.convert_layout\"(%a) : ({r}) -> {r}
+               %there = \"tile.convert_layout\"(%a) : ({r}) -> {c}
+               %back = \"tile.convert_layout\"(%there) : ({c}) -> {r}
+               return %same, %back : {r}, {r}
+             }}"
+        );
+        let out = folded(&text);
+        assert!(!out.contains("tile.convert_layout"), "{out}");
+        assert!(out.contains("return %arg0, %arg0"), "{out}");
+    }
+
+    /// A conversion to a third layout is not a round trip, even from a
+    /// conversion's result.
+    #[test]
+    fn a_chain_to_a_third_layout_stays() {
+        let third = "#tile.blocked<array<i32: 2, 2>, array<i32: 4, 8>, array<i32: 2, 2>, \
+                     array<i32: 1, 0>>";
+        let (r, c, t) = (
+            format!("tensor<32x32xf32, {ROWS}>"),
+            format!("tensor<32x32xf32, {COLUMNS}>"),
+            format!("tensor<32x32xf32, {third}>"),
+        );
+        let text = format!(
+            "func.func @k(%a: {r}) -> {t} {{
+               %there = \"tile.convert_layout\"(%a) : ({r}) -> {c}
+               %on = \"tile.convert_layout\"(%there) : ({c}) -> {t}
+               return %on : {t}
+             }}"
+        );
+        let out = folded(&text);
+        assert_eq!(out.matches("tile.convert_layout").count(), 2, "{out}");
+    }
+}
