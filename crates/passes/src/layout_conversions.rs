@@ -171,7 +171,6 @@ pub fn fold(func: &OperationRef) {
 #[cfg(test)]
 mod tests {
     use melior::ir::BlockLike;
-    use melior::ir::operation::OperationLike;
 
     const ROWS: &str = "#tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, \
                         array<i32: 1, 0>>";
