@@ -25,6 +25,15 @@ enum Form {
     Carried,
     /// A block pointer advanced by `bm` rows, both axes checked.
     Block,
+    /// Offsets recomputed from the loop index, the blocks of rows visited
+    /// in a rotated order (program `p` starts at block `p`, wrapping): not
+    /// affine in the index, so the loop cannot step these addresses and
+    /// computes each tile's again, `S - 1` iterations ahead.
+    Rotated,
+    /// As `Rotated`, the block index carried by the loop and wrapped each
+    /// iteration: the address slice carries a value the loop cannot step,
+    /// and enters the loop with its value at tile `S - 1`.
+    RotatedCarried,
 }
 
 /// `out[j] = sum_i x[i, j]` over `m` rows of an `m` x `n` matrix, one
@@ -56,6 +65,34 @@ fn column_sum<'c>(
                     let tile = k.load(at).mask(mask).other(other).build();
                     [acc + tile.to(DType::F32)]
                 });
+                acc
+            }
+            Form::Rotated => {
+                // Rows rounded up to whole blocks; the tile at `off` reads
+                // block `(off / bm + pid) % blocks`.
+                let blocks = m.cdiv(bm);
+                let first = k.program_id(0);
+                let [acc] = k.for_range_staged(stages, 0, m, bm, [acc], |off, [acc]| {
+                    let block = (off / bm + first) % blocks;
+                    let rows = block * bm + k.arange(0, bm);
+                    let mask = rows.expand_dims(1).lt(m) & col_mask.expand_dims(0);
+                    let at = x + rows.expand_dims(1) * n + cols.expand_dims(0);
+                    let tile = k.load(at).mask(mask).other(other).build();
+                    [acc + tile.to(DType::F32)]
+                });
+                acc
+            }
+            Form::RotatedCarried => {
+                let blocks = m.cdiv(bm);
+                let first = k.program_id(0) % blocks;
+                let [acc, _] =
+                    k.for_range_staged(stages, 0, m, bm, [acc, first], |_, [acc, block]| {
+                        let rows = block * bm + k.arange(0, bm);
+                        let mask = rows.expand_dims(1).lt(m) & col_mask.expand_dims(0);
+                        let at = x + rows.expand_dims(1) * n + cols.expand_dims(0);
+                        let tile = k.load(at).mask(mask).other(other).build();
+                        [acc + tile.to(DType::F32), (block + 1) % blocks]
+                    });
                 acc
             }
             Form::Carried => {
@@ -101,7 +138,7 @@ type Case = (DType, (i32, i32), u32, u32, Form, f64, (usize, usize));
 #[test]
 fn column_sums_loaded_ahead_agree_bit_for_bit() {
     let context = tile::context().unwrap();
-    let cases: [Case; 13] = [
+    let cases: [Case; 20] = [
         // One iteration (nothing ahead is read), two, three and five.
         (DType::F32, (16, 64), 4, 3, Form::Recomputed, 0.0, (16, 64)),
         (DType::F32, (16, 64), 4, 3, Form::Recomputed, 0.0, (32, 64)),
@@ -119,6 +156,39 @@ fn column_sums_loaded_ahead_agree_bit_for_bit() {
         (DType::F32, (8, 32), 2, 4, Form::Carried, 1.0, (24, 32)),
         (DType::F16, (32, 64), 4, 3, Form::Carried, 1.0, (100, 128)),
         (DType::F32, (16, 64), 4, 3, Form::Recomputed, 1.0, (16, 64)),
+        // Rotated blocks: copied (zero other) and in registers, 2 to 4
+        // stages, rows the tile does not divide.
+        (DType::F32, (16, 64), 4, 3, Form::Rotated, 0.0, (72, 192)),
+        (DType::F32, (8, 32), 2, 4, Form::Rotated, 0.0, (56, 96)),
+        (DType::F16, (16, 64), 4, 2, Form::Rotated, 0.0, (40, 128)),
+        (DType::F32, (16, 64), 4, 3, Form::Rotated, 1.0, (72, 192)),
+        (
+            DType::F32,
+            (16, 64),
+            4,
+            3,
+            Form::RotatedCarried,
+            0.0,
+            (72, 192),
+        ),
+        (
+            DType::F32,
+            (8, 32),
+            2,
+            4,
+            Form::RotatedCarried,
+            0.0,
+            (56, 96),
+        ),
+        (
+            DType::F32,
+            (16, 64),
+            4,
+            3,
+            Form::RotatedCarried,
+            1.0,
+            (72, 192),
+        ),
     ];
     for (d, (bm, bn), warps, stages, form, other, (m, n)) in cases {
         let case = format!(

@@ -550,13 +550,6 @@ impl<'t, 'c> Emitter<'t, 'c> {
 
     /// The row-major index of register `r`'s element within the tensor.
     pub fn linear(&mut self, d: &Distribution, r: usize) -> Val {
-        let row = d.shape.last().copied().unwrap_or(1);
-        self.padded_linear(d, r, row)
-    }
-
-    /// The index of register `r`'s element in a row-major copy of the
-    /// tensor whose rows (last axis) are `pitch` elements apart.
-    pub fn padded_linear(&mut self, d: &Distribution, r: usize, pitch: i64) -> Val {
         let mut acc: Option<Val> = None;
         let mut stride = 1i64;
         for i in (0..d.shape.len()).rev() {
@@ -571,11 +564,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
                 None => term,
                 Some(a) => self.ir.binary(arith::addi, a, term),
             });
-            stride *= if i == d.shape.len() - 1 {
-                pitch
-            } else {
-                d.shape[i]
-            };
+            stride *= d.shape[i];
         }
         acc.unwrap_or_else(|| self.i32(0))
     }
