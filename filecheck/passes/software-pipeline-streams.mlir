@@ -21,10 +21,13 @@
 // back (run k of thread t at (k * 128 + t) * 16 bytes: 2048 bytes from one
 // run to the next, consecutive across a warp) and copies the tile two
 // ahead. No barrier in the loop: each thread reads only what it copied.
+// The ring is three slots of the 8192-byte tile, 24576 bytes: a slot
+// already a multiple of the alignment is not rounded up.
 // MARK-LABEL: func.func @own_slots
 // MARK: "tile.load"{{.*}}tile.async_copy = "thread", tile.vector_width = 4
 // MARK: } {tile.loop_stages = 3 : i32, tile.num_stages = 3 : i64}
 // PTX-LABEL: .entry own_slots(
+// PTX-SAME: .b8 __tile_shared[24576];
 // PTX-NOT: ld.global
 // PTX-COUNT-4: cp.async.cg.shared.global
 // PTX: cp.async.commit_group;
