@@ -269,3 +269,120 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
     return
   }
 }
+
+// -----
+
+// A run of K is at most what a thread's share of the tile holds: 64x16
+// i8 over 4 warps is 8 elements a thread, so A (M-major) and B (N-major)
+// take runs of 8, not 16 (the 16 bytes an access could move).
+// CHECK-LABEL: func.func @k_runs_by_share
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x16xi8, #tile.blocked<array<i32: 1, 8>, array<i32: 32, 1>, array<i32: 2, 2>, array<i32: 0, 1>>
+// CHECK: "tile.block_load"{{.*}} -> tensor<16x64xi8, #tile.blocked<array<i32: 8, 1>, array<i32: 1, 32>, array<i32: 2, 2>, array<i32: 1, 0>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @k_runs_by_share(%a: !tile.ptr<i8>, %b: !tile.ptr<i8>, %c: !tile.ptr<i32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %c1, %m, %c0, %c0) {order = array<i32: 0, 1>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x16xi8>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xi8>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xi32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x16xi8>>) -> tensor<64x16xi8>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xi8>>) -> tensor<16x64xi8>
+    %z = arith.constant dense<0> : tensor<64x64xi32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "ieee"} : (tensor<64x16xi8>, tensor<16x64xi8>, tensor<64x64xi32>) -> tensor<64x64xi32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xi32>>, tensor<64x64xi32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// Over 16 warps the share is 2 elements: runs of 2 (a run of one is no
+// run: the layout would stay as it was loaded).
+// CHECK-LABEL: func.func @k_runs_of_two_i8
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x16xi8, #tile.blocked<array<i32: 1, 2>, array<i32: 32, 1>, array<i32: 2, 8>, array<i32: 0, 1>>
+// CHECK: "tile.block_load"{{.*}} -> tensor<16x64xi8, #tile.blocked<array<i32: 2, 1>, array<i32: 1, 32>, array<i32: 8, 2>, array<i32: 1, 0>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 16 : i32} {
+  func.func @k_runs_of_two_i8(%a: !tile.ptr<i8>, %b: !tile.ptr<i8>, %c: !tile.ptr<i32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %c1, %m, %c0, %c0) {order = array<i32: 0, 1>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x16xi8>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xi8>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xi32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x16xi8>>) -> tensor<64x16xi8>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xi8>>) -> tensor<16x64xi8>
+    %z = arith.constant dense<0> : tensor<64x64xi32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "ieee"} : (tensor<64x16xi8>, tensor<16x64xi8>, tensor<64x64xi32>) -> tensor<64x64xi32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xi32>>, tensor<64x64xi32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// The same in TF32 (f32 read K-major only): runs of 2.
+// CHECK-LABEL: func.func @k_runs_of_two_tf32
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x16xf32, #tile.blocked<array<i32: 1, 2>, array<i32: 32, 1>, array<i32: 2, 8>, array<i32: 0, 1>>
+// CHECK: "tile.block_load"{{.*}} -> tensor<16x64xf32, #tile.blocked<array<i32: 2, 1>, array<i32: 1, 32>, array<i32: 8, 2>, array<i32: 1, 0>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 16 : i32} {
+  func.func @k_runs_of_two_tf32(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>, %c: !tile.ptr<f32>, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %c1, %m, %c0, %c0) {order = array<i32: 0, 1>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x16xf32>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x16xf32>>) -> tensor<64x16xf32>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "tf32"} : (tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// With the sizes and pointers known to be multiples of 16, the loads run
+// in vectors along M and N: each thread then takes its runs of K for 4
+// neighbouring columns of i8, so that a load along M or N still moves 4
+// bytes; the share of 16 elements leaves runs of 4.
+// CHECK-LABEL: func.func @k_runs_four_columns_i8
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x32xi8, #tile.blocked<array<i32: 4, 4>, array<i32: 16, 2>, array<i32: 1, 4>, array<i32: 0, 1>>
+// CHECK: "tile.block_load"{{.*}} -> tensor<32x64xi8, #tile.blocked<array<i32: 4, 4>, array<i32: 2, 16>, array<i32: 4, 1>, array<i32: 1, 0>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @k_runs_four_columns_i8(%a: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %b: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %c: !tile.ptr<i32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %c1, %m, %c0, %c0) {order = array<i32: 0, 1>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xi8>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xi8>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<i32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xi32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xi8>>) -> tensor<64x32xi8>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xi8>>) -> tensor<32x64xi8>
+    %z = arith.constant dense<0> : tensor<64x64xi32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "ieee"} : (tensor<64x32xi8>, tensor<32x64xi8>, tensor<64x64xi32>) -> tensor<64x64xi32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xi32>>, tensor<64x64xi32>) -> ()
+    return
+  }
+}
+
+// -----
+
+// The same in TF32: 2 neighbouring columns (8 bytes a load), runs of 4
+// (16 bytes).
+// CHECK-LABEL: func.func @k_runs_two_columns_tf32
+// CHECK: "tile.block_load"{{.*}} -> tensor<64x16xf32, #tile.blocked<array<i32: 2, 4>, array<i32: 32, 1>, array<i32: 1, 4>, array<i32: 0, 1>>
+// CHECK: "tile.block_load"{{.*}} -> tensor<16x64xf32, #tile.blocked<array<i32: 4, 2>, array<i32: 1, 32>, array<i32: 4, 1>, array<i32: 1, 0>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @k_runs_two_columns_tf32(%a: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64 {tile.divisibility = 16 : i32}, %n: i64 {tile.divisibility = 16 : i32}, %k: i64 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %c1, %m, %c0, %c0) {order = array<i32: 0, 1>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x16xf32>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf32>>
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x16xf32>>) -> tensor<64x16xf32>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf32>>) -> tensor<16x64xf32>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = "tile.dot"(%x, %y, %z) {input_precision = "tf32"} : (tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    "tile.block_store"(%pc, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
