@@ -386,3 +386,67 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
     return
   }
 }
+
+// -----
+
+// Split-K: the product is only added atomically, so the atomic's own
+// access decides its pointers' layout (16-byte runs along N, C aligned),
+// and the product is converted to it.
+// CHECK-LABEL: func.func @split_k_atomic
+// CHECK: "tile.atomic_rmw"{{.*}} : (tensor<64x64x!tile.ptr<f32>, #tile.blocked<array<i32: 1, 4>, array<i32: 2, 16>, array<i32: 4, 1>, array<i32: 1, 0>>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @split_k_atomic(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf16>>) -> tensor<32x64xf16>
+    %r = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %r1 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32>
+    %rows = arith.muli %r1, %c64 : tensor<64x1xi32>
+    %rb = "tile.broadcast"(%rows) : (tensor<64x1xi32>) -> tensor<64x64xi32>
+    %r0 = "tile.expand_dims"(%r) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cb = "tile.broadcast"(%r0) : (tensor<1x64xi32>) -> tensor<64x64xi32>
+    %o = arith.addi %rb, %cb : tensor<64x64xi32>
+    %cs = "tile.splat"(%c) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %pc = "tile.addptr"(%cs, %o) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    %cin = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = "tile.dot"(%x, %y, %cin) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    %old = "tile.atomic_rmw"(%pc, %d) {kind = "add", sem = "relaxed", scope = "gpu", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    return
+  }
+}
+
+// -----
+
+// The accumulator loaded through pointers and the product stored through
+// a block pointer: the load's own access decides its pointers' layout.
+// CHECK-LABEL: func.func @accumulator_loaded
+// CHECK: "tile.load"{{.*}} : (tensor<64x64x!tile.ptr<f32>, #tile.blocked<array<i32: 1, 4>, array<i32: 2, 16>, array<i32: 4, 1>, array<i32: 1, 0>>>
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+  func.func @accumulator_loaded(%a: !tile.ptr<f16>, %b: !tile.ptr<f16>, %c: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %m: i64, %n: i64, %k: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x32xf16>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x64xf16>>
+    %x = "tile.block_load"(%pa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<64x32xf16>>) -> tensor<64x32xf16>
+    %y = "tile.block_load"(%pb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<32x64xf16>>) -> tensor<32x64xf16>
+    %r = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %r1 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32>
+    %rows = arith.muli %r1, %c64 : tensor<64x1xi32>
+    %rb = "tile.broadcast"(%rows) : (tensor<64x1xi32>) -> tensor<64x64xi32>
+    %r0 = "tile.expand_dims"(%r) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+    %cb = "tile.broadcast"(%r0) : (tensor<1x64xi32>) -> tensor<64x64xi32>
+    %o = arith.addi %rb, %cb : tensor<64x64xi32>
+    %cs = "tile.splat"(%c) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %pc = "tile.addptr"(%cs, %o) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    %cin = "tile.load"(%pc) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x64x!tile.ptr<f32>>) -> tensor<64x64xf32>
+    %d = "tile.dot"(%x, %y, %cin) {input_precision = "ieee"} : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    %pe = "tile.make_block_ptr"(%c, %m, %n, %n, %c1, %c0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<64x64xf32>>
+    "tile.block_store"(%pe, %d) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<64x64xf32>>, tensor<64x64xf32>) -> ()
+    return
+  }
+}
