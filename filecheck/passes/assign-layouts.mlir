@@ -204,3 +204,31 @@ func.func @chain(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {
 }
 }
 
+
+// -----
+
+// A tile summed along both axes, the two sums added: the sums' class has
+// one layout (the first reduction's slice), so the sum along rows comes
+// out of its reduction in its own slice and is converted.
+// CHECK-LABEL: func.func @both_axes
+// CHECK: %[[S0:.*]] = "tile.reduce"({{.*}}) {axis = 0 : i32{{.*}} -> tensor<64xf32, #tile.slice<0 : i32
+// CHECK: %[[S1:.*]] = "tile.reduce"({{.*}}) {axis = 1 : i32{{.*}} -> tensor<64xf32, #tile.slice<1 : i32
+// CHECK: %[[C:.*]] = "tile.convert_layout"(%[[S1]]) : (tensor<64xf32, #tile.slice<1 : i32{{.*}}) -> tensor<64xf32, #tile.slice<0 : i32
+// CHECK: arith.addf %[[S0]], %[[C]]
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @both_axes(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+    %r = "tile.arange"() {end = 4096 : i32, start = 0 : i32} : () -> tensor<4096xi32>
+    %rr = "tile.reshape"(%r) : (tensor<4096xi32>) -> tensor<64x64xi32>
+    %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<64x64x!tile.ptr<f32>>
+    %p = "tile.addptr"(%xs, %rr) : (tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>) -> tensor<64x64x!tile.ptr<f32>>
+    %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x64x!tile.ptr<f32>>) -> tensor<64x64xf32>
+    %s0 = "tile.reduce"(%v) {kind = "sum", axis = 0 : i32, keep_dims = false} : (tensor<64x64xf32>) -> tensor<64xf32>
+    %s1 = "tile.reduce"(%v) {kind = "sum", axis = 1 : i32, keep_dims = false} : (tensor<64x64xf32>) -> tensor<64xf32>
+    %t = arith.addf %s0, %s1 : tensor<64xf32>
+    %r64 = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+    %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x!tile.ptr<f32>>
+    %py = "tile.addptr"(%ys, %r64) : (tensor<64x!tile.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f32>>
+    "tile.store"(%py, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> ()
+    return
+  }
+}
