@@ -463,44 +463,29 @@ fn slot_pointers<'c>(
     base: Val,
     elem: Type<'c>,
 ) -> Vec<Val> {
-    let n = side.dist.registers();
-    let split = side.split();
-    let xor = matches!(plan.mapping, Mapping::Xor { .. });
-    if split == Split::Or || (xor && split == Split::Xor) {
+    if let Some(steps) = slot_steps(plan, side, w) {
         let first = place_of(e, side.dist, 0, side.place);
         let slot0 = plan.emit_slot(e, first);
-        let origin = side.place(0, 0, 0);
-        // The bits the thread's first slot can have.
-        let varying = side.threads().fold(0i64, |acc, (lane, warp)| {
-            acc | plan.slot(side.place(lane, warp, 0))
-        });
-        return (0..n)
-            .step_by(w)
-            .map(|r| {
-                let delta = side.place(0, 0, r) ^ origin;
-                // Every mapping sends place 0 to slot 0; XOR's is linear
-                // over XOR, the others' over disjoint bits.
-                let k = if xor {
-                    plan.slot(side.place(0, 0, r)) ^ plan.slot(origin)
-                } else {
-                    plan.slot(delta)
-                };
-                let slot = if k == 0 {
-                    slot0
-                } else {
-                    let c = e.i32(k);
-                    let op = if !xor || varying & k == 0 {
-                        arith::addi
-                    } else {
-                        arith::xori
-                    };
-                    e.ir.binary(op, slot0, c)
+        return steps
+            .into_iter()
+            .map(|step| {
+                let slot = match step {
+                    Step::Add(0) => slot0,
+                    Step::Add(k) | Step::Xor(k) => {
+                        let c = e.i32(k);
+                        let op = if matches!(step, Step::Add(_)) {
+                            arith::addi
+                        } else {
+                            arith::xori
+                        };
+                        e.ir.binary(op, slot0, c)
+                    }
                 };
                 e.ir.gep(base, slot, elem)
             })
             .collect();
     }
-    (0..n)
+    (0..side.dist.registers())
         .step_by(w)
         .map(|r| {
             let place = place_of(e, side.dist, r, side.place);
@@ -508,6 +493,53 @@ fn slot_pointers<'c>(
             e.ir.gep(base, slot, elem)
         })
         .collect()
+}
+
+/// How an access's slot follows from the thread's first slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The first slot plus a constant.
+    Add(i64),
+    /// The first slot XOR a constant.
+    Xor(i64),
+}
+
+/// Each access's slot (registers `0, w, 2w, ..`) as a step from the
+/// thread's first slot, where the side's places split into a thread's
+/// part and a register's ([`Side::split`]): under an XOR swizzle, which is
+/// linear over XOR, always; under the identity or a padding, where the
+/// parts share no bit (then shifting the sum shifts each part). `None`:
+/// each access's place is computed and mapped.
+fn slot_steps(plan: &Plan, side: &Side, w: usize) -> Option<Vec<Step>> {
+    let split = side.split();
+    let xor = matches!(plan.mapping, Mapping::Xor { .. });
+    if !(split == Split::Or || (xor && split == Split::Xor)) {
+        return None;
+    }
+    let origin = side.place(0, 0, 0);
+    // The bits the thread's first slot can have.
+    let varying = side.threads().fold(0i64, |acc, (lane, warp)| {
+        acc | plan.slot(side.place(lane, warp, 0))
+    });
+    let steps = (0..side.dist.registers())
+        .step_by(w)
+        .map(|r| {
+            // Every mapping sends place 0 to slot 0; XOR's is linear over
+            // XOR, the others' over disjoint bits.
+            let k = if xor {
+                plan.slot(side.place(0, 0, r)) ^ plan.slot(origin)
+            } else {
+                plan.slot(side.place(0, 0, r) ^ origin)
+            };
+            // XOR adds where the constant has none of the first slot's bits.
+            if !xor || varying & k == 0 {
+                Step::Add(k)
+            } else {
+                Step::Xor(k)
+            }
+        })
+        .collect();
+    Some(steps)
 }
 
 /// The place of register `r`'s element, in an `i32` register.

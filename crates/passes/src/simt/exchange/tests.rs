@@ -324,3 +324,102 @@ fn the_plan_is_the_first_cheapest_then_fewest_accesses() {
         "{unreached} unreached, {ties} ties"
     );
 }
+
+/// Where an exchange computes a side's slots as steps from each thread's
+/// first slot, every step lands on the slot the plan gives that access's
+/// place, for every thread of every warp: over sides that split by OR
+/// (row-major places, a join's even and odd halves), by XOR only (places
+/// whose thread and register parts share bits) and not at all, under
+/// every candidate plan of 1-, 2- and 4-byte elements.
+#[test]
+fn slot_steps_reach_every_threads_slots() {
+    let shape = [32i64, 32];
+    let placements = [
+        Placement::row_major(&shape, 1, 0),
+        Placement::row_major(&shape, 2, 0),
+        Placement::row_major(&shape, 2, 1),
+        Placement {
+            strides: vec![1, 32],
+            offset: 0,
+        },
+        // Rows folded onto one another: the parts share bits.
+        Placement {
+            strides: vec![16, 1],
+            offset: 0,
+        },
+        Placement {
+            strides: vec![24, 1],
+            offset: 8,
+        },
+    ];
+    let (mut stepped, mut xor_steps, mut splits_by_xor) = (0, 0, 0);
+    for layout in [
+        BLOCKED_32,
+        "#tile.blocked<array<i32: 1, 2>, array<i32: 2, 16>, array<i32: 4, 1>, array<i32: 1, 0>>",
+        "#tile.blocked<array<i32: 2, 2>, array<i32: 4, 8>, array<i32: 2, 2>, array<i32: 1, 0>>",
+        "#tile.blocked<array<i32: 4, 1>, array<i32: 8, 4>, array<i32: 1, 4>, array<i32: 0, 1>>",
+    ] {
+        let d = distribution(layout, &shape);
+        for place in &placements {
+            let side = Side::new(&d, place);
+            if side.split() == Split::Xor {
+                splits_by_xor += 1;
+            }
+            let elements = 2 * 1024 + 1;
+            for elem_bytes in [1, 2, 4] {
+                for plan in candidates(4, elements, elem_bytes) {
+                    for w in [1, 2, 4].into_iter().filter(|&w| w <= 1 << plan.unit) {
+                        if side.vector_width(w) < w {
+                            continue;
+                        }
+                        let Some(steps) = slot_steps(&plan, &side, w) else {
+                            continue;
+                        };
+                        stepped += 1;
+                        // A constant with none of the bits a first slot can
+                        // have is added (an add folds into the address),
+                        // even under an XOR swizzle.
+                        let varying = (0..4)
+                            .flat_map(|warp| (0..32).map(move |lane| (lane, warp)))
+                            .fold(0, |acc, (lane, warp)| {
+                                acc | plan.slot(side.place(lane, warp, 0))
+                            });
+                        for step in &steps {
+                            if let Step::Xor(k) = step {
+                                assert_ne!(varying & k, 0, "{layout} {plan:?}: {step:?} could add");
+                            }
+                        }
+                        for warp in 0..4 {
+                            for lane in 0..32 {
+                                let first = plan.slot(side.place(lane, warp, 0));
+                                for (a, step) in steps.iter().enumerate() {
+                                    let got = match *step {
+                                        Step::Add(k) => first + k,
+                                        Step::Xor(k) => {
+                                            xor_steps += 1;
+                                            first ^ k
+                                        }
+                                    };
+                                    let want = plan.slot(side.place(lane, warp, a * w));
+                                    assert_eq!(
+                                        got, want,
+                                        "{layout} {:?} {plan:?} w {w}: lane {lane} warp {warp} \
+                                         access {a} {step:?}",
+                                        place.strides
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Affine places never split by XOR alone (a sum equals an XOR only
+    // where the parts share no bit): every XOR step here is an XOR plan's.
+    assert_eq!(splits_by_xor, 0);
+    assert!(
+        stepped > 0 && xor_steps > 0,
+        "{stepped} stepped, {xor_steps} XOR steps"
+    );
+}
