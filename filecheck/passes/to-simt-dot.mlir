@@ -15,8 +15,9 @@
 // WGMMA-SAME: .entry f16(
 // The buffer holds the staged operands (8 KiB), then the 64x64 f32
 // result on its way to the store's layout: 4096 floats with two of
-// padding after every 16 (the exchange's choice), 18424 bytes.
-// WGMMA-SAME: .shared .align 1024 .b8 __tile_shared[18424];
+// padding after every 16 (the exchange's choice), 18424 bytes, rounded up
+// to whole 16-byte chunks (a load LLVM widens stays inside): 18432.
+// WGMMA-SAME: .shared .align 1024 .b8 __tile_shared[18432];
 // WGMMA-SAME: st.volatile.shared.b16
 // WGMMA-SAME: fence.proxy.async.shared::cta;
 // WGMMA-SAME: bar.sync

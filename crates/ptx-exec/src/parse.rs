@@ -224,6 +224,12 @@ fn lay_out_shared(vars: &[(String, u64, Option<u64>)]) -> (Vec<SharedVar>, u64) 
             });
         }
     }
+    // Dynamic shared memory starts at the next 16 bytes; without any, the
+    // block has exactly the declared bytes (as the GPU, whose sanitizer
+    // reports a read one byte past an odd-sized buffer).
+    if vars.iter().all(|(_, _, size)| size.is_some()) {
+        return (out, end);
+    }
     let dynamic_at = end.div_ceil(16) * 16;
     for (name, align, size) in vars {
         if size.is_none() {

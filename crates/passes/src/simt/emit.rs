@@ -227,9 +227,14 @@ impl<'t, 'c> Emitter<'t, 'c> {
         Ok(tile_coalesce::axis_info::gcd(c.max(1), held.max(1)) as usize)
     }
 
-    /// Bytes of shared memory the kernel needs.
+    /// Bytes of shared memory the kernel needs, rounded up to a whole
+    /// 16-byte chunk (the buffer's alignment). LLVM's NVPTX back end may
+    /// widen the last loads of an exchange to the aligned word or vector
+    /// around them (a 3-byte tail of i8 read as 4 bytes); inside a buffer
+    /// of whole chunks such a load stays in bounds, where one byte past an
+    /// odd-sized buffer is an out-of-bounds shared read on the GPU.
     pub fn shared_bytes(&self) -> usize {
-        self.shared_bytes
+        self.shared_bytes.next_multiple_of(16)
     }
 
     // ---- constants and ids ----
