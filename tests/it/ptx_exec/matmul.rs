@@ -150,6 +150,8 @@ struct Case {
     epilogue: Epilogue,
     warps: u32,
     stages: u32,
+    /// The tile's M, N and K ([`tiles`]' unless given).
+    block: Option<[i64; 3]>,
 }
 
 impl Case {
@@ -166,6 +168,7 @@ impl Case {
             epilogue: Epilogue::None,
             warps: 4,
             stages: 3,
+            block: None,
         }
     }
 
@@ -196,7 +199,15 @@ impl Case {
         let config = MatmulConfig {
             a_order: order(self.a_t),
             b_order: order(self.b_t),
-            ..tiles(self.warps)
+            ..match self.block {
+                Some([block_m, block_n, block_k]) => MatmulConfig {
+                    block_m,
+                    block_n,
+                    block_k,
+                    ..tiles(self.warps)
+                },
+                None => tiles(self.warps),
+            }
         };
         let output = if self.inputs == DType::I8 {
             DType::I32
@@ -256,6 +267,27 @@ fn tutorial_matmul_agrees_bit_for_bit_in_every_input_type() {
                 same_bits(&case.name(), &case.run());
             }
         }
+    }
+}
+
+/// Tiles at the edges of what mma.sync's lowering handles: i8 with a K of
+/// 16 (16 bytes, half of an instruction's 32, padded with zeros in shared
+/// memory), and more warps along N than 8-column blocks of the tile (16
+/// columns over 4 warps: each warp's first column wraps around the tile).
+#[test]
+fn tutorial_matmul_agrees_at_small_tiles() {
+    for (inputs, block, warps) in [
+        (DType::I8, [32, 32, 16], 4),
+        (DType::F16, [32, 16, 32], 8),
+        (DType::F16, [16, 32, 32], 8),
+    ] {
+        let case = Case {
+            block: Some(block),
+            warps,
+            stages: 2,
+            ..Case::new(40, 48, 80, inputs)
+        };
+        same_bits(&format!("{} {block:?}", case.name()), &case.run());
     }
 }
 
