@@ -272,14 +272,16 @@ fn tutorial_matmul_agrees_bit_for_bit_in_every_input_type() {
 
 /// Tiles at the edges of what mma.sync's lowering handles: i8 with a K of
 /// 16 (16 bytes, half of an instruction's 32, padded with zeros in shared
-/// memory), and more warps along N than 8-column blocks of the tile (16
-/// columns over 4 warps: each warp's first column wraps around the tile).
+/// memory), and more warps along N or M than blocks of the tile (16
+/// columns over 4 warps, 32 rows over 4: each warp's first column or row
+/// wraps around the tile).
 #[test]
 fn tutorial_matmul_agrees_at_small_tiles() {
     for (inputs, block, warps) in [
         (DType::I8, [32, 32, 16], 4),
         (DType::F16, [32, 16, 32], 8),
         (DType::F16, [16, 32, 32], 8),
+        (DType::F16, [32, 32, 32], 16),
     ] {
         let case = Case {
             block: Some(block),

@@ -76,9 +76,10 @@ pub fn product<'c>(
     let a_rows: Vec<[Val; 2]> = (0..m_reps)
         .map(|r| {
             let r0 = first(e, warp_m, 16, wm, r, m);
+            // Row `g + 8` of the same 16: `r0` is below 8 in its block of
+            // 16 and `m` a multiple of 16, so it stays inside the tile.
             let eight = e.i32(8);
-            let r1 = e.ir.binary(arith::addi, r0, eight);
-            [r0, wrap(e, r1, m, 16 * wm)]
+            [r0, e.ir.binary(arith::addi, r0, eight)]
         })
         .collect();
     let b_rows: Vec<Val> = (0..n_reps).map(|r| first(e, warp_n, 8, wn, r, n)).collect();
