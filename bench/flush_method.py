@@ -20,6 +20,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_shapes as shapes  # noqa: E402
+from timing import median_ms  # noqa: E402
 
 cu = ctypes.CDLL("libcuda.so.1")
 FLUSH_BYTES = 256 << 20
@@ -33,20 +34,6 @@ def memset(buffer):
     if r != 0:
         raise SystemExit(f"cuMemsetD8Async: CUDA error {r}")
 
-
-def median_ms(fn, flush, reps=100, warmup=10):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for s, e in zip(starts, ends):
-        flush()
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def main():
@@ -65,7 +52,7 @@ def main():
             times = {way: [] for way in ways}
             for _ in range(2):
                 for way, flush in ways.items():
-                    times[way].append(median_ms(fn, flush))
+                    times[way].append(median_ms(fn, 10, 100, flush))
             z = statistics.mean(times["torch zero_()"])
             d = statistics.mean(times["cuMemsetD8Async"])
             print(f"| {kernel} | {dtype} | {size} | {config} | {z:.4f} "

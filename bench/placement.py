@@ -22,25 +22,11 @@ import triton
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from jit_vs_ptxas import M, N, check, cu, entry, load  # noqa: E402
-from l2_flush import L2Flush  # noqa: E402
+from timing import L2Flush, median_ms  # noqa: E402
 from triton_shapes import gelu_fast  # noqa: E402
 
 PLACEMENTS = 6
 
-
-def median_ms(launch, flush, reps=100, warmup=10):
-    for _ in range(warmup):
-        launch()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for s, e in zip(starts, ends):
-        flush()
-        s.record()
-        launch()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def ours_launcher(fn, params, grid, threads, x, b, y):
@@ -87,7 +73,7 @@ def main():
 
             def theirs():
                 gelu_fast[grid](x, b, y, M, N, N, N, BM=bm, BN=bn, num_warps=warps, num_stages=3)
-            o, t = median_ms(ours, flush), median_ms(theirs, flush)
+            o, t = median_ms(ours, 10, 100, flush), median_ms(theirs, 10, 100, flush)
             ours_ms.append(o)
             theirs_ms.append(t)
             print(f"| {config} | {p} | {x.data_ptr() >> 20} | {o:.4f} | {t:.4f} | {o / t:.3f} |",

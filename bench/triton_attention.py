@@ -44,7 +44,6 @@ without torch/triton (after a `skip` line).
 """
 
 import argparse
-import statistics
 import sys
 
 import protocol
@@ -57,7 +56,7 @@ except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
-from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
+from timing import L2Flush, median_ms  # noqa: E402 (after torch, which it needs)
 
 TOLERANCE = 1e-2
 
@@ -132,20 +131,6 @@ def attn_fwd(q, k, v, o, lse, T, H, sm_scale,
     tl.store(lse + (i_b * T + offs_m) * H + i_h, (m_i + tl.math.log2(l_i)) * 0.6931471805599453)
     tl.store(p_o, (acc / l_i[:, None]).to(o.dtype.element_ty))
 
-
-def median_ms(fn, warmup, reps, flush):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for s, e in zip(starts, ends):
-        flush()
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def ours_error(stem, b, h, t, d, causal):

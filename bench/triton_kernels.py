@@ -44,7 +44,6 @@ failed, 2 for bad arguments, 3 when torch or triton cannot be imported
 
 import argparse
 import math
-import statistics
 import sys
 
 import protocol
@@ -57,7 +56,7 @@ except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
-from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
+from timing import L2Flush, median_ms  # noqa: E402 (after torch, which it needs)
 
 # Where the tensors live (the kernels also run under TRITON_INTERPRET=1 on
 # "cpu", which is how they can be checked without a GPU).
@@ -555,21 +554,6 @@ CASES = {
 # ---- timing and the driver ----
 
 
-def bench(fn, warmup, reps, flush):
-    """The median time of `fn` in ms, timed as tile-tools bench times ours."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for start, end in zip(starts, ends):
-        flush()
-        start.record()
-        fn()
-        end.record()
-    torch.cuda.synchronize()
-    return statistics.median([s.elapsed_time(e) for s, e in zip(starts, ends)])
-
 
 def run_case(kernel, size, block, warps, opts, flush):
     """Checks and times one case and prints its result line; True when
@@ -580,7 +564,7 @@ def run_case(kernel, size, block, warps, opts, flush):
     try:
         run_torch()
         torch.cuda.synchronize()
-        torch_ms = bench(run_torch, opts.warmup, opts.reps, flush)
+        torch_ms = median_ms(run_torch, opts.warmup, opts.reps, flush)
     except Exception as e:  # noqa: BLE001 - reported, and the case goes on
         protocol.error(f"{kernel} {size} torch: {type(e).__name__}: {e}")
     try:
@@ -588,7 +572,7 @@ def run_case(kernel, size, block, warps, opts, flush):
         torch.cuda.synchronize()
         if torch_ms is not None:
             err = error()
-        triton_ms = bench(run_triton, opts.warmup, opts.reps, flush)
+        triton_ms = median_ms(run_triton, opts.warmup, opts.reps, flush)
     except Exception as e:  # noqa: BLE001 - reported, and the case goes on
         protocol.error(f"{kernel} {size} triton: {type(e).__name__}: {e}")
     ok = err is not None and math.isfinite(err) and err <= TOLERANCE

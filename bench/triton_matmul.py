@@ -34,7 +34,6 @@ arguments, 3 without torch/triton (after a `skip` line).
 """
 
 import argparse
-import statistics
 import sys
 
 import protocol
@@ -47,7 +46,7 @@ except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
-from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
+from timing import L2Flush, median_ms  # noqa: E402 (after torch, which it needs)
 
 TOLERANCE = 1e-2
 
@@ -105,20 +104,6 @@ def triton_matmul(a, b, c):
     matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
                         b.stride(0), b.stride(1), c.stride(0), c.stride(1))
 
-
-def median_ms(fn, warmup, reps, flush):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for i in range(reps):
-        flush()
-        starts[i].record()
-        fn()
-        ends[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def main():

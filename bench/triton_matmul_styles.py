@@ -47,7 +47,6 @@ without torch/triton (after a `skip` line).
 """
 
 import argparse
-import statistics
 import sys
 
 import protocol
@@ -60,7 +59,7 @@ except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
-from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
+from timing import L2Flush, median_ms  # noqa: E402 (after torch, which it needs)
 
 TOLERANCE = 2e-2
 BATCH = 4
@@ -317,20 +316,6 @@ def cublas(style, dtype, a, b):
         return lambda: torch.matmul(a, b.T)
     return lambda: torch.matmul(a, b)
 
-
-def median_ms(fn, warmup, reps, flush):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for s, e in zip(starts, ends):
-        flush()
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def main():

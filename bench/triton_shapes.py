@@ -55,7 +55,6 @@ without torch/triton (after a `skip` line).
 
 import argparse
 import math
-import statistics
 import sys
 
 import protocol
@@ -68,7 +67,7 @@ except ImportError as error:
     protocol.skip(f"cannot import torch and triton: {error}")
     sys.exit(3)
 
-from l2_flush import L2Flush  # noqa: E402 (after torch, which it needs)
+from timing import L2Flush, median_ms  # noqa: E402 (after torch, which it needs)
 
 try:
     from triton.language.extra.cuda import libdevice
@@ -371,20 +370,6 @@ class Case:
         out = torch.float32 if self.kernel in COLUMNS else self.dtype
         return 1e-4 if out == torch.float32 else 4e-3
 
-
-def median_ms(fn, warmup, reps, flush):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for s, e in zip(starts, ends):
-        flush()
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
 
 
 def parse_config(text):

@@ -1,4 +1,8 @@
-"""The L2 flush before each timed call, made as `tile-tools` makes it.
+"""How the benchmark scripts time a call, as `tile-tools` times ours:
+warm-up calls and a synchronize, then per repetition an L2 flush, a start
+event, one call, an end event; one synchronize; the median.
+
+The flush is made as `tile-tools` makes it.
 
 Both sides of a comparison must flush the same way: the time of the
 kernel after the flush depends on how the flush was made (on an H200,
@@ -9,6 +13,7 @@ Triton's fast GELU in 32x32 tiles ran 1.0% slower after a 256 MiB
 current stream.
 """
 import ctypes
+import statistics
 
 import torch
 
@@ -27,3 +32,19 @@ class L2Flush:
                                        ctypes.c_size_t(self.buffer.numel()), stream)
         if status != 0:
             raise RuntimeError(f"cuMemsetD8Async failed: CUDA error {status}")
+
+
+def median_ms(fn, warmup, reps, flush):
+    """The median time of `fn` in ms over `reps` calls, each after `flush`."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for s, e in zip(starts, ends):
+        flush()
+        s.record()
+        fn()
+        e.record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
