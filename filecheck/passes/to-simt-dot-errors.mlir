@@ -66,3 +66,34 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 8 : i32}
     return
   }
 }
+
+// -----
+
+// An i8 operand read down the rows of shared memory (K along rows: here
+// `b`, marked by hand to be copied as it is loaded, N contiguous; the
+// pipeliner copies i8 only K-major) is gathered a byte at a time, a
+// whole 32-byte step at once: with K = 16 it is refused.
+// CHECK: error: 'tile.dot' op multiplies i8 with K = 16 read down rows of shared memory; mma.sync needs K a multiple of 32 there
+module attributes {tile.compute_capability = 80 : i32, tile.num_stages = 2 : i32, tile.num_warps = 4 : i32} {
+  func.func @i8_k16(%a: !tile.ptr<i8>, %b: !tile.ptr<i8>, %c: !tile.ptr<i32>, %m: i64, %n: i64, %k: i64, %steps: i32) attributes {tile.kernel} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %ck_i32 = arith.constant 16 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %acc0 = arith.constant dense<0> : tensor<32x32xi32, #tile.mma<2 : i32, array<i32: 2, 2>, 8 : i32>>
+    %pa = "tile.make_block_ptr"(%a, %m, %k, %k, %c1_i64, %c0_i32, %c0_i32) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x16xi8>>
+    %pb = "tile.make_block_ptr"(%b, %k, %n, %n, %c1_i64, %c0_i32, %c0_i32) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<i8>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x32xi8>>
+    %r:3 = scf.for %i = %c0_i32 to %steps step %c1_i32 iter_args(%acc = %acc0, %qa = %pa, %qb = %pb) -> (tensor<32x32xi32, #tile.mma<2 : i32, array<i32: 2, 2>, 8 : i32>>, !tile.block_ptr<tensor<32x16xi8>>, !tile.block_ptr<tensor<16x32xi8>>) : i32 {
+      %x = "tile.block_load"(%qa) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", tile.async_copy, tile.vector_width = 4 : i32, volatile = false} : (!tile.block_ptr<tensor<32x16xi8>>) -> tensor<32x16xi8, #tile.blocked<array<i32: 1, 4>, array<i32: 8, 4>, array<i32: 4, 1>, array<i32: 1, 0>>>
+      %y = "tile.block_load"(%qb) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", tile.async_copy, tile.vector_width = 4 : i32, volatile = false} : (!tile.block_ptr<tensor<16x32xi8>>) -> tensor<16x32xi8, #tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>
+      %d = "tile.dot"(%x, %y, %acc) {input_precision = "ieee"} : (tensor<32x16xi8, #tile.blocked<array<i32: 1, 4>, array<i32: 8, 4>, array<i32: 4, 1>, array<i32: 1, 0>>>, tensor<16x32xi8, #tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>, tensor<32x32xi32, #tile.mma<2 : i32, array<i32: 2, 2>, 8 : i32>>) -> tensor<32x32xi32, #tile.mma<2 : i32, array<i32: 2, 2>, 8 : i32>>
+      %na = "tile.advance"(%qa, %c0_i32, %ck_i32) : (!tile.block_ptr<tensor<32x16xi8>>, i32, i32) -> !tile.block_ptr<tensor<32x16xi8>>
+      %nb = "tile.advance"(%qb, %ck_i32, %c0_i32) : (!tile.block_ptr<tensor<16x32xi8>>, i32, i32) -> !tile.block_ptr<tensor<16x32xi8>>
+      scf.yield %d, %na, %nb : tensor<32x32xi32, #tile.mma<2 : i32, array<i32: 2, 2>, 8 : i32>>, !tile.block_ptr<tensor<32x16xi8>>, !tile.block_ptr<tensor<16x32xi8>>
+    } {tile.num_stages = 2 : i64}
+    %pc = "tile.make_block_ptr"(%c, %m, %n, %n, %c1_i64, %c0_i32, %c0_i32) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<i32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x32xi32>>
+    %o = "tile.convert_layout"(%r#0) : (tensor<32x32xi32, #tile.mma<2 : i32, array<i32: 2, 2>, 8 : i32>>) -> tensor<32x32xi32, #tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>
+    "tile.block_store"(%pc, %o) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", tile.vector_width = 4 : i32} : (!tile.block_ptr<tensor<32x32xi32>>, tensor<32x32xi32, #tile.blocked<array<i32: 1, 4>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>) -> ()
+    return
+  }
+}
