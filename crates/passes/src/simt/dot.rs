@@ -241,6 +241,12 @@ fn stage_operands<'c, 'w>(
                 staged.push(s);
                 writes.push((v, regs, axes, staged.len() - 1, convert));
             }
+            Lowered::Shared { .. } => {
+                return Err(PassError::at(
+                    op,
+                    "splits its f32 operands into TF32 parts (tf32x3) in registers, but one was copied into shared memory as it is (tile.async_copy)",
+                ));
+            }
             _ => {
                 return Err(PassError::at(
                     op,
