@@ -312,6 +312,18 @@ fn tutorial_matmul_agrees_with_transposed_operands_warps_and_epilogue() {
             });
         }
     }
+    // Without stages the loads stay in registers and the product stages
+    // them itself: a transposed operand described as such (its registers
+    // running along M or N) goes to shared memory MN-major.
+    for (a_t, b_t) in [(true, false), (false, true)] {
+        cases.push(Case {
+            a_t,
+            b_t,
+            order01: true,
+            stages: 1,
+            ..Case::new(m, n, k, DType::F16)
+        });
+    }
     for warps in [1, 8] {
         cases.push(Case {
             warps,
