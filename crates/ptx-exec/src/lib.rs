@@ -73,7 +73,10 @@
 //! ([`ExecError::OutOfBounds`] names the PTX line, thread, CTA and
 //! address). Warp-wide matrix instructions (`mma.sync`, `ldmatrix`) run
 //! like shuffles, once all 32 lanes wait at them. Shared memory is per
-//! CTA, with a race detector
+//! CTA, starts with every byte all ones (NaN in every float type, -1 in
+//! integers: a GPU's starts with leftovers, so a result that reads a byte
+//! nobody wrote must not come out right by the accident of zeros;
+//! [`exec::shared::UNWRITTEN`]), with a race detector
 //! ([`ExecError::SharedRace`]: two threads on one byte between barriers,
 //! one writing, except a store of the bytes another thread's store left,
 //! as the threads that hold one element of a replicated layout all do).

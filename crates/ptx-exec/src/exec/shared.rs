@@ -42,11 +42,18 @@ pub struct Access {
     pub atomic: bool,
 }
 
+/// What every byte of a CTA's shared memory holds before a thread writes
+/// it. A GPU's shared memory starts with whatever was there before; all
+/// ones is NaN in every float type and -1 in every integer, so a result
+/// that depends on a byte no thread wrote (padding a product reads but
+/// nobody zeroed) comes out visibly wrong instead of quietly zero.
+pub const UNWRITTEN: u8 = 0xFF;
+
 impl Shared {
-    /// `size` zeroed bytes.
+    /// `size` bytes, each [`UNWRITTEN`].
     pub fn new(size: usize) -> Shared {
         Shared {
-            bytes: vec![0; size],
+            bytes: vec![UNWRITTEN; size],
             touches: vec![Touch::default(); size],
             dirty: Vec::new(),
         }

@@ -205,13 +205,20 @@ fn cp_async_lands_only_at_the_wait_covering_its_group() {
         st.global.v4.b32 [%rd3], {%r1, %r11, %r12, %r13};\n\
         st.global.v4.b32 [%rd3+16], {%r14, %r2, %r3, %r1};";
     let out = run(body, ".shared .align 16 .b8 smem[1024];", 1, &input, 256).unwrap();
+    // Before its wait a copy has not landed: the bytes are as no thread
+    // wrote them.
+    let unwritten = u32::from_ne_bytes([crate::exec::shared::UNWRITTEN; 4]);
     for lane in 0..32 {
         let w = &out[lane * 8..lane * 8 + 7];
         let src = (4 * lane + 1) as u32;
         // Lane 3's second copy ignores its source (`ignore-src` true):
         // zeros; everyone else's copies 4 bytes.
         let second = if lane == 3 { 0 } else { src };
-        assert_eq!(w, [0, src, src + 1, 0, 0, 0, second], "lane {lane}");
+        assert_eq!(
+            w,
+            [unwritten, src, src + 1, 0, 0, unwritten, second],
+            "lane {lane}"
+        );
     }
 }
 
