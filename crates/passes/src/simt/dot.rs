@@ -409,26 +409,28 @@ fn write<'c>(
 /// The most consecutive columns (along tensor axis `col`, at most `most`,
 /// a power of two) that every register of `dist` holds together with the
 /// others of its aligned run, in the same row, starting at a multiple of
-/// the run in every thread: 1 when registers hold one column each.
+/// the run in every thread: 1 when registers hold one column each, or the
+/// axis wraps (threads hold copies). A thread's registers along an axis
+/// come in aligned blocks of its size per thread (a power of two), so the
+/// widest run the size allows is whole in every layout the compiler
+/// makes; the check is kept, falling back to single columns, for any
+/// other.
 fn column_run(dist: &Distribution, col: usize, most: i64) -> i64 {
     let held = i64::from(dist.root.size_per_thread(dist.axes[col]));
-    let mut run = most.min(held).min(dist.shape[col]).max(1);
-    run = 1 << (63 - run.leading_zeros());
-    while run > 1 && !dist.wraps(col) {
-        let whole = dist.offsets.iter().all(|o| {
-            let first = o[col] - o[col].rem_euclid(run);
-            (0..run).all(|i| {
-                let mut at = o.clone();
-                at[col] = first + i;
-                dist.register_at(&at).is_some()
-            })
-        });
-        if whole {
-            return run;
-        }
-        run /= 2;
+    let run = most.min(held).min(dist.shape[col]).max(1);
+    let run = 1 << (63 - run.leading_zeros());
+    if run == 1 || dist.wraps(col) {
+        return 1;
     }
-    1
+    let whole = dist.offsets.iter().all(|o| {
+        let first = o[col] - o[col].rem_euclid(run);
+        (0..run).all(|i| {
+            let mut at = o.clone();
+            at[col] = first + i;
+            dist.register_at(&at).is_some()
+        })
+    });
+    if whole { run } else { 1 }
 }
 
 fn store_shared<'c>(e: &mut Emitter<'_, 'c>, base: Val, at: Val, value: Val, align: i64) {
