@@ -27,6 +27,7 @@ fn f16s(v: &[f32]) -> In {
 #[test]
 fn flash_attention_forward_agrees_within_bounds() {
     forward_agrees_within_bounds(32, sm_80(4, 2));
+    forward_agrees_within_bounds(64, sm_80(4, 2));
 }
 
 /// The forward (f16, d = 16, t = 40, h = 2, plain and causal) with query

@@ -101,7 +101,12 @@ pub fn product<'c>(
         };
         let a_hi: Vec<[Val; 4]> = match a {
             A::Shared(st) => a_rows.iter().map(|r| load_a(e, &st, r)).collect(),
-            A::Registers(words) => words[step as usize].clone(),
+            // The fragments are 32-bit words; f16 products take each as two
+            // halves (as `word` types the ones it loads).
+            A::Registers(words) => words[step as usize]
+                .iter()
+                .map(|w| w.map(|x| as_operand(e, x, kind)))
+                .collect(),
         };
         let b_hi: Vec<[Val; 2]> = b_rows.iter().map(|&r| load_b(e, &s.b, r)).collect();
         let low = s.low.map(|(a_low, b_low)| {
@@ -124,6 +129,17 @@ pub fn product<'c>(
         }
     }
     Ok(regs)
+}
+
+/// A 32-bit word `x` typed as the instruction takes an operand of `kind`:
+/// two halves for f16, the word itself otherwise.
+fn as_operand<'c>(e: &mut Emitter<'_, 'c>, x: Val, kind: Kind) -> Val {
+    if kind != Kind::F16 {
+        return x;
+    }
+    let f16 = e.reg_type(DType::F16);
+    let ty = e.ir.vector_type(2, f16);
+    e.ir.generic("llvm.bitcast", &[x], &[ty], &[])[0]
 }
 
 /// Index `x` modulo `extent` where the warps' `cover` exceeds it (extra
@@ -176,12 +192,7 @@ fn word<'c>(e: &mut Emitter<'_, 'c>, st: &Staged, mn: Val, k: Val, kind: Kind) -
             Some(w) => e.ir.binary(arith::ori, w, x),
         });
     }
-    let word = word.expect("a word has elements");
-    if kind == Kind::F16 {
-        e.ir.generic("llvm.bitcast", &[word], &[ty], &[])[0]
-    } else {
-        word
-    }
+    as_operand(e, word.expect("a word has elements"), kind)
 }
 
 /// The PTX types of one instruction.
