@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=WGMMA
 // RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm80 | FileCheck %s --check-prefix=MMA
+// RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt | FileCheck %s --check-prefix=MMA-SHARED
 
 // Attention's inner loop, down to PTX: s = q @ k, p = exp2(s) rounded to
 // f16, acc = acc * 2 + p @ v.
@@ -49,6 +50,12 @@
 // WGMMA-NOT: st.volatile.shared
 // WGMMA: bra{{.*}}[[LOOP]];
 // WGMMA: wgmma.wait_group.sync.aligned 0;
+
+// mma.sync is synchronous: no product is left in flight on sm_80, so p's
+// staging needs one region, not two alternating by the iteration's parity
+// (as wgmma's in-flight products do). The kernel's 64 KiB: k's and v's
+// copies (3 stages of 8 KiB each), q (8 KiB, staged once) and p (8 KiB).
+// MMA-SHARED: tile.dynamic_shared_bytes = 65536 : i64
 
 // MMA-LABEL: .entry chained(
 // mma.sync reads registers: nothing goes through the async proxy, so no

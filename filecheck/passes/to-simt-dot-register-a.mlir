@@ -131,3 +131,34 @@ module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32}
     return
   }
 }
+
+// -----
+
+// 128 rows: two blocks of 16 rows a warp, both read from registers (the
+// second block's rows are 64 on from the first's).
+// CHECK-LABEL: gpu.func @two_blocks
+// CHECK-NOT: vector<2xf16>, !llvm.ptr<3>
+// CHECK: gpu.return
+
+
+module attributes {tile.compute_capability = 80 : i32, tile.num_warps = 4 : i32} {
+  func.func @two_blocks(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %w: !tile.ptr<f16>, %o: !tile.ptr<f32>, %n: i64) attributes {tile.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i64
+    %px = "tile.make_block_ptr"(%x, %n, %n, %n, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<128x16xf16>>
+    %py = "tile.make_block_ptr"(%y, %n, %n, %n, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x16xf16>>
+    %pw = "tile.make_block_ptr"(%w, %n, %n, %n, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x64xf16>>
+    %po = "tile.make_block_ptr"(%o, %n, %n, %n, %c1, %c0, %c0) {operandSegmentSizes = array<i32: 1, 2, 2, 2>, order = array<i32: 1, 0>} : (!tile.ptr<f32>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<128x64xf32>>
+    %a = "tile.block_load"(%px) {boundary_check = array<i32>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<128x16xf16>>) -> tensor<128x16xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>
+    %b = "tile.block_load"(%py) {boundary_check = array<i32>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x16xf16>>) -> tensor<16x16xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>
+    %c = "tile.block_load"(%pw) {boundary_check = array<i32>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x64xf16>>) -> tensor<16x64xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>
+    %z1 = arith.constant dense<0.0> : tensor<128x16xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>
+    %s = "tile.dot"(%a, %b, %z1) {input_precision = "ieee"} : (tensor<128x16xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>, tensor<16x16xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>, tensor<128x16xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>) -> tensor<128x16xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>
+    %p = arith.truncf %s : tensor<128x16xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>> to tensor<128x16xf16, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>
+    %z2 = arith.constant dense<0.0> : tensor<128x64xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>
+    %d = "tile.dot"(%p, %c, %z2) {input_precision = "ieee"} : (tensor<128x16xf16, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>, tensor<16x64xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>, tensor<128x64xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>) -> tensor<128x64xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>
+    %e = "tile.convert_layout"(%d) : (tensor<128x64xf32, #tile.mma<2 : i32, array<i32: 4, 1>, 8 : i32>>) -> tensor<128x64xf32, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>
+    "tile.block_store"(%po, %e) {boundary_check = array<i32>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<128x64xf32>>, tensor<128x64xf32, #tile.blocked<array<i32: 1, 8>, array<i32: 16, 2>, array<i32: 4, 1>, array<i32: 1, 0>>>) -> ()
+    return
+  }
+}
