@@ -21,6 +21,7 @@ use tile_ptx_exec::PtxKernel;
 use tile_runtime::{HostKernel, HostMemory};
 
 mod attention;
+mod carried;
 mod device;
 mod dot;
 mod exchange;
