@@ -4,8 +4,11 @@
 //! the next iteration; one the body also reads (a running row sum of the
 //! accumulator, a second product of it: chunked linear attention's state
 //! `h = h + k^T v` and `o = q @ h`) must be waited for before that read.
-//! The executor reports a register read while its `wgmma` group still
-//! writes it; the sums are of small integers, exact in any order, so the
+//! A product left running is waited for in the next iteration before the
+//! first op that reads its registers other than as an accumulator (a
+//! scaling of the carried value before the next product: attention's
+//! `acc * alpha`). The executor reports a register read while its `wgmma`
+//! group still writes it; the sums are of small integers, exact in any order, so the
 //! PTX agrees with the interpreter bit for bit.
 
 use super::matmul::operand;
@@ -44,6 +47,35 @@ fn running_sum(context: &melior::Context) -> Kernel<'_> {
     .unwrap()
 }
 
+/// `acc = 2 acc + A_i @ B_i` over `iters` blocks: the product's one use
+/// is the loop's yield, so its group runs on into the next iteration,
+/// whose first op reads `acc` (the doubling, before the next product).
+fn doubled_sum(context: &melior::Context) -> Kernel<'_> {
+    Kernel::build(context, "doubled_sum", |k| {
+        let a = k.arg_ptr("a", DType::F16);
+        let b = k.arg_ptr("b", DType::F16);
+        let c = k.arg_ptr("c", DType::F32);
+        let iters = k.arg("iters", DType::I32);
+        let rows = k.arange(0, 64);
+        let ks = k.arange(0, 16);
+        let cols = k.arange(0, 64);
+        let acc = k.zeros(&[64, 64], DType::F32);
+        let [acc] = k.for_range(0, iters, 1, [acc], |i, [acc]| {
+            let doubled = acc + acc;
+            let x = k
+                .load(a + i * 1024 + rows.expand_dims(1) * 16 + ks.expand_dims(0))
+                .build();
+            let y = k
+                .load(b + i * 1024 + ks.expand_dims(1) * 64 + cols.expand_dims(0))
+                .build();
+            [k.dot(x, y).acc(doubled).build()]
+        });
+        k.store(c + rows.expand_dims(1) * 64 + cols.expand_dims(0), acc)
+            .build();
+    })
+    .unwrap()
+}
+
 /// The sm_90 options of these tests (no fusion, as the others).
 fn sm_90(num_warps: u32, num_stages: u32) -> Options {
     Options {
@@ -66,6 +98,26 @@ fn product_read_in_its_own_iteration_agrees_bit_for_bit() {
     ];
     for options in [sm_90(4, 2), sm_90(4, 3), sm_80(4, 2)] {
         let case = format!("running sum {} stages={}", options.chip, options.num_stages);
+        same_bits(
+            &case,
+            &run_compiled(&kernel, options, true, [1, 1, 1], &inputs),
+        );
+    }
+}
+
+#[test]
+fn product_left_running_is_waited_for_before_the_next_read() {
+    let context = tile::context().unwrap();
+    let kernel = doubled_sum(&context);
+    let iters = 3usize;
+    let inputs = [
+        operand(DType::F16, iters * 1024, 3),
+        operand(DType::F16, iters * 1024, 4),
+        super::zeros(64 * 64),
+        super::In::Scalar(tile::Arg::from(iters as i32)),
+    ];
+    for options in [sm_90(4, 2), sm_90(4, 3), sm_80(4, 2)] {
+        let case = format!("doubled sum {} stages={}", options.chip, options.num_stages);
         same_bits(
             &case,
             &run_compiled(&kernel, options, true, [1, 1, 1], &inputs),
