@@ -327,6 +327,16 @@ pub fn cases(large: bool) -> Vec<Case> {
             ..Case::new(2, t, 2, d)
         });
     }
+    // Narrow heads on sm_80: `p @ v`'s layout keeps the 4 warps along M,
+    // as `p`'s does, so `p` is read from registers (one and two blocks of
+    // 16 rows a warp).
+    for (d, bm) in [(16, 64), (32, 128)] {
+        push(Case {
+            chip: "sm_80",
+            config: AttentionConfig::new(d).blocks(bm, 16),
+            ..Case::new(2, 300, 2, d)
+        });
+    }
     out
 }
 
