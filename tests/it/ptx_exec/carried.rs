@@ -47,10 +47,12 @@ fn running_sum(context: &melior::Context) -> Kernel<'_> {
     .unwrap()
 }
 
-/// `acc = 2 acc + A_i @ B_i` over `iters` blocks: the product's one use
+/// `acc = f(acc) + A_i @ B_i` over `iters` blocks: the product's one use
 /// is the loop's yield, so its group runs on into the next iteration,
-/// whose first op reads `acc` (the doubling, before the next product).
-fn doubled_sum(context: &melior::Context) -> Kernel<'_> {
+/// whose first op reads `acc` before the next product: `f` doubles it, or
+/// with `select` zeroes its first `16 i` rows (`acc` as the select's third
+/// operand, the place a product's accumulator takes).
+fn doubled_sum(context: &melior::Context, select: bool) -> Kernel<'_> {
     Kernel::build(context, "doubled_sum", |k| {
         let a = k.arg_ptr("a", DType::F16);
         let b = k.arg_ptr("b", DType::F16);
@@ -61,7 +63,11 @@ fn doubled_sum(context: &melior::Context) -> Kernel<'_> {
         let cols = k.arange(0, 64);
         let acc = k.zeros(&[64, 64], DType::F32);
         let [acc] = k.for_range(0, iters, 1, [acc], |i, [acc]| {
-            let doubled = acc + acc;
+            let doubled = if select {
+                k.where_(rows.expand_dims(1).lt(i * 16), 0.0, acc)
+            } else {
+                acc + acc
+            };
             let x = k
                 .load(a + i * 1024 + rows.expand_dims(1) * 16 + ks.expand_dims(0))
                 .build();
@@ -108,7 +114,6 @@ fn product_read_in_its_own_iteration_agrees_bit_for_bit() {
 #[test]
 fn product_left_running_is_waited_for_before_the_next_read() {
     let context = tile::context().unwrap();
-    let kernel = doubled_sum(&context);
     let iters = 3usize;
     let inputs = [
         operand(DType::F16, iters * 1024, 3),
@@ -116,11 +121,17 @@ fn product_left_running_is_waited_for_before_the_next_read() {
         super::zeros(64 * 64),
         super::In::Scalar(tile::Arg::from(iters as i32)),
     ];
-    for options in [sm_90(4, 2), sm_90(4, 3), sm_80(4, 2)] {
-        let case = format!("doubled sum {} stages={}", options.chip, options.num_stages);
-        same_bits(
-            &case,
-            &run_compiled(&kernel, options, true, [1, 1, 1], &inputs),
-        );
+    for select in [false, true] {
+        let kernel = doubled_sum(&context, select);
+        for options in [sm_90(4, 2), sm_90(4, 3), sm_80(4, 2)] {
+            let case = format!(
+                "doubled sum (select {select}) {} stages={}",
+                options.chip, options.num_stages
+            );
+            same_bits(
+                &case,
+                &run_compiled(&kernel, options, true, [1, 1, 1], &inputs),
+            );
+        }
     }
 }
