@@ -8,18 +8,32 @@
 //! first op that reads its registers other than as an accumulator (a
 //! scaling of the carried value before the next product: attention's
 //! `acc * alpha`). The executor reports a register read while its `wgmma`
-//! group still writes it; the sums are of small integers, exact in any order, so the
-//! PTX agrees with the interpreter bit for bit.
+//! group still writes it; the sums are of small integers, exact in any
+//! order, so the PTX agrees with the interpreter bit for bit.
 
 use super::matmul::operand;
 use super::{Options, run_compiled, same_bits, sm_80};
 use tile::{DType, Kernel};
 
-/// `acc = sum_i A_i @ B_i` over `iters` blocks (A_i 64x16, B_i 16x64,
-/// f16), and `tot = sum_i rowsum(acc after block i)`: `acc` is carried by
-/// the loop and read by the row sum in the same iteration.
-fn running_sum(context: &melior::Context) -> Kernel<'_> {
-    Kernel::build(context, "running_sum", |k| {
+/// What the loop body does with the accumulator `acc` it carries, besides
+/// `acc = g(acc) + A_i @ B_i` (A_i 64x16, B_i 16x64, f16).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Form {
+    /// `g` is the identity, and the body sums the product's rows into a
+    /// second carried value: the product is read in its own iteration.
+    RowSums,
+    /// `g` doubles `acc`: the product's one use is the loop's yield, so its
+    /// group runs on into the next iteration, whose first op reads it.
+    Doubled,
+    /// `g` zeroes the first `16 i` rows of `acc` with a select (`acc` as
+    /// its third operand, the place a product's accumulator takes).
+    Selected,
+}
+
+/// The kernel of `form` over `iters` blocks: `c` gets `acc`, `s` the row
+/// sums (zeros but for [`Form::RowSums`]).
+fn carried_sum(context: &melior::Context, form: Form) -> Kernel<'_> {
+    Kernel::build(context, "carried_sum", |k| {
         let a = k.arg_ptr("a", DType::F16);
         let b = k.arg_ptr("b", DType::F16);
         let c = k.arg_ptr("c", DType::F32);
@@ -31,42 +45,10 @@ fn running_sum(context: &melior::Context) -> Kernel<'_> {
         let acc = k.zeros(&[64, 64], DType::F32);
         let tot = k.zeros(&[64], DType::F32);
         let [acc, tot] = k.for_range(0, iters, 1, [acc, tot], |i, [acc, tot]| {
-            let x = k
-                .load(a + i * 1024 + rows.expand_dims(1) * 16 + ks.expand_dims(0))
-                .build();
-            let y = k
-                .load(b + i * 1024 + ks.expand_dims(1) * 64 + cols.expand_dims(0))
-                .build();
-            let acc = k.dot(x, y).acc(acc).build();
-            [acc, tot + acc.sum(1)]
-        });
-        k.store(c + rows.expand_dims(1) * 64 + cols.expand_dims(0), acc)
-            .build();
-        k.store(s + rows, tot).build();
-    })
-    .unwrap()
-}
-
-/// `acc = f(acc) + A_i @ B_i` over `iters` blocks: the product's one use
-/// is the loop's yield, so its group runs on into the next iteration,
-/// whose first op reads `acc` before the next product: `f` doubles it, or
-/// with `select` zeroes its first `16 i` rows (`acc` as the select's third
-/// operand, the place a product's accumulator takes).
-fn doubled_sum(context: &melior::Context, select: bool) -> Kernel<'_> {
-    Kernel::build(context, "doubled_sum", |k| {
-        let a = k.arg_ptr("a", DType::F16);
-        let b = k.arg_ptr("b", DType::F16);
-        let c = k.arg_ptr("c", DType::F32);
-        let iters = k.arg("iters", DType::I32);
-        let rows = k.arange(0, 64);
-        let ks = k.arange(0, 16);
-        let cols = k.arange(0, 64);
-        let acc = k.zeros(&[64, 64], DType::F32);
-        let [acc] = k.for_range(0, iters, 1, [acc], |i, [acc]| {
-            let doubled = if select {
-                k.where_(rows.expand_dims(1).lt(i * 16), 0.0, acc)
-            } else {
-                acc + acc
+            let before = match form {
+                Form::RowSums => acc,
+                Form::Doubled => acc + acc,
+                Form::Selected => k.where_(rows.expand_dims(1).lt(i * 16), 0.0, acc),
             };
             let x = k
                 .load(a + i * 1024 + rows.expand_dims(1) * 16 + ks.expand_dims(0))
@@ -74,10 +56,15 @@ fn doubled_sum(context: &melior::Context, select: bool) -> Kernel<'_> {
             let y = k
                 .load(b + i * 1024 + ks.expand_dims(1) * 64 + cols.expand_dims(0))
                 .build();
-            [k.dot(x, y).acc(doubled).build()]
+            let acc = k.dot(x, y).acc(before).build();
+            match form {
+                Form::RowSums => [acc, tot + acc.sum(1)],
+                _ => [acc, tot],
+            }
         });
         k.store(c + rows.expand_dims(1) * 64 + cols.expand_dims(0), acc)
             .build();
+        k.store(s + rows, tot).build();
     })
     .unwrap()
 }
@@ -90,10 +77,11 @@ fn sm_90(num_warps: u32, num_stages: u32) -> Options {
     }
 }
 
+/// Each form, on sm_90 at 2 and 3 stages and on sm_80, agrees with the
+/// interpreter bit for bit (sums of small integers).
 #[test]
-fn product_read_in_its_own_iteration_agrees_bit_for_bit() {
+fn carried_products_agree_bit_for_bit() {
     let context = tile::context().unwrap();
-    let kernel = running_sum(&context);
     let iters = 3usize;
     let inputs = [
         operand(DType::F16, iters * 1024, 1),
@@ -102,32 +90,10 @@ fn product_read_in_its_own_iteration_agrees_bit_for_bit() {
         super::zeros(64),
         super::In::Scalar(tile::Arg::from(iters as i32)),
     ];
-    for options in [sm_90(4, 2), sm_90(4, 3), sm_80(4, 2)] {
-        let case = format!("running sum {} stages={}", options.chip, options.num_stages);
-        same_bits(
-            &case,
-            &run_compiled(&kernel, options, true, [1, 1, 1], &inputs),
-        );
-    }
-}
-
-#[test]
-fn product_left_running_is_waited_for_before_the_next_read() {
-    let context = tile::context().unwrap();
-    let iters = 3usize;
-    let inputs = [
-        operand(DType::F16, iters * 1024, 3),
-        operand(DType::F16, iters * 1024, 4),
-        super::zeros(64 * 64),
-        super::In::Scalar(tile::Arg::from(iters as i32)),
-    ];
-    for select in [false, true] {
-        let kernel = doubled_sum(&context, select);
+    for form in [Form::RowSums, Form::Doubled, Form::Selected] {
+        let kernel = carried_sum(&context, form);
         for options in [sm_90(4, 2), sm_90(4, 3), sm_80(4, 2)] {
-            let case = format!(
-                "doubled sum (select {select}) {} stages={}",
-                options.chip, options.num_stages
-            );
+            let case = format!("{form:?} {} stages={}", options.chip, options.num_stages);
             same_bits(
                 &case,
                 &run_compiled(&kernel, options, true, [1, 1, 1], &inputs),
