@@ -114,6 +114,15 @@ mod tests {
                 .unwrap_err()
                 .contains("older than sm_80")
         );
+        // Features that already meet the chip's minimum are kept as the
+        // caller wrote them (sm_90 needs PTX 7.8, sm_80 7.0).
+        for (chip, features) in [("sm_90", " +ptx78"), ("sm_80", "+ptx70,")] {
+            let o = Options {
+                features: features.into(),
+                ..Options::default()
+            };
+            assert_eq!(for_chip(&o, chip).unwrap().features, features, "{chip}");
+        }
     }
 
     fn options(chip: &str, features: &str) -> Options {
