@@ -50,6 +50,17 @@ const ASSEMBLY_FORMAT: u32 = 2;
 /// documentation).
 const ADDRESS_CLEANUP: &str = "function(separate-const-offset-from-gep,early-cse)";
 
+/// The LLVM pass pipeline at optimization level `level`: `default<On>`,
+/// then from `-O1` up [`ADDRESS_CLEANUP`].
+fn llvm_passes(level: u8) -> String {
+    let mut passes = format!("default<O{level}>");
+    if level > 0 {
+        passes.push(',');
+        passes.push_str(ADDRESS_CLEANUP);
+    }
+    passes
+}
+
 // LLVM's C API (llvm-c/Core.h, Target.h, TargetMachine.h,
 // Transforms/PassBuilder.h) and MLIR's translation to LLVM IR
 // (mlir-c/Target/LLVMIR.h), all in the LLVM and MLIR libraries mlir-sys
@@ -178,12 +189,7 @@ fn to_ptx(gpu_module: OperationRef, options: &Options) -> Result<Ptx, String> {
         steps.push(("translate", started.elapsed()));
 
         let started = Instant::now();
-        let mut passes = format!("default<O{level}>");
-        if level > 0 {
-            passes.push(',');
-            passes.push_str(ADDRESS_CLEANUP);
-        }
-        optimize(&llvm_module, machine, &passes)?;
+        optimize(&llvm_module, machine, &llvm_passes(level))?;
         steps.push(("optimize", started.elapsed()));
 
         let started = Instant::now();
@@ -472,6 +478,20 @@ mod tests {
             [acc + v]
         });
         k.store(out + k.program_id(0), acc.sum(0)).build();
+    }
+
+    /// The cleanup changes no PTX (the test below), only the time LLVM
+    /// takes: it runs from `-O1` up, never at `-O0`.
+    #[test]
+    fn address_cleanup_runs_from_o1_up() {
+        use super::{ADDRESS_CLEANUP, llvm_passes};
+        assert_eq!(llvm_passes(0), "default<O0>");
+        for level in 1..=3 {
+            assert_eq!(
+                llvm_passes(level),
+                format!("default<O{level}>,{ADDRESS_CLEANUP}")
+            );
+        }
     }
 
     #[test]
