@@ -30,6 +30,10 @@ enum Form {
     /// affine in the index, so the loop cannot step these addresses and
     /// computes each tile's again, `S - 1` iterations ahead.
     Rotated,
+    /// A pointer tensor and the first row's index, both carried and
+    /// stepped (the pointers by `bm` rows, the index, which the mask
+    /// reads, by `bm`): the loads' address slice carries two values.
+    CarriedPair,
     /// As `Rotated`, the block index carried by the loop and wrapped each
     /// iteration: the address slice carries a value the loop cannot step,
     /// and enters the loop with its value at tile `S - 1`.
@@ -106,6 +110,24 @@ fn column_sum<'c>(
                     });
                 acc
             }
+            Form::CarriedPair => {
+                let ptrs = x + k.arange(0, bm).expand_dims(1) * n + cols.expand_dims(0);
+                let first = k.i32(0);
+                let [acc, _, _] = k.for_range_staged(
+                    stages,
+                    0,
+                    m,
+                    bm,
+                    [acc, ptrs, first],
+                    |_, [acc, ptrs, first]| {
+                        let rows = first + k.arange(0, bm);
+                        let mask = rows.expand_dims(1).lt(m) & col_mask.expand_dims(0);
+                        let tile = k.load(ptrs).mask(mask).other(other).build();
+                        [acc + tile.to(DType::F32), ptrs + n * bm, first + bm]
+                    },
+                );
+                acc
+            }
             Form::Block => {
                 let block = k
                     .make_block_ptr(x)
@@ -138,7 +160,7 @@ type Case = (DType, (i32, i32), u32, u32, Form, f64, (usize, usize));
 #[test]
 fn column_sums_loaded_ahead_agree_bit_for_bit() {
     let context = tile::context().unwrap();
-    let cases: [Case; 20] = [
+    let cases: [Case; 22] = [
         // One iteration (nothing ahead is read), two, three and five.
         (DType::F32, (16, 64), 4, 3, Form::Recomputed, 0.0, (16, 64)),
         (DType::F32, (16, 64), 4, 3, Form::Recomputed, 0.0, (32, 64)),
@@ -156,6 +178,9 @@ fn column_sums_loaded_ahead_agree_bit_for_bit() {
         (DType::F32, (8, 32), 2, 4, Form::Carried, 1.0, (24, 32)),
         (DType::F16, (32, 64), 4, 3, Form::Carried, 1.0, (100, 128)),
         (DType::F32, (16, 64), 4, 3, Form::Recomputed, 1.0, (16, 64)),
+        // Two carried values in the address slice: copied and in registers.
+        (DType::F32, (16, 64), 4, 3, Form::CarriedPair, 0.0, (72, 64)),
+        (DType::F32, (8, 32), 2, 4, Form::CarriedPair, 1.0, (56, 48)),
         // Rotated blocks: copied (zero other) and in registers, 2 to 4
         // stages, rows the tile does not divide.
         (DType::F32, (16, 64), 4, 3, Form::Rotated, 0.0, (72, 192)),
