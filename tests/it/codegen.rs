@@ -217,6 +217,15 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
         simt.contains("gpu.func @safe_kernel") && simt.contains("vector_add.rs"),
         "{simt}"
     );
+    // The ptx stage puts a gpu.binary holding the PTX in the gpu.module's
+    // place, as upstream's gpu-module-to-binary does.
+    let ptx_stage = std::fs::read_to_string(dir.join("safe_kernel/09-ptx.mlir")).unwrap();
+    assert!(
+        ptx_stage.contains("gpu.binary @")
+            && !ptx_stage.contains("gpu.module")
+            && ptx_stage.contains(".entry safe_kernel"),
+        "{ptx_stage}"
+    );
     // Each MLIR stage reads back through tile-opt's parser.
     for f in &files[..8] {
         let text = std::fs::read_to_string(dir.join("safe_kernel").join(f)).unwrap();
