@@ -274,6 +274,18 @@ fn aligned_vector_add_uses_128_bit_accesses() {
         .unwrap()
         .ptx;
     assert_eq!(count(&ptx, ".v4."), 0, "{ptx}");
+    // Fewer facts than parameters leave the rest unknown (scalar again);
+    // more facts than parameters are refused.
+    let ptx = tile::compile(&kernel, &specialized(&[D16, D16, D16]))
+        .unwrap()
+        .ptx;
+    assert_eq!(count(&ptx, ".v4."), 0, "{ptx}");
+    let e = tile::compile(&kernel, &specialized(&[D16; 5])).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the specialization has 5 facts for 4 parameters"),
+        "{e}"
+    );
 }
 
 /// A `multiple_of` hint on offsets loaded from memory reaches the PTX:
