@@ -233,6 +233,57 @@ fn every_stage_is_dumped_to_numbered_files_for_matching_kernels() {
     }
 }
 
+/// Set in a child: it compiles with `Options::default()`, which reads
+/// `TILE_DUMP_DIR` and `TILE_DUMP_FILTER`.
+const DUMP_CHILD_VAR: &str = "TILE_DUMP_CHILD";
+
+/// The child's side; does nothing when run as an ordinary test.
+#[test]
+fn dump_child() {
+    if std::env::var_os(DUMP_CHILD_VAR).is_some() {
+        let context = tile::context().unwrap();
+        let add = vector_add::safe_kernel(&context, 256).unwrap();
+        let tile2d = masked_tile_2d::masked_tile_2d(&context, 16, 64).unwrap();
+        for kernel in [add, tile2d] {
+            tile::compile(&kernel, &Options::default()).unwrap();
+        }
+    }
+}
+
+/// The environment's dump variables, as a user sets them: a filter
+/// dumps only the kernels whose names contain it, an empty one every
+/// kernel. Each case runs in a child process (this binary, only
+/// `dump_child`), so the variables reach nothing else.
+#[test]
+fn the_dump_variables_dump_the_kernels_they_name() {
+    let exe = std::env::current_exe().unwrap();
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump-variables");
+    for (filter, dumped) in [
+        ("safe", &["safe_kernel"][..]),
+        ("", &["masked_tile_2d", "safe_kernel"][..]),
+    ] {
+        let dir = root.join(if filter.is_empty() { "all" } else { filter });
+        let _ = std::fs::remove_dir_all(&dir);
+        let status = std::process::Command::new(&exe)
+            .args(["codegen::dump_child", "--exact"])
+            .env(DUMP_CHILD_VAR, "1")
+            .env("TILE_DUMP_DIR", &dir)
+            .env("TILE_DUMP_FILTER", filter)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{status:?}");
+        let mut kernels: Vec<String> = std::fs::read_dir(&dir)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().into_string().unwrap())
+                    .collect()
+            })
+            .unwrap_or_default();
+        kernels.sort();
+        assert_eq!(kernels, dumped, "filter '{filter}'");
+        assert!(dir.join("safe_kernel/10-kernel.ptx").exists());
+    }
+}
+
 /// Options that assume `facts` of the kernel's arguments.
 fn specialized(facts: &[tile::Fact]) -> Options {
     options().specialized(tile::Specialization {
