@@ -339,6 +339,40 @@ fn aligned_vector_add_uses_128_bit_accesses() {
     );
 }
 
+/// Divisibility is a fact of integers and pointers, being one a fact of
+/// integers: a float scalar divisible by 16, or a pointer equal to one, is
+/// refused, naming the argument.
+#[test]
+fn facts_a_parameter_cannot_have_are_refused() {
+    use tile::Fact::{DivisibleBy16 as D16, EqualToOne as One, None as No};
+    let context = tile::context().unwrap();
+    let kernel = Kernel::build(&context, "scale", |k| {
+        let x = k.arg_ptr("x", DType::F32);
+        let a = k.arg("a", DType::F32);
+        let n = k.arg("n", DType::I32);
+        let i = k.arange(0, 128);
+        let v = k.load(x + i).mask(i.lt(n)).build();
+        k.store(x + i, v * a).mask(i.lt(n)).build();
+    })
+    .unwrap();
+    for (facts, says) in [
+        (
+            [No, D16, No],
+            "argument 1 (`a`: f32) cannot be specialized as",
+        ),
+        (
+            [One, No, No],
+            "argument 0 (`x`: ptr) cannot be specialized as",
+        ),
+    ] {
+        let e = tile::compile(&kernel, &specialized(&facts)).unwrap_err();
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    // The facts each can have compile.
+    tile::compile(&kernel, &specialized(&[D16, No, One])).unwrap();
+    tile::compile(&kernel, &specialized(&[No, No, D16])).unwrap();
+}
+
 /// A `multiple_of` hint on offsets loaded from memory reaches the PTX:
 /// specialized as a launch with aligned pointers and a width divisible by
 /// 16 would be, the hinted gather reads its rows four f32 an access, the
