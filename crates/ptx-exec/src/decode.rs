@@ -242,7 +242,8 @@ pub enum Op {
         ftz: bool,
         /// `min.NaN` / `max.NaN`.
         nan: bool,
-        /// `.f16x2`/`.bf16x2`: the operation on each 16-bit half.
+        /// `.f16x2`/`.bf16x2`/`.s16x2`/`.u16x2`: the operation on each
+        /// 16-bit half.
         packed: bool,
     },
     /// `mad.lo`, `mad.hi` (`wide` false) or `mad.wide`.
@@ -438,6 +439,13 @@ pub fn decode(opcode: &str) -> Option<Op> {
                 }
                 Some("bf16x2") if matches!(*head, "add" | "sub" | "mul" | "min" | "max") => {
                     (Ty::parse("bf16")?, true)
+                }
+                // sm_90's packed 16-bit integers (LLVM makes them of i16
+                // reductions): each half wraps or compares on its own.
+                Some(pair @ ("s16x2" | "u16x2"))
+                    if matches!(*head, "add" | "sub" | "min" | "max") =>
+                {
+                    (Ty::parse(&pair[..3])?, true)
                 }
                 _ => (ty()?, false),
             };

@@ -48,6 +48,36 @@ pub fn device() -> Device {
     })
 }
 
+/// The name of the sm_90 executor device ([`sm_90_device`]).
+pub const SM_90_DEVICE_NAME: &str = "tile PTX executor (CPU, sm_90)";
+
+/// An H100's limits: as [`LIMITS`], with 227 KiB of shared memory a block
+/// and 132 multiprocessors.
+pub const SM_90_LIMITS: DeviceLimits = DeviceLimits {
+    max_shared_mem_per_block: 227 * 1024,
+    multiprocessors: 132,
+    ..LIMITS
+};
+
+/// As [`device`], reporting sm_90: `tile::jit` compiles for it as for an
+/// H100 or H200 (`wgmma`, packed 16-bit integer arithmetic, vector
+/// atomics), and the executor runs that PTX. Every suite that launches
+/// through a `Device` can then check the sm_90 code as well.
+///
+/// ```
+/// let device = tile_ptx_exec::sm_90_device();
+/// assert_eq!(device.chip()?, "sm_90");
+/// # Ok::<(), tile_runtime::RuntimeError>(())
+/// ```
+pub fn sm_90_device() -> Device {
+    Device::host_with_loader(HostPtxLoader {
+        name: SM_90_DEVICE_NAME.to_string(),
+        compute_capability: (9, 0),
+        limits: SM_90_LIMITS,
+        load: Arc::new(load),
+    })
+}
+
 /// Reads `ptx` as the kernel of `spec`.
 fn load(ptx: &str, spec: &KernelSpec) -> Result<Box<dyn HostKernel>> {
     let kernel =

@@ -119,7 +119,7 @@ pub mod exec;
 pub mod parse;
 pub mod value;
 
-pub use device::device;
+pub use device::{device, sm_90_device};
 pub use error::{At, ExecError};
 pub use parse::parse;
 

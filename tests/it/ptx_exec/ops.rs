@@ -66,11 +66,16 @@ const EXPECTED: &[Expected] = &[
     },
 ];
 
-/// Runs the sweep `group` on the executor; fails listing every case that
-/// failed unexpectedly, and every expected failure that did not happen.
-/// Returns how many cases ran.
+/// Runs the sweep `group` on the sm_80 executor (see [`sweep_agrees_on`]).
 fn sweep_agrees(group: &str) -> usize {
-    let device = tile_ptx_exec::device();
+    sweep_agrees_on(&tile_ptx_exec::device(), group)
+}
+
+/// Runs the sweep `group` on the executor `device`; fails listing every
+/// case that failed unexpectedly, and every expected failure that did not
+/// happen. Returns how many cases ran.
+fn sweep_agrees_on(device: &tile::Device, group: &str) -> usize {
+    let device = device.clone();
     let cases = if group == "scan" {
         scans_sampled(&device, SCAN_ONE_IN)
             .into_iter()
@@ -143,4 +148,23 @@ fn every_sweep_runs_on_the_executor() {
         groups().collect::<Vec<_>>(),
         every_op_on_the_executor::TESTED
     );
+}
+
+/// The sweeps whose lowering depends on the chip, compiled for sm_90 (the
+/// H100 and H200 the benchmarks run on) and executed: reductions and scans
+/// (LLVM packs 16-bit integer halves into sm_90's `add`/`min`/`max.s16x2`),
+/// atomics (vector atomics of PTX 8.1) and argmax. The others compile to
+/// the same instructions on both chips.
+#[test]
+fn chip_dependent_sweeps_on_sm_90() {
+    let device = tile_ptx_exec::sm_90_device();
+    for (group, least) in [
+        ("reduce", 96),
+        ("scan", 256),
+        ("atomic", 54),
+        ("argmax", 160),
+    ] {
+        let ran = sweep_agrees_on(&device, group);
+        assert!(ran >= least, "{group}: only {ran} cases");
+    }
 }

@@ -259,7 +259,8 @@ fn packed_half_comparisons_set_one_predicate_a_half() {
 }
 
 /// Packed half arithmetic (`min`/`max`/`add`/`sub`/`mul` on `.f16x2` and
-/// `.bf16x2`): each 16-bit half on its own, the low half in the low bits.
+/// `.bf16x2`, `add`/`sub`/`min`/`max` on `.s16x2` and `.u16x2`): each
+/// 16-bit half on its own, the low half in the low bits.
 #[test]
 fn packed_half_arithmetic_works_on_each_half() {
     let op = |ins: &str, a: &str, b: &str| {
@@ -277,4 +278,14 @@ fn packed_half_arithmetic_works_on_each_half() {
     // bf16: (low 1.0, high 3.0) against (low 2.0, high 2.0).
     assert_eq!(op("max.bf16x2", "0x40403F80", "0x40004000"), 0x4040_4000);
     assert_eq!(op("min.bf16x2", "0x40403F80", "0x40004000"), 0x4000_3F80);
+    // sm_90's 16-bit integer pairs: (low -1, high 0x7FFF) against (low 1,
+    // high 1). Each half wraps on its own (no carry into the high half);
+    // signed and unsigned order differ on the low half.
+    let (a, b) = ("0x7FFFFFFF", "0x00010001");
+    assert_eq!(op("add.s16x2", a, b), 0x8000_0000);
+    assert_eq!(op("sub.u16x2", a, b), 0x7FFE_FFFE);
+    assert_eq!(op("max.s16x2", a, b), 0x7FFF_0001);
+    assert_eq!(op("min.s16x2", a, b), 0x0001_FFFF);
+    assert_eq!(op("max.u16x2", a, b), 0x7FFF_FFFF);
+    assert_eq!(op("min.u16x2", a, b), 0x0001_0001);
 }
