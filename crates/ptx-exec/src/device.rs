@@ -1,7 +1,8 @@
 //! The executor as a [`Device`]: a CPU device with host memory, as the
 //! interpreter's, on which `tile::jit` compiles each kernel to PTX for
-//! sm_80 and this crate runs it ([`Device::host_with_loader`]). Every
-//! suite that launches through a `Device` then checks the code we ship.
+//! sm_80 ([`device`]) or sm_90 ([`sm_90_device`]) and this crate runs it
+//! ([`Device::host_with_loader`]). Every suite that launches through a
+//! `Device` then checks the code we ship.
 
 use crate::PtxKernel;
 use std::sync::Arc;
