@@ -1,6 +1,7 @@
 //! The code we ship, executed on the CPU: each kernel is compiled to PTX
 //! for sm_80 (tensor cores through `mma.sync`, pipelined loops through
-//! `cp.async`; sm_90's wgmma/TMA are not executed yet), run by `tile-ptx-exec` and by the
+//! `cp.async`) or sm_90 (`wgmma`: `hopper.rs`, `carried.rs`, the op sweeps
+//! whose lowering depends on the chip), run by `tile-ptx-exec` and by the
 //! tile-IR interpreter on the same inputs in two `HostMemory`s holding
 //! the same buffers at the same addresses, and every output buffer is
 //! compared: bit for bit where the kernel's arithmetic is exact (copies,
