@@ -284,6 +284,42 @@ fn the_dump_variables_dump_the_kernels_they_name() {
     }
 }
 
+/// Set in a child: whether its `Options::default()` must ask for a debug
+/// build ("1" or "0"), as `TILE_DEBUG` says.
+const DEBUG_CHILD_VAR: &str = "TILE_DEBUG_CHILD_EXPECTS";
+
+/// The child's side; does nothing when run as an ordinary test.
+#[test]
+fn debug_variable_child() {
+    if let Ok(expects) = std::env::var(DEBUG_CHILD_VAR) {
+        assert_eq!(Options::default().debug, expects == "1");
+    }
+}
+
+/// `TILE_DEBUG=1` asks for debug builds; any other value, or none, does
+/// not. Each case runs in a child process.
+#[test]
+fn the_debug_variable_turns_on_debug_builds_only_when_1() {
+    let exe = std::env::current_exe().unwrap();
+    for (value, expects) in [
+        (Some("1"), "1"),
+        (Some("0"), "0"),
+        (Some("yes"), "0"),
+        (None, "0"),
+    ] {
+        let mut child = std::process::Command::new(&exe);
+        child
+            .args(["codegen::debug_variable_child", "--exact"])
+            .env(DEBUG_CHILD_VAR, expects);
+        match value {
+            Some(v) => child.env("TILE_DEBUG", v),
+            None => child.env_remove("TILE_DEBUG"),
+        };
+        let out = child.output().unwrap();
+        assert!(out.status.success(), "TILE_DEBUG={value:?}: {out:?}");
+    }
+}
+
 /// Options that assume `facts` of the kernel's arguments.
 fn specialized(facts: &[tile::Fact]) -> Options {
     options().specialized(tile::Specialization {
