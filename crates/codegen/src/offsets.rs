@@ -344,6 +344,39 @@ mod tests {
     }
 
     #[test]
+    fn each_path_through_a_loop_reaches_its_own_argument() {
+        // Every pointer here reaches its argument by one path only, and the
+        // slots sit where no two of the loop's operand and result numberings
+        // coincide: `p` enters the loop as `a` and is yielded as `d` (its
+        // body argument, moved inside, reaches both), `q` enters as `c` and
+        // is yielded as `b` (only the loop's result is moved: both again),
+        // `e` is moved twice by i32 offsets (the first move passed through),
+        // `f` is only loaded.
+        let found = offsets(|k| {
+            let a = k.arg_ptr("a", DType::F32);
+            let b = k.arg_ptr("b", DType::F16);
+            let c = k.arg_ptr("c", DType::F16);
+            let d = k.arg_ptr("d", DType::F32);
+            let e = k.arg_ptr("e", DType::F32);
+            let f = k.arg_ptr("f", DType::F32);
+            let n = k.arg("n", DType::I32);
+            let zero = k.i32(0);
+            let [_, _, _, q] = k.for_range(0, n, 1, [zero, zero, a, c], |i, [s, t, p, _]| {
+                let v = k.load(p + k.arange(0, BLOCK)).build();
+                k.store(f + k.arange(0, BLOCK).to(DType::I64), v).build();
+                [s + i, t + 1, d, b]
+            });
+            let w = k.load(q + k.arange(0, BLOCK)).build();
+            k.store((e + 5) + k.arange(0, BLOCK), w.to(DType::F32))
+                .build();
+        });
+        assert_eq!(
+            found,
+            vec![Some(4), Some(2), Some(2), Some(4), Some(4), None, None]
+        );
+    }
+
+    #[test]
     fn parsed_ir_is_read_the_same_way() {
         // Either of two pointers chosen lane by lane, then moved by i32
         // offsets: both are flagged. A pointer only loaded is not.
@@ -373,11 +406,14 @@ mod tests {
     #[test]
     fn pointers_through_branches_and_while_loops_are_traced() {
         // %a through an if's result, %b through a while loop's carried
-        // value, %c through its forwarded value, each then moved by i32
-        // offsets: all flagged. %d, only loaded, is not.
+        // value, %c through its forwarded value inside the loop, %e
+        // through the loop's result (forwarded, moved only after the
+        // loop), each then moved by i32 offsets: all flagged. %f, only
+        // loaded, is not.
         let text = r#"
           func.func @k(%a: !tile.ptr<f32>, %b: !tile.ptr<f16>, %c: !tile.ptr<f64>,
-                       %d: !tile.ptr<f32>, %n: i32) attributes {tile.kernel} {
+                       %d: !tile.ptr<f32>, %e: !tile.ptr<i8>, %f: !tile.ptr<f32>, %n: i32)
+              attributes {tile.kernel} {
             %c0 = arith.constant 0 : i32
             %cond = arith.cmpi sgt, %n, %c0 : i32
             %p = scf.if %cond -> (!tile.ptr<f32>) {
@@ -386,15 +422,17 @@ mod tests {
               scf.yield %d : !tile.ptr<f32>
             }
             %q = "tile.addptr"(%p, %n) : (!tile.ptr<f32>, i32) -> !tile.ptr<f32>
-            %r = scf.while (%x = %b, %i = %c0) : (!tile.ptr<f16>, i32) -> (!tile.ptr<f64>) {
+            %r:2 = scf.while (%x = %b, %i = %c0) : (!tile.ptr<f16>, i32) -> (!tile.ptr<f64>, !tile.ptr<i8>) {
               %mx = "tile.addptr"(%x, %n) : (!tile.ptr<f16>, i32) -> !tile.ptr<f16>
               %go = arith.cmpi slt, %i, %n : i32
-              scf.condition(%go) %c : !tile.ptr<f64>
+              scf.condition(%go) %c, %e : !tile.ptr<f64>, !tile.ptr<i8>
             } do {
-            ^bb0(%y: !tile.ptr<f64>):
+            ^bb0(%y: !tile.ptr<f64>, %z: !tile.ptr<i8>):
               %moved = "tile.addptr"(%y, %n) : (!tile.ptr<f64>, i32) -> !tile.ptr<f64>
               scf.yield %b, %n : !tile.ptr<f16>, i32
             }
+            %after = "tile.addptr"(%r#1, %n) : (!tile.ptr<i8>, i32) -> !tile.ptr<i8>
+            %w = "tile.load"(%f) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (!tile.ptr<f32>) -> f32
             %v = "tile.load"(%q) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (!tile.ptr<f32>) -> f32
             return
           }
@@ -407,7 +445,7 @@ mod tests {
         // %d is moved too: it is the if's other branch.
         assert_eq!(
             spec.i32_offset_elem_bytes,
-            vec![Some(4), Some(2), Some(8), Some(4), None]
+            vec![Some(4), Some(2), Some(8), Some(4), Some(1), None, None]
         );
     }
 }
