@@ -320,6 +320,40 @@ fn the_debug_variable_turns_on_debug_builds_only_when_1() {
     }
 }
 
+/// Set in a child: it compiles one kernel.
+const TIMINGS_CHILD_VAR: &str = "TILE_TIMINGS_CHILD";
+
+/// The child's side; does nothing when run as an ordinary test.
+#[test]
+fn timings_child() {
+    if std::env::var_os(TIMINGS_CHILD_VAR).is_some() {
+        let context = tile::context().unwrap();
+        compile(&vector_add::safe_kernel(&context, 256).unwrap());
+    }
+}
+
+/// `TILE_TIMINGS=1` prints each compilation's timing table to standard
+/// error; any other value prints nothing.
+#[test]
+fn the_timings_variable_prints_the_table_only_when_1() {
+    let exe = std::env::current_exe().unwrap();
+    for (value, prints) in [("1", true), ("0", false)] {
+        let out = std::process::Command::new(&exe)
+            .args(["codegen::timings_child", "--exact", "--nocapture"])
+            .env(TIMINGS_CHILD_VAR, "1")
+            .env("TILE_TIMINGS", value)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stderr.contains("| safe_kernel | ms |") && stderr.contains("| **total** |"),
+            prints,
+            "TILE_TIMINGS={value}: {stderr}"
+        );
+    }
+}
+
 /// Options that assume `facts` of the kernel's arguments.
 fn specialized(facts: &[tile::Fact]) -> Options {
     options().specialized(tile::Specialization {

@@ -547,7 +547,36 @@ fn print(module: &Module) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::external_functions;
+    use super::{Compiled, external_functions};
+    use std::time::Duration;
+
+    /// The report lists each stage, the `ptx` stage's steps under it, the
+    /// time no stage took (`other`) and the total, in milliseconds.
+    #[test]
+    fn the_timing_report_adds_up_in_milliseconds() {
+        let context = tile_dialect::new_context().unwrap();
+        let kernel = tile_dialect::Kernel::build(&context, "k", |k| {
+            let x = k.arg_ptr("x", tile_dialect::DType::F32);
+            k.store(x, k.f32(1.0)).build();
+        })
+        .unwrap();
+        let ms = Duration::from_millis;
+        let compiled = Compiled {
+            name: "k".into(),
+            ptx: String::new(),
+            spec: crate::kernel_spec(kernel.module(), 4).unwrap(),
+            timings: vec![("tile", ms(2)), ("ptx", ms(3)), ("after", ms(1))],
+            ptx_steps: vec![("translate", ms(1)), ("codegen", ms(2))],
+            total: ms(10),
+            warnings: Vec::new(),
+        };
+        assert_eq!(
+            compiled.timing_report(),
+            "| k | ms |\n| --- | ---: |\n| tile | 2.00 |\n| ptx | 3.00 |\n\
+             | ptx: translate | 1.00 |\n| ptx: codegen | 2.00 |\n| after | 1.00 |\n\
+             | other | 4.00 |\n| **total** | **10.00** |\n"
+        );
+    }
 
     #[test]
     fn external_functions_are_named() {
