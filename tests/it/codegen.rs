@@ -320,6 +320,45 @@ fn the_debug_variable_turns_on_debug_builds_only_when_1() {
     }
 }
 
+/// A kernel that uses wgmma is compiled for sm_90a from the `nvvm` stage
+/// on (where the target is attached), not only at the end: the dumped
+/// `nvvm` stage and the PTX both name it.
+#[test]
+fn a_wgmma_kernel_targets_sm_90a_from_the_nvvm_stage() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump-sm90a");
+    let _ = std::fs::remove_dir_all(&dir);
+    let context = tile::context().unwrap();
+    let config = tile_examples::matmul::MatmulConfig {
+        block_m: 64,
+        block_n: 64,
+        block_k: 32,
+        group_m: 8,
+        a_order: [1, 0],
+        b_order: [1, 0],
+    };
+    let kernel = tile_examples::matmul::matmul(
+        &context,
+        config,
+        DType::F16,
+        DType::F32,
+        None,
+        tile_examples::matmul::Epilogue::None,
+    )
+    .unwrap();
+    let options = Options {
+        chip: "sm_90".into(),
+        dump: Some(tile::Dump {
+            dir: dir.clone(),
+            filter: None,
+        }),
+        ..options()
+    };
+    let ptx = tile::compile(&kernel, &options).unwrap().ptx;
+    assert!(ptx.contains(".target sm_90a"), "{ptx}");
+    let nvvm = std::fs::read_to_string(dir.join("matmul/07-nvvm.mlir")).unwrap();
+    assert!(nvvm.contains("chip = \"sm_90a\""), "{nvvm}");
+}
+
 /// Set in a child: it compiles one kernel.
 const TIMINGS_CHILD_VAR: &str = "TILE_TIMINGS_CHILD";
 
