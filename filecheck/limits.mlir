@@ -105,6 +105,19 @@ func.func @loop_stages_nine(%n: i32) {
 
 // -----
 
+// The stages the pipeliner puts on a loop (tile.num_stages), in IR written
+// by hand, are held to the same range: each sizes a ring of buffers.
+func.func @pipelined_stages_huge(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // CHECK: limits.mlir:[[@LINE+1]]:3: error: 'scf.for' op a loop's num_stages must be from 1 to 8, got 2147483647
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.num_stages = 2147483647 : i64}
+  return
+}
+
+// -----
+
 // OUT-LABEL: func.func @loop_stages_eight
 // OUT: tile.loop_stages = 8
 func.func @loop_stages_eight(%n: i32) {

@@ -332,9 +332,7 @@ fn a_wgmma_kernel_targets_sm_90a_from_the_nvvm_stage() {
         block_m: 64,
         block_n: 64,
         block_k: 32,
-        group_m: 8,
-        a_order: [1, 0],
-        b_order: [1, 0],
+        ..Default::default()
     };
     let kernel = tile_examples::matmul::matmul(
         &context,

@@ -316,7 +316,8 @@ pub enum Rule {
         /// The step.
         step: i64,
     },
-    /// A loop's `num_stages` (its `tile.loop_stages`) outside 1 to
+    /// A loop's `num_stages` (its `tile.loop_stages`, or the
+    /// `tile.num_stages` the pipeliner puts on it) outside 1 to
     /// [`crate::limits::MAX_NUM_STAGES`].
     LoopStages {
         /// The stages asked for.

@@ -99,10 +99,15 @@ fn check_limits(op: &OperationRef, name: &str) -> Result<(), Rule> {
                     step: step.as_i64(),
                 });
             }
-            if op.has_attribute(crate::ops::LOOP_STAGES_ATTR) {
-                let stages = crate::view::attr::int(op, crate::ops::LOOP_STAGES_ATTR)?;
-                if !(1..=i64::from(crate::limits::MAX_NUM_STAGES)).contains(&stages) {
-                    return Err(Rule::LoopStages { stages });
+            // The stages a user asked of the loop, and those the pipeliner
+            // chose (which IR written by hand may carry too): each sizes a
+            // ring of buffers, so both are held to the same range.
+            for name in [crate::ops::LOOP_STAGES_ATTR, crate::ops::NUM_STAGES_ATTR] {
+                if op.has_attribute(name) {
+                    let stages = crate::view::attr::int(op, name)?;
+                    if !(1..=i64::from(crate::limits::MAX_NUM_STAGES)).contains(&stages) {
+                        return Err(Rule::LoopStages { stages });
+                    }
                 }
             }
         }
