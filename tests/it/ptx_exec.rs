@@ -252,6 +252,38 @@ fn vector_add_agrees_bit_for_bit_at_irregular_sizes() {
     }
 }
 
+/// Ranges that start past zero (`arange(s, s + 512)`, four elements a
+/// thread), as offsets of a masked copy: each register's index plus the
+/// start, also where the program's base is added once and each register
+/// keeps its constant offset from it (an unaligned start of 5 and an
+/// aligned one of 64).
+#[test]
+fn shifted_ranges_agree_bit_for_bit() {
+    let context = tile::context().unwrap();
+    for start in [5, 64] {
+        let kernel = Kernel::build(&context, "shifted", |k| {
+            let x = k.arg_ptr("x", DType::F32);
+            let y = k.arg_ptr("y", DType::F32);
+            let n = k.arg("n", DType::I32);
+            let offs = k.program_id(0) * 512 + k.arange(start, start + 512);
+            let m = offs.lt(n);
+            let v = k.load(x + offs).mask(m).other(0.0).build();
+            k.store(y + offs, v + v).mask(m).build();
+        })
+        .unwrap();
+        let n = 1200;
+        let inputs = [
+            f32s(&randoms(n, 3)),
+            zeros(n),
+            In::Scalar(Arg::from(n as i32)),
+        ];
+        same_bits(
+            &format!("arange({start}, {})", start + 512),
+            &run_both(&kernel, 4, [3, 1, 1], &inputs),
+        );
+    }
+}
+
 #[test]
 fn masked_tile_2d_agrees_bit_for_bit() {
     let context = tile::context().unwrap();
