@@ -254,9 +254,17 @@ fn dump_child() {
 /// dumps only the kernels whose names contain it, an empty one every
 /// kernel. Each case runs in a child process (this binary, only
 /// `dump_child`), so the variables reach nothing else.
+/// This test binary again, running only its test `codegen::{name}` (the
+/// child's side of a test of environment variables, which must not reach
+/// the other tests).
+fn child(name: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args([&format!("codegen::{name}"), "--exact", "--nocapture"]);
+    command
+}
+
 #[test]
 fn the_dump_variables_dump_the_kernels_they_name() {
-    let exe = std::env::current_exe().unwrap();
     let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump-variables");
     for (filter, dumped) in [
         ("safe", &["safe_kernel"][..]),
@@ -264,8 +272,7 @@ fn the_dump_variables_dump_the_kernels_they_name() {
     ] {
         let dir = root.join(if filter.is_empty() { "all" } else { filter });
         let _ = std::fs::remove_dir_all(&dir);
-        let status = std::process::Command::new(&exe)
-            .args(["codegen::dump_child", "--exact"])
+        let status = child("dump_child")
             .env(DUMP_CHILD_VAR, "1")
             .env("TILE_DUMP_DIR", &dir)
             .env("TILE_DUMP_FILTER", filter)
@@ -300,22 +307,19 @@ fn debug_variable_child() {
 /// not. Each case runs in a child process.
 #[test]
 fn the_debug_variable_turns_on_debug_builds_only_when_1() {
-    let exe = std::env::current_exe().unwrap();
     for (value, expects) in [
         (Some("1"), "1"),
         (Some("0"), "0"),
         (Some("yes"), "0"),
         (None, "0"),
     ] {
-        let mut child = std::process::Command::new(&exe);
-        child
-            .args(["codegen::debug_variable_child", "--exact"])
-            .env(DEBUG_CHILD_VAR, expects);
+        let mut command = child("debug_variable_child");
+        command.env(DEBUG_CHILD_VAR, expects);
         match value {
-            Some(v) => child.env("TILE_DEBUG", v),
-            None => child.env_remove("TILE_DEBUG"),
+            Some(v) => command.env("TILE_DEBUG", v),
+            None => command.env_remove("TILE_DEBUG"),
         };
-        let out = child.output().unwrap();
+        let out = command.output().unwrap();
         assert!(out.status.success(), "TILE_DEBUG={value:?}: {out:?}");
     }
 }
@@ -373,10 +377,8 @@ fn timings_child() {
 /// error; any other value prints nothing.
 #[test]
 fn the_timings_variable_prints_the_table_only_when_1() {
-    let exe = std::env::current_exe().unwrap();
     for (value, prints) in [("1", true), ("0", false)] {
-        let out = std::process::Command::new(&exe)
-            .args(["codegen::timings_child", "--exact", "--nocapture"])
+        let out = child("timings_child")
             .env(TIMINGS_CHILD_VAR, "1")
             .env("TILE_TIMINGS", value)
             .output()
