@@ -41,12 +41,7 @@ pub const LIMITS: DeviceLimits = DeviceLimits {
 /// # Ok::<(), tile_runtime::RuntimeError>(())
 /// ```
 pub fn device() -> Device {
-    Device::host_with_loader(HostPtxLoader {
-        name: DEVICE_NAME.to_string(),
-        compute_capability: COMPUTE_CAPABILITY,
-        limits: LIMITS,
-        load: Arc::new(load),
-    })
+    executor(DEVICE_NAME, COMPUTE_CAPABILITY, LIMITS)
 }
 
 /// The name of the sm_90 executor device ([`sm_90_device`]).
@@ -71,10 +66,15 @@ pub const SM_90_LIMITS: DeviceLimits = DeviceLimits {
 /// # Ok::<(), tile_runtime::RuntimeError>(())
 /// ```
 pub fn sm_90_device() -> Device {
+    executor(SM_90_DEVICE_NAME, (9, 0), SM_90_LIMITS)
+}
+
+/// An executor device reporting `name`, `compute_capability` and `limits`.
+fn executor(name: &str, compute_capability: (i32, i32), limits: DeviceLimits) -> Device {
     Device::host_with_loader(HostPtxLoader {
-        name: SM_90_DEVICE_NAME.to_string(),
-        compute_capability: (9, 0),
-        limits: SM_90_LIMITS,
+        name: name.to_string(),
+        compute_capability,
+        limits,
         load: Arc::new(load),
     })
 }
