@@ -76,9 +76,10 @@ pub fn validate(options: &Options) -> Result<(), String> {
             "num_warps must be a power of two from 1 to 32, got {warps}"
         ));
     }
-    if !(1..=8).contains(&options.num_stages) {
+    let most = tile_dialect::limits::MAX_NUM_STAGES;
+    if !(1..=most).contains(&options.num_stages) {
         return Err(format!(
-            "num_stages must be from 1 to 8, got {}",
+            "num_stages must be from 1 to {most}, got {}",
             options.num_stages
         ));
     }

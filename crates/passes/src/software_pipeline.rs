@@ -99,10 +99,11 @@ pub fn num_stages<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<i64, PassError> {
     while let Some(o) = at {
         if o.has_attribute(NUM_STAGES_ATTR) && tile_dialect::view::op_name(&o) == "builtin.module" {
             let n = attr::int(&o, NUM_STAGES_ATTR).map_err(|r| PassError::at(&o, r.to_string()))?;
-            if !(1..=8).contains(&n) {
+            let most = tile_dialect::limits::MAX_NUM_STAGES;
+            if !(1..=i64::from(most)).contains(&n) {
                 return Err(PassError::at(
                     &o,
-                    format!("{NUM_STAGES_ATTR} must be from 1 to 8, got {n}"),
+                    format!("{NUM_STAGES_ATTR} must be from 1 to {most}, got {n}"),
                 ));
             }
             return Ok(n);
