@@ -16,7 +16,8 @@
 //! the user's source.
 //!
 //! The kernels move into one `gpu.module @tile`, each as a `gpu.func` with
-//! `known_block_size = [32 * num_warps, 1, 1]`; the module gets
+//! `known_block_size = [32 * num_warps, 1, 1]` (and `nvvm.minctasm = 1`
+//! where a loop streams memory: `simt/latency.rs`); the module gets
 //! `gpu.container_module`.
 //!
 //! The MLIR C API has no dialect-conversion driver, so the lowering is a
@@ -60,6 +61,7 @@ mod elementwise;
 mod emit;
 mod exchange;
 mod fp8;
+mod latency;
 mod math;
 mod memory;
 mod pipelined;
@@ -97,6 +99,10 @@ pub const INFO: PassInfo = PassInfo {
     flag: FLAG,
     summary: "lower laid-out tile IR to per-thread code in a gpu.module (gpu, arith, llvm)",
 };
+
+/// The attribute of a kernel function that becomes PTX's `.minnctapersm`:
+/// set to 1 on kernels that stream memory in a loop (`simt/latency.rs`).
+pub const MIN_BLOCKS_ATTR: &str = "nvvm.minctasm";
 
 /// The name of the `gpu.module` the kernels are placed in.
 pub const GPU_MODULE: &str = "tile";
@@ -297,6 +303,7 @@ fn lower_kernel<'c>(
     flags: Flags,
 ) -> Result<Needs, PassError> {
     let context = types.context();
+    let for_latency = latency::streams_in_loop(op);
     let mut arg_types = Vec::with_capacity(f.args.len());
     for arg in &f.args {
         let t = types
@@ -354,6 +361,13 @@ fn lower_kernel<'c>(
     region.append_block(entry);
     let inputs: Vec<Type> = entry_args.iter().map(|(t, _)| *t).collect();
     let threads = 32 * warps as i32;
+    let mut attributes = Vec::new();
+    if for_latency {
+        attributes.push((
+            Identifier::new(context, MIN_BLOCKS_ATTR),
+            IntegerAttribute::new(e.ir.int_type(32), 1).into(),
+        ));
+    }
     let func = OperationBuilder::new("gpu.func", op.location())
         .add_attributes(&[
             (
@@ -377,6 +391,7 @@ fn lower_kernel<'c>(
                 IntegerAttribute::new(e.ir.int_type(64), 0).into(),
             ),
         ])
+        .add_attributes(&attributes)
         .add_regions([region])
         .build()
         .map_err(|err| PassError::at(op, format!("cannot make the kernel's function: {err}")))?;
