@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-remove-conversions --tile-predicate --tile-vectorize --tile-software-pipeline | FileCheck %s --check-prefix=MARK
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-remove-conversions --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=PTX
+// RUN: sed 's/tile.loop_stages = 3 : i32}/tile.loop_stages = 6 : i32}/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-remove-conversions --tile-predicate --tile-vectorize --tile-software-pipeline --tile-to-simt | FileCheck %s --check-prefix=SIX
 
 // tile-software-pipeline on loops that multiply nothing on tensor cores:
 // a column sum over blocks of rows, its loads masked on the rows left.
@@ -23,6 +24,11 @@
 // ahead. No barrier in the loop: each thread reads only what it copied.
 // The ring is three slots of the 8192-byte tile, 24576 bytes: a slot
 // already a multiple of the alignment is not rounded up.
+// Six stages fill 49152 bytes, exactly what a block may have without
+// opting in: still a static array, no dynamic shared memory.
+// SIX-NOT: tile.dynamic_shared_bytes
+// SIX: llvm.mlir.global internal @__tile_shared() {{.*}} : !llvm.array<49152 x i8>
+// SIX: gpu.func @own_slots
 // MARK-LABEL: func.func @own_slots
 // MARK: "tile.load"{{.*}}tile.async_copy = "thread", tile.vector_width = 4
 // MARK: } {tile.loop_stages = 3 : i32, tile.num_stages = 3 : i64}

@@ -1,6 +1,7 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-ptx81 | FileCheck %s --check-prefix=PTX
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize | FileCheck %s --check-prefix=VEC
+// RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s --check-prefix=SM80
 
 // An f32 atomic add through 16-byte aligned, contiguous pointers moves
 // four elements per instruction (atom.add.v4.f32) where the module targets
@@ -18,6 +19,13 @@
 // PTX-SAME: .entry add_v4
 // PTX-SAME: atom.relaxed.gpu.global.add.v4.f32
 // PTX-NOT: atom.relaxed.gpu.global.add.f32
+// PTX 8.1 alone is not enough: on sm_80 the same add is one element an
+// atomic, eight a thread.
+// SM80-LABEL: gpu.func @add_v4(
+// SM80-NOT: add.v4.f32
+// SM80-COUNT-8: atom.relaxed.gpu.global.add.f32 $0, [ $2 ], $3;
+// SM80-NOT: atom.
+// SM80: gpu.return
 module attributes {tile.compute_capability = 90 : i32, tile.ptx_version = 81 : i32} {
 func.func @add_v4(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
   %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>

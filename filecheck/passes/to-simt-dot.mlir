@@ -1,5 +1,7 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-sm90a | FileCheck %s --check-prefix=WGMMA
 // RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx-sm80 | FileCheck %s --check-prefix=MMA
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s --check-prefix=ARCH
+// RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s --check-prefix=NOARCH
 
 // tile.dot down to PTX. Both operands are staged in shared memory,
 // swizzled: `a` K-major, `b` (whose layout runs along N) MN-major, read
@@ -10,6 +12,15 @@
 // tile.arch_specific when it uses wgmma, for which the compiler picks
 // sm_90a. The second kernel of each file is TF32, the third i8, the last
 // exact f32 on the CUDA cores.
+// ARCH: module attributes {gpu.container_module, tile.arch_specific,
+// ARCH: gpu.func @f16(
+// ARCH: module attributes {gpu.container_module, tile.arch_specific,
+// ARCH: gpu.func @tf32(
+// ARCH: module attributes {gpu.container_module, tile.arch_specific,
+// ARCH: gpu.func @int8(
+// ARCH-NOT: tile.arch_specific
+// ARCH: gpu.func @ieee(
+// NOARCH-NOT: tile.arch_specific
 
 // WGMMA: .target sm_90a
 // WGMMA-SAME: .entry f16(

@@ -1,6 +1,8 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
 // RUN: sed 's/tile.compute_capability = 90/tile.compute_capability = 80/' %s | not tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: sed 's/tile.compute_capability = 90 : i32/tile.compute_capability = 90 : i32, tile.ptx_version = 78 : i32/' %s | tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt | FileCheck %s
+// RUN: sed 's/tile.compute_capability = 90 : i32/tile.compute_capability = 90 : i32, tile.ptx_version = 77 : i32/' %s | not tile-opt --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt 2>&1 | FileCheck %s --check-prefix=SM80
 
 // 8-bit floats travel as their bits (i8 registers, byte loads and stores)
 // and convert two at a time: to f16 pairs with cvt.rn.f16x2.e4m3x2 (exact,
@@ -8,6 +10,8 @@
 // (round to nearest even, saturating; the second source is the low byte).
 // A masked load's `other` and a `where` constant are their bit patterns
 // (-2.0 in e4m3 is 0xc0 = -64 as i8). f64 rounds to f32 to odd first.
+// The conversions need sm_89 and PTX 7.8: a module naming PTX 7.8 gets
+// them, one naming 7.7 the error sm_80 gets.
 
 // CHECK-LABEL: gpu.func @convert
 // CHECK: %[[OTHER:.*]] = arith.constant -64 : i8
@@ -52,6 +56,24 @@ func.func @convert(%x: !tile.ptr<f8E4M3FN>, %y: !tile.ptr<f8E5M2>, %z: !tile.ptr
   %zs = "tile.splat"(%z) : (!tile.ptr<f8E4M3FN>) -> tensor<256x!tile.ptr<f8E4M3FN>>
   %zp = "tile.addptr"(%zs, %r) : (tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f8E4M3FN>>
   "tile.store"(%zp, %q, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<f8E4M3FN>>, tensor<256xf8E4M3FN>, tensor<256xi1>) -> ()
+  return
+}
+}
+
+// -----
+
+// An 8-bit float argument travels as its bits too: an i8 parameter,
+// stored as a byte.
+// CHECK: gpu.func @scalar_arg(%[[V:.*]]: i8, %{{.*}}: !llvm.ptr<1>)
+// CHECK: llvm.store %[[V]], %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<1>
+// CHECK: gpu.return
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+func.func @scalar_arg(%v: f8E4M3FN, %y: !tile.ptr<f8E4M3FN>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %vs = "tile.splat"(%v) : (f8E4M3FN) -> tensor<128xf8E4M3FN>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f8E4M3FN>) -> tensor<128x!tile.ptr<f8E4M3FN>>
+  %yp = "tile.addptr"(%ys, %r) : (tensor<128x!tile.ptr<f8E4M3FN>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f8E4M3FN>>
+  "tile.store"(%yp, %vs) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f8E4M3FN>>, tensor<128xf8E4M3FN>) -> ()
   return
 }
 }

@@ -28,3 +28,28 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A function without tile.kernel beside a kernel is refused at the
+// function (there are no device-side calls), not lowered as one more
+// kernel; an op other than a function at the top level is refused too.
+// CHECK: error: 'func.func' op is not a tile kernel (no tile.kernel attribute); helper functions are not supported
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @helper(%x: i32) -> i32 {
+    return %x : i32
+  }
+  func.func @kernel(%x: i32) attributes {tile.kernel} {
+    return
+  }
+}
+
+// -----
+
+// CHECK: error: 'memref.global' op cannot be lowered: only kernels (func.func) may appear at the top level
+module attributes {tile.num_warps = 4 : i32} {
+  memref.global "private" @table : memref<4xi32> = dense<0>
+  func.func @kernel(%x: i32) attributes {tile.kernel} {
+    return
+  }
+}

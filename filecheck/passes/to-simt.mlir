@@ -7,8 +7,10 @@
 // effects (nothing may merge or move them across stores), the same source
 // location on every op that came from one tile op.
 
+// A kernel that needs no shared memory gets no shared buffer: the
+// function comes first in the module.
 // CHECK-LABEL: gpu.module @tile
-// CHECK: gpu.func @masked(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[N:.*]]: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
+// CHECK-NEXT: gpu.func @masked(%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[N:.*]]: i32) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 // CHECK: gpu.thread_id x
 // CHECK: gpu.block_id x
 // CHECK-COUNT-8: arith.cmpi slt, %{{.*}}, %[[N]] : i32
@@ -135,5 +137,28 @@ func.func @sliced_constant(%x: !tile.ptr<i32>) attributes {tile.kernel} {
   %xs = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<16x64x!tile.ptr<i32>>
   %p = "tile.addptr"(%xs, %b) : (tensor<16x64x!tile.ptr<i32>>, tensor<16x64xi32>) -> tensor<16x64x!tile.ptr<i32>>
   "tile.store"(%p, %b) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x64x!tile.ptr<i32>>, tensor<16x64xi32>) -> ()
+  return
+}
+
+// -----
+
+// A masked 16-bit load one element at a time (no divisibility known, so no
+// vector): `other` moves into the register with a 16-bit mov, then the
+// load under the mask; a 64-bit mov of a 16-bit register is no PTX.
+// CHECK-LABEL: gpu.func @masked_f16
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.b16 $0, $1;\0A\09@$3 ld.global.b16 $0, [ $2 ];", "=h,h,l,b"
+// CHECK-NOT: ld.global
+// CHECK: gpu.return
+func.func @masked_f16(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<256xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f16>) -> tensor<256x!tile.ptr<f16>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<256x!tile.ptr<f16>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f16>>
+  %other = arith.constant dense<-1.5> : tensor<256xf16>
+  %v = "tile.load"(%p, %m, %other) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<256x!tile.ptr<f16>>, tensor<256xi1>, tensor<256xf16>) -> tensor<256xf16>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f16>) -> tensor<256x!tile.ptr<f16>>
+  %q = "tile.addptr"(%ys, %r) : (tensor<256x!tile.ptr<f16>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f16>>
+  "tile.store"(%q, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<f16>>, tensor<256xf16>, tensor<256xi1>) -> ()
   return
 }

@@ -241,7 +241,28 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
                 }
                 return Ok(());
             }
-            _ => mask(arg(ctx, t, 1)?, ty.bits),
+            _ => {
+                // ptxas refuses a `mov` whose registers are not of its
+                // type's width ("Arguments mismatch"): a lowering that
+                // moves a 16-bit element with `mov.b64` must fail here too.
+                for op in [Some(dst), o.get(1)].into_iter().flatten() {
+                    if let Operand::Reg(r) = op {
+                        let bits = ctx.entry.register_bits[*r as usize];
+                        if bits != ty.bits {
+                            let name = &ctx.entry.registers[*r as usize];
+                            return Err(invalid(
+                                ctx,
+                                t,
+                                format!(
+                                    "a {}-bit mov names {name}, a {bits}-bit register",
+                                    ty.bits
+                                ),
+                            ));
+                        }
+                    }
+                }
+                mask(arg(ctx, t, 1)?, ty.bits)
+            }
         },
         Op::Ld { space, ty, vec } => {
             let addr = ctx

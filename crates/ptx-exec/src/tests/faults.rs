@@ -149,3 +149,21 @@ fn registers_keep_their_declared_width() {
         mov.b32 %r1, {%rs1, %rs2};\n st.global.u32 [%rd30], %r1;";
     assert_eq!(super::run(body, "", 1, &[0x80], 1).unwrap()[0], 0xff80);
 }
+
+#[test]
+fn a_mov_of_another_width_than_its_registers_is_refused() {
+    // ptxas refuses these ("Arguments mismatch for instruction 'mov'"); a
+    // lowering that moved a 16-bit element with mov.b64 ran here before.
+    for body in [
+        "mov.b64 %rs1, %rs2;",
+        "mov.b32 %rs1, 0;",
+        "mov.b16 %r1, %rs2;",
+    ] {
+        let e = run(body, "", 1, &[], 1).unwrap_err().to_string();
+        assert!(e.contains("-bit mov names %r"), "{body}: {e}");
+    }
+    // Same widths, float or bit types alike, and packing, are fine.
+    let body = "mov.b16 %rs1, 7;\n mov.b16 %rs2, %rs1;\n mov.f32 %r2, %r3;\n\
+                mov.b32 %r1, {%rs2, %rs1};\n st.global.u32 [%rd30], %r1;";
+    assert_eq!(run(body, "", 1, &[], 1).unwrap()[0], 0x0007_0007);
+}
