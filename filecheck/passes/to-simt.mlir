@@ -162,3 +162,45 @@ func.func @masked_f16(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %n: i32) attribute
   "tile.store"(%q, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<f16>>, tensor<256xf16>, tensor<256xi1>) -> ()
   return
 }
+
+// -----
+
+// The same for i32: a 32-bit mov.
+// CHECK-LABEL: gpu.func @masked_i32
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.b32 $0, $1;\0A\09@$3 ld.global.b32 $0, [ $2 ];", "=r,r,l,b"
+// CHECK-NOT: ld.global
+// CHECK: gpu.return
+func.func @masked_i32(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<256xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i32>) -> tensor<256x!tile.ptr<i32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<256x!tile.ptr<i32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<i32>>
+  %other = arith.constant dense<-3> : tensor<256xi32>
+  %v = "tile.load"(%p, %m, %other) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<256x!tile.ptr<i32>>, tensor<256xi1>, tensor<256xi32>) -> tensor<256xi32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<i32>) -> tensor<256x!tile.ptr<i32>>
+  %q = "tile.addptr"(%ys, %r) : (tensor<256x!tile.ptr<i32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<i32>>
+  "tile.store"(%q, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<i32>>, tensor<256xi32>, tensor<256xi1>) -> ()
+  return
+}
+
+// -----
+
+// The same for i64: a 64-bit mov.
+// CHECK-LABEL: gpu.func @masked_i64
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.b64 $0, $1;\0A\09@$3 ld.global.b64 $0, [ $2 ];", "=l,l,l,b"
+// CHECK-NOT: ld.global
+// CHECK: gpu.return
+func.func @masked_i64(%x: !tile.ptr<i64>, %y: !tile.ptr<i64>, %n: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %ns = "tile.splat"(%n) : (i32) -> tensor<256xi32>
+  %m = arith.cmpi slt, %r, %ns : tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<i64>) -> tensor<256x!tile.ptr<i64>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<256x!tile.ptr<i64>>, tensor<256xi32>) -> tensor<256x!tile.ptr<i64>>
+  %other = arith.constant dense<-3> : tensor<256xi64>
+  %v = "tile.load"(%p, %m, %other) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>, volatile = false} : (tensor<256x!tile.ptr<i64>>, tensor<256xi1>, tensor<256xi64>) -> tensor<256xi64>
+  %ys = "tile.splat"(%y) : (!tile.ptr<i64>) -> tensor<256x!tile.ptr<i64>>
+  %q = "tile.addptr"(%ys, %r) : (tensor<256x!tile.ptr<i64>>, tensor<256xi32>) -> tensor<256x!tile.ptr<i64>>
+  "tile.store"(%q, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<i64>>, tensor<256xi64>, tensor<256xi1>) -> ()
+  return
+}

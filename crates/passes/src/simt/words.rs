@@ -128,39 +128,37 @@ pub fn lane_ptx(d: DType) -> &'static str {
     }
 }
 
-/// A run of elements of `d` as the lanes of one vector access.
+/// A run of elements of `d` as the lanes of one vector access ([`pack`]:
+/// `f32` elements are their own lanes).
 pub fn to_lanes(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
-    match d {
-        DType::F32 => elems.to_vec(),
-        _ => pack(e, elems, d),
-    }
+    pack(e, elems, d)
 }
 
-/// The lanes of a vector access back as `count` elements of `d`.
+/// The lanes of a vector access back as `count` elements of `d`
+/// ([`unpack`]).
 pub fn from_lanes(e: &mut Emitter, lanes: &[Val], d: DType, count: usize) -> Vec<Val> {
-    match d {
-        DType::F32 => lanes[..count].to_vec(),
-        _ => unpack(e, lanes, d, count),
-    }
+    unpack(e, lanes, d, count)
 }
 
 /// Pairs of 16-bit elements as 32-bit words, through `vector<2x..>`
 /// bitcasts (what the backend turns into one `mov.b32 %r, {%h0, %h1}`,
 /// where shifts and masks cost an instruction each).
 fn pack_halves(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
+    // A vector access moves whole words: 16-bit elements come in pairs.
+    assert!(
+        elems.len() % 2 == 0,
+        "an odd number ({}) of 16-bit elements packed into words",
+        elems.len()
+    );
     let ty = e.reg_type(d);
     let pair = e.ir.vector_type(2, ty);
     let i32_ty = e.ir.int_type(32);
-    let zero = match d {
-        DType::I16 => e.int(ty, 0),
-        _ => e.float(ty, 0.0),
-    };
     // Equal pairs (a splat `other`, a padding) are packed once.
     let mut packed: HashMap<(Val, Val), Val> = HashMap::new();
     elems
-        .chunks(2)
+        .chunks_exact(2)
         .map(|chunk| {
-            let halves = (chunk[0], chunk.get(1).copied().unwrap_or(zero));
+            let halves = (chunk[0], chunk[1]);
             if let Some(&word) = packed.get(&halves) {
                 return word;
             }
@@ -192,7 +190,8 @@ fn unpack_halves(e: &mut Emitter, words: &[Val], d: DType, count: usize) -> Vec<
     out
 }
 
-/// Packs elements of `d` into 32-bit words, lowest address first.
+/// Packs elements of `d` into 32-bit words, lowest address first (`f32`
+/// elements stay `f32`, one a word).
 pub fn pack(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
     if matches!(d, DType::F16 | DType::BF16 | DType::I16) {
         return pack_halves(e, elems, d);
