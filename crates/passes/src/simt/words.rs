@@ -146,7 +146,7 @@ pub fn from_lanes(e: &mut Emitter, lanes: &[Val], d: DType, count: usize) -> Vec
 fn pack_halves(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
     // A vector access moves whole words: 16-bit elements come in pairs.
     assert!(
-        elems.len() % 2 == 0,
+        elems.len().is_multiple_of(2),
         "an odd number ({}) of 16-bit elements packed into words",
         elems.len()
     );
