@@ -223,23 +223,18 @@ pub fn pack(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
             }
             words
         }
-        width => {
-            let per_word = (32 / width) as usize;
-            let mask = e.i32(if width == 8 { 0xff } else { 0xffff });
+        8 => {
+            // Bytes, which `to_bits` zero-extended to 32 bits: four a
+            // word, the first in the low byte.
             let mut words = Vec::new();
-            for chunk in bits.chunks(per_word) {
+            for chunk in bits.chunks(4) {
                 let mut word: Option<Val> = None;
                 for (k, &b) in chunk.iter().enumerate() {
-                    let wide = if width == 16 {
-                        e.ir.cast(arith::extui, b, i32_ty)
-                    } else {
-                        e.ir.binary(arith::andi, b, mask)
-                    };
                     let part = if k == 0 {
-                        wide
+                        b
                     } else {
-                        let shift = e.i32(i64::from(k as u32 * width));
-                        e.ir.binary(arith::shli, wide, shift)
+                        let shift = e.i32(8 * k as i64);
+                        e.ir.binary(arith::shli, b, shift)
                     };
                     word = Some(match word {
                         None => part,
@@ -250,6 +245,7 @@ pub fn pack(e: &mut Emitter, elems: &[Val], d: DType) -> Vec<Val> {
             }
             words
         }
+        other => unreachable!("{other}-bit elements are packed in pairs (pack_halves)"),
     }
 }
 
@@ -272,26 +268,22 @@ pub fn unpack(e: &mut Emitter, words: &[Val], d: DType, count: usize) -> Vec<Val
                 bits.push(e.ir.binary(arith::ori, lo, hi));
             }
         }
-        _ => {
-            let per_word = (32 / width) as usize;
+        8 => {
+            // Four bytes a word, the first in the low byte.
             let mask = e.i32(0xff);
-            let i16_ty = e.ir.int_type(16);
             for &w in words {
-                for k in 0..per_word {
+                for k in 0..4 {
                     let shifted = if k == 0 {
                         w
                     } else {
-                        let shift = e.i32(i64::from(k as u32 * width));
+                        let shift = e.i32(8 * k);
                         e.ir.binary(arith::shrui, w, shift)
                     };
-                    bits.push(if width == 16 {
-                        e.ir.cast(arith::trunci, shifted, i16_ty)
-                    } else {
-                        e.ir.binary(arith::andi, shifted, mask)
-                    });
+                    bits.push(e.ir.binary(arith::andi, shifted, mask));
                 }
             }
         }
+        other => unreachable!("{other}-bit elements are unpacked in pairs (unpack_halves)"),
     }
     bits.truncate(count);
     bits.into_iter().map(|b| from_bits(e, b, d)).collect()
