@@ -15,6 +15,8 @@
 // CHECK: gpu.shuffle  up %{{.*}}, %c4_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  up %{{.*}}, %c8_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  up %{{.*}}, %c16_i32, %c32_i32 : f32
+// Five steps cover 32 lanes: no sixth of distance 32.
+// CHECK-NOT: gpu.shuffle  up %{{.*}}, %c32_i32, %c32_i32
 // CHECK: gpu.shuffle  up %{{.*}}, %c1_i32, %c32_i32 : f32
 // CHECK: gpu.shuffle  idx
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %c31_i32
@@ -77,5 +79,35 @@ func.func @cummax_reverse(%x: !tile.ptr<i16>, %out: !tile.ptr<i16>) attributes {
   %os = "tile.splat"(%out) : (!tile.ptr<i16>) -> tensor<16x8x!tile.ptr<i16>>
   %o = "tile.addptr"(%os, %off) : (tensor<16x8x!tile.ptr<i16>>, tensor<16x8xi32>) -> tensor<16x8x!tile.ptr<i16>>
   "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x8x!tile.ptr<i16>>, tensor<16x8xi16>) -> ()
+  return
+}
+
+// -----
+
+// A scan whose axis lies within one warp (rows of 32 over 32 lanes, the 4
+// warps on other rows) needs no warp totals: no shared memory and no
+// barrier.
+// CHECK-LABEL: gpu.module @tile
+// CHECK-NEXT: gpu.func @cumsum_rows
+// CHECK-COUNT-5: gpu.shuffle  up
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+func.func @cumsum_rows(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 4 : i32} : () -> tensor<4xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<4xi32>) -> tensor<4x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %k = arith.constant dense<32> : tensor<4x1xi32>
+  %row = arith.muli %r2, %k : tensor<4x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<4x1xi32>) -> tensor<4x32xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x32xi32>) -> tensor<4x32xi32>
+  %off = arith.addi %rb, %cb : tensor<4x32xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<4x32x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xi32>) -> tensor<4x32x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x32x!tile.ptr<f32>>) -> tensor<4x32xf32>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 1 : i32, reverse = false} : (tensor<4x32xf32>) -> tensor<4x32xf32>
+  %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<4x32x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %off) : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xi32>) -> tensor<4x32x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xf32>) -> ()
   return
 }
