@@ -111,3 +111,36 @@ func.func @cumsum_rows(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {til
   "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xf32>) -> ()
   return
 }
+
+// -----
+
+// The same tile scanned along its rows' axis, which lies across the warps
+// (one row a warp): no shuffles, and each warp's total is stored by every
+// thread of it without a predicate (one thread along the axis: each is
+// the last).
+// CHECK-LABEL: gpu.func @cumsum_cols
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: st.shared
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: st.shared
+// CHECK: gpu.return
+func.func @cumsum_cols(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 4 : i32} : () -> tensor<4xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 32 : i32} : () -> tensor<32xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<4xi32>) -> tensor<4x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %k = arith.constant dense<32> : tensor<4x1xi32>
+  %row = arith.muli %r2, %k : tensor<4x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<4x1xi32>) -> tensor<4x32xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x32xi32>) -> tensor<4x32xi32>
+  %off = arith.addi %rb, %cb : tensor<4x32xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<4x32x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xi32>) -> tensor<4x32x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x32x!tile.ptr<f32>>) -> tensor<4x32xf32>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 0 : i32, reverse = false} : (tensor<4x32xf32>) -> tensor<4x32xf32>
+  %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<4x32x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %off) : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xi32>) -> tensor<4x32x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xf32>) -> ()
+  return
+}
