@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --mlir-print-debuginfo | FileCheck %s
 // RUN: tile-opt %s | tile-opt | FileCheck %s --check-prefix=PLAIN
+// RUN: tile-opt %s --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt --mlir-print-debuginfo | FileCheck %s --check-prefix=SIMT
 
 // The softmax kernel exactly as the builder writes it (00-tile.mlir, with the
 // Rust source locations of each op): it parses, passes the tile rules, and
@@ -17,6 +18,14 @@
 // CHECK-DAG: #[[MAX]] = loc("examples/src/softmax.rs":47:23)
 // CHECK-DAG: #[[EXP]] = loc("examples/src/softmax.rs":48:21)
 // CHECK-DAG: #[[STORE]] = loc("examples/src/softmax.rs":50:11)
+
+// Lowered to per-thread code, each op keeps the location of the tile op
+// it comes from: the max's shuffles the reduce's line, the stores the
+// store's (so PTX's .loc lines point at the user's source).
+// SIMT: gpu.shuffle  xor {{.*}} loc(#[[SMAX:loc[0-9]*]])
+// SIMT: st.global.f32 {{.*}} loc(#[[SSTORE:loc[0-9]*]])
+// SIMT-DAG: #[[SMAX]] = loc("examples/src/softmax.rs":47:23)
+// SIMT-DAG: #[[SSTORE]] = loc("examples/src/softmax.rs":50:11)
 
 // Without --mlir-print-debuginfo no location is printed.
 // PLAIN-LABEL: {{^  }}func.func @softmax(
