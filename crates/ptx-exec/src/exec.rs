@@ -7,6 +7,7 @@ pub mod async_copy;
 pub mod cta;
 pub mod descriptor;
 pub mod matrix;
+pub mod mov;
 pub mod shared;
 pub mod thread;
 pub mod wgmma;

@@ -221,49 +221,12 @@ fn run(ctx: &mut Ctx, t: &mut Thread, i: &Instr, global: &mut HostMemory) -> Res
         .first()
         .ok_or_else(|| invalid(ctx, t, "no operands".into()))?;
     let result: u64 = match i.op {
-        Op::Mov(ty) => match (dst, o.get(1)) {
-            // Pack: mov.b64 %rd, {%r1, %r2}.
-            (_, Some(Operand::Vector(parts))) => {
-                let w = ty.bits / parts.len() as u32;
-                let mut v = 0u64;
-                for (k, p) in parts.iter().enumerate() {
-                    v |= mask(ctx.read(t, p).map_err(|m| invalid(ctx, t, m))?, w) << (k as u32 * w);
-                }
-                v
+        Op::Mov(ty) => {
+            match super::mov::mov(ctx, t, ty, dst, o.get(1)).map_err(|m| invalid(ctx, t, m))? {
+                Some(v) => v,
+                None => return Ok(()),
             }
-            // Unpack: mov.b64 {%r1, %r2}, %rd.
-            (Operand::Vector(parts), _) => {
-                let v = arg(ctx, t, 1)?;
-                let w = ty.bits / parts.len() as u32;
-                for (k, p) in parts.iter().enumerate() {
-                    ctx.write(t, p, mask(v >> (k as u32 * w), w))
-                        .map_err(|m| invalid(ctx, t, m))?;
-                }
-                return Ok(());
-            }
-            _ => {
-                // ptxas refuses a `mov` whose registers are not of its
-                // type's width ("Arguments mismatch"): a lowering that
-                // moves a 16-bit element with `mov.b64` must fail here too.
-                for op in [Some(dst), o.get(1)].into_iter().flatten() {
-                    if let Operand::Reg(r) = op {
-                        let bits = ctx.entry.register_bits[*r as usize];
-                        if bits != ty.bits {
-                            let name = &ctx.entry.registers[*r as usize];
-                            return Err(invalid(
-                                ctx,
-                                t,
-                                format!(
-                                    "a {}-bit mov names {name}, a {bits}-bit register",
-                                    ty.bits
-                                ),
-                            ));
-                        }
-                    }
-                }
-                mask(arg(ctx, t, 1)?, ty.bits)
-            }
-        },
+        }
         Op::Ld { space, ty, vec } => {
             let addr = ctx
                 .address(t, o.get(1).unwrap_or(&Operand::Sink))
