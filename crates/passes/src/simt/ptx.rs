@@ -42,17 +42,6 @@ impl RegClass {
             RegClass::F64 => 'd',
         }
     }
-
-    /// The class of an integer of `bits` (8-bit values travel in 32-bit
-    /// registers).
-    pub fn of_bits(bits: u32) -> RegClass {
-        match bits {
-            1 => RegClass::Pred,
-            16 => RegClass::B16,
-            64 => RegClass::B64,
-            _ => RegClass::B32,
-        }
-    }
 }
 
 /// An operand of the asm: an output or an input, by position.

@@ -20,8 +20,10 @@ pub fn memory_bits(d: DType) -> u32 {
 pub fn reg_class(d: DType) -> RegClass {
     match (d, memory_bits(d)) {
         (DType::F32, _) => RegClass::F32,
-        (_, 8) => RegClass::B32,
-        (_, b) => RegClass::of_bits(b),
+        (_, 16) => RegClass::B16,
+        (_, 64) => RegClass::B64,
+        // 8-bit values travel in 32-bit registers.
+        _ => RegClass::B32,
     }
 }
 
