@@ -138,3 +138,24 @@ func.func @sum_then_use(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %out: !tile.ptr<
   return
 }
 }
+
+// -----
+
+// An op that states its own fast-math flags keeps them as they are; one
+// that states `none` is marked contract like an op with no flags.
+// CHECK-LABEL: gpu.func @own_flags
+// CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
+// CHECK: gpu.return
+module attributes {tile.fp_fusion} {
+func.func @own_flags(%x: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %m = arith.mulf %v, %v fastmath<reassoc> : tensor<128xf32>
+  %s = arith.addf %m, %v fastmath<none> : tensor<128xf32>
+  "tile.store"(%p, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  return
+}
+}
