@@ -158,9 +158,9 @@ fn uniform_plus_affine<'c>(
     operands: &[Value<'c, '_>],
 ) -> Result<Option<Vec<Val>>, PassError> {
     let [a, b] = operands else { return Ok(None) };
+    // Tensors only: two scalars are one register each, never a run.
     let regs = |e: &Emitter<'_, 'c>, v: Value<'c, '_>| match e.get_unchecked(v) {
         Some(Lowered::Regs(r)) => Some(r),
-        Some(Lowered::Scalar(s)) => Some(vec![s]),
         _ => None,
     };
     let (Some(ra), Some(rb)) = (regs(e, *a), regs(e, *b)) else {
