@@ -204,3 +204,27 @@ func.func @masked_i64(%x: !tile.ptr<i64>, %y: !tile.ptr<i64>, %n: i32) attribute
   "tile.store"(%q, %v, %m) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<256x!tile.ptr<i64>>, tensor<256xi64>, tensor<256xi1>) -> ()
   return
 }
+
+// -----
+
+// A splat added to a range with two registers a thread: one shared sum
+// (the splat plus the range's root), then constant offsets: the second
+// register's address is the first's plus 128 elements.
+// CHECK-LABEL: gpu.func @uniform_plus_two
+// CHECK: %[[O:.*]] = arith.addi %arg2, %{{.*}} : i32
+// CHECK-NOT: arith.addi
+// CHECK: %[[P:.*]] = llvm.getelementptr %arg0[%[[O]]]
+// CHECK-NEXT: llvm.getelementptr %[[P]][128]
+// CHECK: gpu.return
+func.func @uniform_plus_two(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %s: i32) attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %r = "tile.arange"() {end = 256 : i32, start = 0 : i32} : () -> tensor<256xi32>
+  %ss = "tile.splat"(%s) : (i32) -> tensor<256xi32>
+  %o = arith.addi %ss, %r : tensor<256xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<256x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %o) : (tensor<256x!tile.ptr<f32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<256x!tile.ptr<f32>>) -> tensor<256xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<256x!tile.ptr<f32>>
+  %q = "tile.addptr"(%ys, %o) : (tensor<256x!tile.ptr<f32>>, tensor<256xi32>) -> tensor<256x!tile.ptr<f32>>
+  "tile.store"(%q, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<256x!tile.ptr<f32>>, tensor<256xf32>) -> ()
+  return
+}
