@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt | FileCheck %s
 // RUN: not tile-opt %s --split-input-file --tile-to-simt 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
 
 // tile-to-simt turns laid-out tile IR into per-thread code in a
 // gpu.module: one value a register (1024 elements over 128 threads: 8),
@@ -145,6 +146,9 @@ func.func @sliced_constant(%x: !tile.ptr<i32>) attributes {tile.kernel} {
 // A masked 16-bit load one element at a time (no divisibility known, so no
 // vector): `other` moves into the register with a 16-bit mov, then the
 // load under the mask; a 64-bit mov of a 16-bit register is no PTX.
+// In PTX the 16-bit `other` is moved between .b16 registers, then
+// loaded over under the mask.
+// PTX: .entry masked_f16({{.*}}mov.b16 %rs{{[0-9]+}}, %rs{{[0-9]+}};\0A\09@%p{{[0-9]+}} ld.global.b16 %rs
 // CHECK-LABEL: gpu.func @masked_f16
 // CHECK-COUNT-2: llvm.inline_asm has_side_effects "mov.b16 $0, $1;\0A\09@$3 ld.global.b16 $0, [ $2 ];", "=h,h,l,b"
 // CHECK-NOT: ld.global
