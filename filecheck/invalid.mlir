@@ -738,6 +738,16 @@ func.func @cat_not_power_of_two(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) {
 
 // -----
 
+// The axis of a concatenation is within the operands' rank: the lowering
+// (`simt/rearrange.rs`) relies on it.
+func.func @cat_axis_out_of_range(%a: tensor<32xi8>, %b: tensor<32xi8>) {
+  // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'tile.cat' op cat axis 1 is out of range for rank 1 (valid: 0..1)
+  %0 = "tile.cat"(%a, %b) {axis = 1 : i32} : (tensor<32xi8>, tensor<32xi8>) -> tensor<64xi8>
+  return
+}
+
+// -----
+
 func.func @fp8_arithmetic(%a: tensor<4xf8E4M3FN>) {
   // CHECK: {{.*}}invalid.mlir:[[@LINE+1]]:8: error: 'arith.addf' op does not take f8E4M3FN: 8-bit floats are only loaded, stored, moved and converted; convert to f16 or f32 first
   %0 = arith.addf %a, %a : tensor<4xf8E4M3FN>
