@@ -77,3 +77,42 @@ func.func @scalar_arg(%v: f8E4M3FN, %y: !tile.ptr<f8E4M3FN>) attributes {tile.ke
   return
 }
 }
+
+// -----
+
+// A scalar converts as a pair of itself: the byte both halves of the
+// e4m3x2 operand, the f32 both sources of the e5m2x2 one; the low half
+// is the result.
+// CHECK-LABEL: gpu.func @scalar_convert
+// CHECK-SAME: (%[[V:.*]]: i8, %[[W:.*]]: f32, %[[Y:.*]]: !llvm.ptr<1>, %[[Z:.*]]: !llvm.ptr<1>)
+// CHECK: %[[LO:.*]] = arith.extui %[[V]] : i8 to i16
+// CHECK: %[[HI:.*]] = arith.extui %[[V]] : i8 to i16
+// CHECK: %[[UP:.*]] = arith.shli %[[HI]], %c8_i16 : i16
+// CHECK: %[[PAIR:.*]] = arith.ori %[[UP]], %[[LO]] : i16
+// CHECK: %[[H2:.*]] = llvm.inline_asm "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %[[PAIR]] : (i16) -> i32
+// CHECK: %[[H:.*]] = arith.trunci %[[H2]] : i32 to i16
+// CHECK: %[[F16:.*]] = arith.bitcast %[[H]] : i16 to f16
+// CHECK: %[[F:.*]] = arith.extf %[[F16]] : f16 to f32
+// CHECK: %[[Q2:.*]] = llvm.inline_asm "cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;", "=h,f,f" %[[W]], %[[W]] : (f32, f32) -> i16
+// CHECK: %[[Q:.*]] = arith.trunci %[[Q2]] : i16 to i8
+// CHECK: llvm.store %[[F]], %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// CHECK: llvm.store %[[Q]], %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<1>
+// PTX-LABEL: .entry scalar_convert
+// PTX: cvt.rn.f16x2.e4m3x2
+// PTX: cvt.rn.satfinite.e5m2x2.f32
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 4 : i32} {
+func.func @scalar_convert(%v: f8E4M3FN, %w: f32, %y: !tile.ptr<f32>, %z: !tile.ptr<f8E5M2>) attributes {tile.kernel} {
+  %f = arith.extf %v : f8E4M3FN to f32
+  %q = arith.truncf %w : f32 to f8E5M2
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %fs = "tile.splat"(%f) : (f32) -> tensor<128xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %yp = "tile.addptr"(%ys, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  "tile.store"(%yp, %fs) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %qs = "tile.splat"(%q) : (f8E5M2) -> tensor<128xf8E5M2>
+  %zs = "tile.splat"(%z) : (!tile.ptr<f8E5M2>) -> tensor<128x!tile.ptr<f8E5M2>>
+  %zp = "tile.addptr"(%zs, %r) : (tensor<128x!tile.ptr<f8E5M2>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f8E5M2>>
+  "tile.store"(%zp, %qs) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f8E5M2>>, tensor<128xf8E5M2>) -> ()
+  return
+}
+}
