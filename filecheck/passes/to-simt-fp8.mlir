@@ -116,3 +116,65 @@ func.func @scalar_convert(%v: f8E4M3FN, %w: f32, %y: !tile.ptr<f32>, %z: !tile.p
   return
 }
 }
+
+// -----
+
+// To and from the 16-bit floats: an 8-bit float's f16 is exact and kept
+// as it is; its bf16 goes through f32 (exact too); an f16 or bf16 is
+// widened to f32 before it rounds to 8 bits.
+// CHECK-LABEL: gpu.func @halves
+// CHECK: "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h"
+// CHECK: %[[H0:.*]] = arith.bitcast %{{.*}} : i16 to f16
+// CHECK: %[[H1:.*]] = arith.bitcast %{{.*}} : i16 to f16
+// CHECK: "cvt.rn.f16x2.e5m2x2 $0, $1;", "=r,h"
+// CHECK: %[[G0:.*]] = arith.bitcast %{{.*}} : i16 to f16
+// CHECK: %[[G1:.*]] = arith.bitcast %{{.*}} : i16 to f16
+// CHECK: %[[W0:.*]] = arith.extf %[[G0]] : f16 to f32
+// CHECK: %[[B0:.*]] = arith.truncf %[[W0]] : f32 to bf16
+// CHECK: %[[W1:.*]] = arith.extf %[[G1]] : f16 to f32
+// CHECK: %[[B1:.*]] = arith.truncf %[[W1]] : f32 to bf16
+// CHECK: llvm.store %[[H0]], %{{.*}} : f16, !llvm.ptr<1>
+// CHECK: llvm.store %[[H1]], %{{.*}} : f16, !llvm.ptr<1>
+// CHECK: llvm.store %[[B0]], %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: llvm.store %[[B1]], %{{.*}} : bf16, !llvm.ptr<1>
+// CHECK: %[[L0:.*]] = llvm.load %{{.*}} -> f16
+// CHECK: %[[L1:.*]] = llvm.load %{{.*}} -> f16
+// CHECK: %[[L2:.*]] = llvm.load %{{.*}} -> bf16
+// CHECK: %[[L3:.*]] = llvm.load %{{.*}} -> bf16
+// CHECK: %[[E0:.*]] = arith.extf %[[L0]] : f16 to f32
+// CHECK: %[[E1:.*]] = arith.extf %[[L1]] : f16 to f32
+// CHECK: "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %[[E1]], %[[E0]]
+// CHECK: %[[E2:.*]] = arith.extf %[[L2]] : bf16 to f32
+// CHECK: %[[E3:.*]] = arith.extf %[[L3]] : bf16 to f32
+// CHECK: "cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;", "=h,f,f" %[[E3]], %[[E2]]
+// PTX-LABEL: .entry halves
+// PTX: cvt.rn.f16x2.e4m3x2
+// PTX: cvt.rn.f16x2.e5m2x2
+// PTX: cvt.rn.satfinite.e4m3x2.f32
+// PTX: cvt.rn.satfinite.e5m2x2.f32
+module attributes {tile.compute_capability = 90 : i32, tile.num_warps = 1 : i32} {
+func.func @halves(%x: !tile.ptr<f8E4M3FN>, %y: !tile.ptr<f8E5M2>, %h: !tile.ptr<f16>, %b: !tile.ptr<bf16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f8E4M3FN>) -> tensor<64x!tile.ptr<f8E4M3FN>>
+  %xp = "tile.addptr"(%xs, %r) : (tensor<64x!tile.ptr<f8E4M3FN>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f8E4M3FN>>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f8E5M2>) -> tensor<64x!tile.ptr<f8E5M2>>
+  %yp = "tile.addptr"(%ys, %r) : (tensor<64x!tile.ptr<f8E5M2>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f8E5M2>>
+  %hs = "tile.splat"(%h) : (!tile.ptr<f16>) -> tensor<64x!tile.ptr<f16>>
+  %hp = "tile.addptr"(%hs, %r) : (tensor<64x!tile.ptr<f16>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f16>>
+  %bs = "tile.splat"(%b) : (!tile.ptr<bf16>) -> tensor<64x!tile.ptr<bf16>>
+  %bp = "tile.addptr"(%bs, %r) : (tensor<64x!tile.ptr<bf16>>, tensor<64xi32>) -> tensor<64x!tile.ptr<bf16>>
+  %a = "tile.load"(%xp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x!tile.ptr<f8E4M3FN>>) -> tensor<64xf8E4M3FN>
+  %c = "tile.load"(%yp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x!tile.ptr<f8E5M2>>) -> tensor<64xf8E5M2>
+  %af = arith.extf %a : tensor<64xf8E4M3FN> to tensor<64xf16>
+  %cb = arith.extf %c : tensor<64xf8E5M2> to tensor<64xbf16>
+  "tile.store"(%hp, %af) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f16>>, tensor<64xf16>) -> ()
+  "tile.store"(%bp, %cb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<bf16>>, tensor<64xbf16>) -> ()
+  %hv = "tile.load"(%hp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x!tile.ptr<f16>>) -> tensor<64xf16>
+  %bv = "tile.load"(%bp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x!tile.ptr<bf16>>) -> tensor<64xbf16>
+  %h8 = arith.truncf %hv : tensor<64xf16> to tensor<64xf8E4M3FN>
+  %b8 = arith.truncf %bv : tensor<64xbf16> to tensor<64xf8E5M2>
+  "tile.store"(%xp, %h8) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f8E4M3FN>>, tensor<64xf8E4M3FN>) -> ()
+  "tile.store"(%yp, %b8) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f8E5M2>>, tensor<64xf8E5M2>) -> ()
+  return
+}
+}
