@@ -21,6 +21,7 @@ use tile_examples::{softmax, vector_add};
 use tile_ptx_exec::PtxKernel;
 use tile_runtime::{HostKernel, HostMemory};
 
+mod addresses;
 mod attention;
 mod carried;
 mod device;
