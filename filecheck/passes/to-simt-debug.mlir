@@ -76,3 +76,28 @@ func.func @release_build(%m: i32) attributes {tile.kernel} {
   "tile.print"(%m) {prefix = "m", hex = false} : (i32) -> ()
   return
 }
+
+// -----
+
+// Narrow integers: a signed i8 prints its sign (sign extended), a hex one
+// its bits (zero extended), a boolean 0 or 1 (zero extended, never -1).
+// CHECK-LABEL: gpu.func @narrow_integers
+// CHECK-SAME: (%[[S:.*]]: i8, %[[H:.*]]: i16, %{{.*}}: i32)
+// CHECK: %[[SW:.*]] = arith.extsi %[[S]] : i8 to i32
+// CHECK: gpu.printf "pid (%d, %d, %d) s: %d\0A", {{.*}}, %[[SW]] : i32, i32, i32, i32
+// CHECK: %[[HW:.*]] = arith.extui %[[H]] : i16 to i32
+// CHECK: gpu.printf "pid (%d, %d, %d) h: 0x%x\0A", {{.*}}, %[[HW]] : i32, i32, i32, i32
+// CHECK: %[[TW:.*]] = arith.extui %{{.*}} : i1 to i32
+// CHECK: gpu.printf "pid (%d, %d, %d) t: %d\0A", {{.*}}, %[[TW]] : i32, i32, i32, i32
+// PTX-LABEL: .entry narrow_integers
+// PTX: cvt.s32.s8
+module {
+func.func @narrow_integers(%s: i8, %h: i16, %m: i32) attributes {tile.kernel} {
+  "tile.print"(%s) {prefix = "s", hex = false} : (i8) -> ()
+  "tile.print"(%h) {prefix = "h", hex = true} : (i16) -> ()
+  %z = arith.constant 0 : i32
+  %t = arith.cmpi slt, %m, %z : i32
+  "tile.print"(%t) {prefix = "t", hex = false} : (i1) -> ()
+  return
+}
+}
