@@ -154,6 +154,35 @@ func.func @rows_reduced(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !
 
 // -----
 
+// A scan along the fastest axis (running sums of several rows a program)
+// counts as a reduction there: the warps go over the rows, as above.
+// CHECK-LABEL: func.func @rows_scanned
+// CHECK: "tile.load"{{.*}} -> tensor<8x1024xf32, #tile.blocked<array<i32: 1, 4>, array<i32: 1, 32>, array<i32: 8, 1>, array<i32: 1, 0>>>
+// CHECK: "tile.scan"{{.*}} -> tensor<8x1024xf32, #tile.blocked<array<i32: 1, 4>, array<i32: 1, 32>, array<i32: 8, 1>, array<i32: 1, 0>>>
+module attributes {tile.num_warps = 8 : i32} {
+func.func @rows_scanned(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 8 : i32} : () -> tensor<8xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<8xi32>) -> tensor<8x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<1024xi32>) -> tensor<1x1024xi32>
+  %k = arith.constant dense<1024> : tensor<8x1xi32>
+  %row = arith.muli %r2, %k : tensor<8x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<8x1xi32>) -> tensor<8x1024xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x1024xi32>) -> tensor<8x1024xi32>
+  %off = arith.addi %rb, %cb : tensor<8x1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<8x1024x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<8x1024x!tile.ptr<f32>>, tensor<8x1024xi32>) -> tensor<8x1024x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<8x1024x!tile.ptr<f32>>) -> tensor<8x1024xf32>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 1 : i32, reverse = false} : (tensor<8x1024xf32>) -> tensor<8x1024xf32>
+  %os = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<8x1024x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %off) : (tensor<8x1024x!tile.ptr<f32>>, tensor<8x1024xi32>) -> tensor<8x1024x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<8x1024x!tile.ptr<f32>>, tensor<8x1024xf32>) -> ()
+  return
+}
+}
+
+// -----
+
 // Reduced along the slow axis (a column sum), the warps stay where the
 // load put them: along the rows, the reduced axis, since the columns
 // leave them no room (each warp's 8 lanes of 4 already span all 32).
