@@ -52,6 +52,37 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
+// A kernel's arguments are scalars and pointers: a tensor argument has no
+// layout to start from.
+// CHECK: assign-layouts-errors.mlir:[[@LINE+2]]:1: error: 'func.func' op takes a tensor argument; kernel arguments are scalars and pointers
+// CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
+func.func @tensor_argument(%t: tensor<16xf32>, %p: !tile.ptr<f32>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  %ps = "tile.splat"(%p) : (!tile.ptr<f32>) -> tensor<16x!tile.ptr<f32>>
+  %pp = "tile.addptr"(%ps, %r) : (tensor<16x!tile.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<f32>>
+  "tile.store"(%pp, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>) -> ()
+  return
+}
+
+// -----
+
+// An op of another dialect on tensors (here a region that yields one) has
+// no rule for its layouts.
+// CHECK: assign-layouts-errors.mlir:[[@LINE+3]]:8: error: 'scf.execute_region' op on tensors is not supported by tile-assign-layouts
+// CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
+func.func @region_on_tensors(%p: !tile.ptr<i32>) attributes {tile.kernel} {
+  %t = scf.execute_region -> tensor<16xi32> {
+    %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+    scf.yield %r : tensor<16xi32>
+  }
+  %ps = "tile.splat"(%p) : (!tile.ptr<i32>) -> tensor<16x!tile.ptr<i32>>
+  %pp = "tile.addptr"(%ps, %t) : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<i32>>
+  "tile.store"(%pp, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> ()
+  return
+}
+
+// -----
+
 // OK: tile.num_warps = 1 : i32
 // OK: #tile.blocked
 module attributes {tile.num_warps = 1 : i32} {

@@ -156,6 +156,19 @@ impl Classes {
             products: Vec::new(),
             reductions: Vec::new(),
         };
+        // A kernel's arguments are scalars and pointers: a tensor argument
+        // has no layout to start from (and the walk below does not visit
+        // the kernel op itself).
+        let body = func.region(0).ok().and_then(|r| r.first_block());
+        if let Some(b) = body
+            && (0..b.argument_count())
+                .any(|i| b.argument(i).is_ok_and(|a| tensors.id(a.into()).is_some()))
+        {
+            return Err(PassError::at(
+                func,
+                "takes a tensor argument; kernel arguments are scalars and pointers",
+            ));
+        }
         let mut failure = None;
         func.walk(WalkOrder::PreOrder, |op| {
             if op.to_raw().ptr != func.to_raw().ptr
@@ -381,18 +394,6 @@ impl Classes {
         let operands: Vec<usize> = op.operands().filter_map(id).collect();
         let results: Vec<usize> = op.results().filter_map(|r| id(r.into())).collect();
         match name {
-            "func.func" => {
-                let body = op.region(0).ok().and_then(|r| r.first_block());
-                if let Some(b) = body
-                    && (0..b.argument_count())
-                        .any(|i| b.argument(i).is_ok_and(|a| id(a.into()).is_some()))
-                {
-                    return Err(PassError::at(
-                        op,
-                        "takes a tensor argument; kernel arguments are scalars and pointers",
-                    ));
-                }
-            }
             "func.return" | "scf.yield" | "scf.condition" => {}
             _ if name.starts_with("tile.")
                 || name.starts_with("arith.")
