@@ -136,3 +136,25 @@ module attributes {tile.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// An op of another dialect on scalars alone (a region that yields an
+// i32, fed by one) has no tensors to lay out and stays as it is.
+// OK-LABEL: func.func @region_on_scalars
+// OK: scf.execute_region -> i32
+// OK: tensor<16xi32, #tile.blocked
+func.func @region_on_scalars(%p: !tile.ptr<i32>, %n: i32) attributes {tile.kernel} {
+  %s = scf.execute_region -> i32 {
+    %one = arith.constant 1 : i32
+    %m = arith.addi %n, %one : i32
+    scf.yield %m : i32
+  }
+  %r = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  %ss = "tile.splat"(%s) : (i32) -> tensor<16xi32>
+  %v = arith.addi %r, %ss : tensor<16xi32>
+  %ps = "tile.splat"(%p) : (!tile.ptr<i32>) -> tensor<16x!tile.ptr<i32>>
+  %pp = "tile.addptr"(%ps, %r) : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<i32>>
+  "tile.store"(%pp, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> ()
+  return
+}
