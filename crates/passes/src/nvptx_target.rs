@@ -191,5 +191,18 @@ mod tests {
         assert!(check_attach_target_options("chip=\"sm_90\" features=\"+ptx80\"").is_ok());
         // A chip LLVM does not know only draws its warning.
         assert!(check_attach_target_options("chip=sm_999 features=+ptx32").is_ok());
+        // A whole step: the chip ends at the brace or at a comma.
+        let step = "nvvm-attach-target{features=+ptx32 chip=sm_70}";
+        assert!(
+            check_attach_target_options(step)
+                .unwrap_err()
+                .contains("sm_70")
+        );
+        let listed = "chip=sm_70,O=3 features=+ptx32";
+        assert!(
+            check_attach_target_options(listed)
+                .unwrap_err()
+                .contains("sm_70")
+        );
     }
 }
