@@ -191,6 +191,18 @@ mod tests {
         assert!(check_attach_target_options("chip=\"sm_90\" features=\"+ptx80\"").is_ok());
         // A chip LLVM does not know only draws its warning.
         assert!(check_attach_target_options("chip=sm_999 features=+ptx32").is_ok());
+        // Quoted values are read without their quotes.
+        for quoted in [
+            "chip=\"sm_70\" features=+ptx32",
+            "chip=sm_70 features=\"+ptx32\"",
+            "chip='sm_70' features='+ptx32'",
+        ] {
+            assert!(
+                check_attach_target_options(quoted)
+                    .unwrap_err()
+                    .contains("sm_70")
+            );
+        }
         // A whole step: the chip ends at the brace or at a comma.
         let step = "nvvm-attach-target{features=+ptx32 chip=sm_70}";
         assert!(
