@@ -170,6 +170,13 @@ mod tests {
         assert_eq!(e[2].nested, None);
         assert!(elements("a(b").is_err());
         assert!(elements("a)").is_err());
+        // A '(' inside options belongs to an option's value (a nested
+        // pipeline given to an upstream pass), not to this element.
+        let e = elements("inline{op-pipelines=func.func(cse)},cse").unwrap();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].name, "inline");
+        assert_eq!(e[0].text, "inline{op-pipelines=func.func(cse)}");
+        assert_eq!(e[0].nested, None);
     }
 
     #[test]
