@@ -311,6 +311,23 @@ mod tests {
     }
 
     #[test]
+    fn text_up_to_the_size_limit_parses_and_longer_is_refused() {
+        let c = context();
+        let max = tile_dialect::limits::MAX_SOURCE_BYTES;
+        let head = "func.func @f() { return }\n// ";
+        let at_limit = format!("{head}{}", "x".repeat(max - head.len()));
+        assert_eq!(at_limit.len(), max);
+        assert!(parse_module(&c, &at_limit, "a.mlir").is_ok());
+        let over = format!("{at_limit}x");
+        refused(
+            &c,
+            &over,
+            "a.mlir:1:1",
+            "more than the 8388608 a module may have",
+        );
+    }
+
+    #[test]
     fn known_parser_crashes_are_refused_before_the_parser() {
         // Each crashed the process inside MLIR's parser (found by the
         // fuzzer): now a parse error at the array.
