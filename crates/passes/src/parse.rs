@@ -258,6 +258,9 @@ mod tests {
         let deep = "{".repeat(MAX_BRACKET_DEPTH + 1);
         let text = format!("func.func @f() attributes {{a = \"{deep}\"}} {{ return }} // {deep}");
         assert!(parse_module(&c, &text, "a.mlir").is_ok());
+        // An escaped quote does not end the string.
+        let text = format!("func.func @f() attributes {{a = \"\\\"{deep}\"}} {{ return }}");
+        assert!(parse_module(&c, &text, "a.mlir").is_ok());
         let text = format!("func.func @f() {{ return }}\n{deep}");
         refused(
             &c,
