@@ -261,6 +261,13 @@ mod tests {
         // An escaped quote does not end the string.
         let text = format!("func.func @f() attributes {{a = \"\\\"{deep}\"}} {{ return }}");
         assert!(parse_module(&c, &text, "a.mlir").is_ok());
+        // After the string's closing quote, brackets count again.
+        let close = "]".repeat(MAX_BRACKET_DEPTH + 1);
+        let deep_list = "[".repeat(MAX_BRACKET_DEPTH + 1);
+        let text = format!(
+            "func.func @f() attributes {{a = \"\\\"\", b = {deep_list}1{close}}} {{ return }}"
+        );
+        refused(&c, &text, "a.mlir:1:", "brackets nest more than");
         let text = format!("func.func @f() {{ return }}\n{deep}");
         refused(
             &c,
