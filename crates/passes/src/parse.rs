@@ -261,9 +261,12 @@ mod tests {
         // An escaped quote does not end the string.
         let text = format!("func.func @f() attributes {{a = \"\\\"{deep}\"}} {{ return }}");
         assert!(parse_module(&c, &text, "a.mlir").is_ok());
-        // After the string's closing quote, brackets count again.
         let close = "]".repeat(MAX_BRACKET_DEPTH + 1);
         let deep_list = "[".repeat(MAX_BRACKET_DEPTH + 1);
+        // A lone '/' is not a comment: the brackets after it count.
+        let text = format!("func.func @f() {{ return }} / {deep_list}1{close}");
+        refused(&c, &text, "a.mlir:1:", "brackets nest more than");
+        // After the string's closing quote, brackets count again.
         let text = format!(
             "func.func @f() attributes {{a = \"\\\"\", b = {deep_list}1{close}}} {{ return }}"
         );
@@ -305,6 +308,13 @@ mod tests {
                 &attr[..40]
             );
         }
+        // Angle brackets alone nest too (an array type of arrays).
+        let arrays = format!(
+            "func.func @f(%a: {}i32{}) {{ return }}",
+            "!llvm.array<2 x ".repeat(MAX_BRACKET_DEPTH),
+            ">".repeat(MAX_BRACKET_DEPTH)
+        );
+        refused(&c, &arrays, "a.mlir:1:", "brackets nest more than");
         // Arrows and comparisons do not close anything; legal nesting of
         // every kind parses.
         let ok = "func.func @f(%a: tensor<4x!llvm.struct<(i32, array<2 x i32>)>>) \
