@@ -315,6 +315,20 @@ mod tests {
             ">".repeat(MAX_BRACKET_DEPTH)
         );
         refused(&c, &arrays, "a.mlir:1:", "brackets nest more than");
+        // A '>' with no '<' open closes nothing.
+        let stray = format!(
+            "func.func @f(%a: tensor<1xf32>) {{ return }} {}",
+            "[>".repeat(MAX_BRACKET_DEPTH + 1)
+        );
+        refused(&c, &stray, "a.mlir:1:", "brackets nest more than");
+        // Angle brackets one after another, on one line, do not add up.
+        let many = format!(
+            "func.func @f({}%z: i32) {{ return }}",
+            (0..2 * MAX_BRACKET_DEPTH)
+                .map(|i| format!("%a{i}: tensor<1xf32>, "))
+                .collect::<String>()
+        );
+        assert!(parse_module(&c, &many, "a.mlir").is_ok());
         // Arrows and comparisons do not close anything; legal nesting of
         // every kind parses.
         let ok = "func.func @f(%a: tensor<4x!llvm.struct<(i32, array<2 x i32>)>>) \
