@@ -2,9 +2,17 @@
 // RUN: tile-opt %s --pass-pipeline='builtin.module(func.func(canonicalize))' | FileCheck %s --check-prefix=NESTED
 // RUN: tile-opt %s --pass-pipeline='builtin.module(canonicalize)' --cse --dump-ir-after-each 2>&1 >/dev/null | FileCheck %s --check-prefix=ORDER
 // RUN: tile-opt %s --canonicalize=max-iterations=1 | FileCheck %s --check-prefix=OPTIONS
+// RUN: tile-opt %s --pass-pipeline='builtin.module(func.func(loop-invariant-code-motion),symbol-dce)' | FileCheck %s --check-prefix=UPSTREAM
+// RUN: tile-opt %s --loop-invariant-code-motion | FileCheck %s --check-prefix=UPSTREAM
 
 // --pass-pipeline takes a textual MLIR pipeline; it is one step among the
 // --PASS flags, in command-line order. --PASS=OPTIONS passes options on.
+// Every upstream pass is there, not only those the compiler runs
+// (loop-invariant-code-motion, symbol-dce: nothing to move or drop here,
+// and nothing folded).
+
+// UPSTREAM-LABEL: {{^  }}func.func @f
+// UPSTREAM: arith.addi
 
 // CHECK-LABEL: {{^  }}func.func @f
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i32
