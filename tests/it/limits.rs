@@ -117,6 +117,26 @@ fn loops_nest_at_most_sixty_four_deep() {
 }
 
 #[test]
+fn compiling_on_a_small_stack_switches_to_the_compile_stack() {
+    // Loops 64 deep (the limit) as text, parsed, verified and compiled on
+    // a thread of 128 KiB: every step that recurses per level runs on the
+    // compile stack (`tile_passes::stack`), not the caller's.
+    let mut text = String::from("func.func @k(%n: i32) attributes {tile.kernel} {\n  %c0 = arith.constant 0 : i32\n  %c1 = arith.constant 1 : i32\n");
+    for i in 0..63 {
+        text.push_str(&format!("scf.for %i{i} = %c0 to %n step %c1 : i32 {{\n"));
+    }
+    text.push_str(&"}\n".repeat(63));
+    text.push_str("return\n}\n");
+    std::thread::Builder::new()
+        .stack_size(128 << 10)
+        .spawn(move || compile_text(&text, &options()).map(|_| ()).map_err(|e| e.to_string()))
+        .unwrap()
+        .join()
+        .unwrap()
+        .unwrap();
+}
+
+#[test]
 fn literals_must_be_values_of_their_type() {
     let mut line = 0;
     let e = build_error(|k| {
