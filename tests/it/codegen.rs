@@ -359,6 +359,26 @@ fn a_wgmma_kernel_targets_sm_90a_from_the_nvvm_stage() {
     assert!(ptx.contains(".target sm_90a"), "{ptx}");
     let nvvm = std::fs::read_to_string(dir.join("matmul/07-nvvm.mlir")).unwrap();
     assert!(nvvm.contains("chip = \"sm_90a\""), "{nvvm}");
+    // The native and upstream PTX stages, compared: both for sm_90a, and
+    // without dumping anything where the options ask for dumps.
+    let quiet = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dump-both-ways");
+    let _ = std::fs::remove_dir_all(&quiet);
+    let options = Options {
+        dump: Some(tile::Dump {
+            dir: quiet.clone(),
+            filter: None,
+        }),
+        ..options
+    };
+    let (ours, upstream) =
+        tile_codegen::ptx_both_ways(&context, kernel.module(), &options).unwrap();
+    assert!(ours.contains(".target sm_90a"), "{ours}");
+    assert_eq!(ours, upstream);
+    assert!(
+        !quiet.exists(),
+        "ptx_both_ways dumped into {}",
+        quiet.display()
+    );
 }
 
 /// Set in a child: it compiles one kernel.

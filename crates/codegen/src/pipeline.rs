@@ -251,10 +251,9 @@ pub fn ptx_both_ways(
     options: &Options,
 ) -> Result<(String, String), CompileError> {
     let stop = STAGES.len() - 1;
-    let mut options = Options {
-        dump: None,
-        ..options.clone()
-    };
+    // Stages here are run one by one, never dumped (only `compile` reads
+    // `dump`).
+    let mut options = options.clone();
     crate::target::validate(&options).map_err(|message| CompileError {
         kernel: "?".into(),
         stage: "options",
