@@ -546,7 +546,7 @@ fn print(module: &Module) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Compiled, external_functions};
+    use super::{Compiled, Options, external_functions, fill};
     use std::time::Duration;
 
     /// The report lists each stage, the `ptx` stage's steps under it, the
@@ -584,5 +584,32 @@ mod tests {
         assert!(external_functions(".visible .entry k()\n{\n}\n").is_empty());
         let debug = ".extern .func __assertfail\n(\n\t.param .b64 p\n)\n.noreturn;\n.extern .func  (.param .b32 func_retval0) vprintf\n(\n)\n;\n";
         assert!(external_functions(debug).is_empty());
+        // A name followed by its parameter list without a space.
+        let tight = ".extern .func  (.param .b32 func_retval0) __nv_powf(\n\t.param .b32 a\n)\n;\n";
+        assert_eq!(external_functions(tight), vec!["__nv_powf"]);
+    }
+
+    /// `{cleanup}` is canonicalize and cse at -O0 only (LLVM's pipeline
+    /// cleans up from -O1); the other placeholders take the options.
+    #[test]
+    fn stages_are_filled_from_the_options() {
+        let at = |opt_level| Options {
+            opt_level,
+            chip: "sm_80".into(),
+            features: "+ptx80".into(),
+            dump: None,
+            ..Options::default()
+        };
+        let stage = "attach{chip={chip} features={features} O={opt}}{cleanup}";
+        assert_eq!(
+            fill(stage, &at(0)),
+            "attach{chip=sm_80 features=+ptx80 O=0},canonicalize,cse"
+        );
+        for level in [1, 2, 3] {
+            assert_eq!(
+                fill(stage, &at(level)),
+                format!("attach{{chip=sm_80 features=+ptx80 O={level}}}")
+            );
+        }
     }
 }
