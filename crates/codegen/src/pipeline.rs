@@ -353,13 +353,25 @@ fn external_functions(ptx: &str) -> Vec<String> {
     const PROVIDED: [&str; 2] = ["vprintf", "__assertfail"];
     ptx.lines()
         .filter_map(|l| l.trim().strip_prefix(".extern .func"))
-        .filter_map(|rest| {
-            rest.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
-                .rfind(|w| !w.is_empty() && !w.starts_with('.') && !w.contains("func_retval"))
-                .map(str::to_string)
-        })
-        .filter(|f| !PROVIDED.contains(&f.as_str()))
+        .filter_map(extern_name)
+        .filter(|f| !PROVIDED.contains(f))
+        .map(str::to_string)
         .collect()
+}
+
+/// The function's name in the rest of an `.extern .func` line: after the
+/// return parameter in parentheses, if any, up to its own parameter list,
+/// a space or the `;`.
+fn extern_name(rest: &str) -> Option<&str> {
+    let rest = rest.trim_start();
+    let rest = match rest.strip_prefix('(') {
+        Some(returns) => returns.split_once(')')?.1.trim_start(),
+        None => rest,
+    };
+    let name = rest
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ';')
+        .next()?;
+    (!name.is_empty()).then_some(name)
 }
 
 /// Compiles a copy of `module`, leaving it as it is.
@@ -584,9 +596,11 @@ mod tests {
         assert!(external_functions(".visible .entry k()\n{\n}\n").is_empty());
         let debug = ".extern .func __assertfail\n(\n\t.param .b64 p\n)\n.noreturn;\n.extern .func  (.param .b32 func_retval0) vprintf\n(\n)\n;\n";
         assert!(external_functions(debug).is_empty());
-        // A name followed by its parameter list without a space.
-        let tight = ".extern .func  (.param .b32 func_retval0) __nv_powf(\n\t.param .b32 a\n)\n;\n";
-        assert_eq!(external_functions(tight), vec!["__nv_powf"]);
+        // A name followed by its parameter list or its `;` without a
+        // space; a line that names no function.
+        let tight = ".extern .func  (.param .b32 func_retval0) __nv_powf(\n\t.param .b32 a\n)\n;\n\
+                     .extern .func __nv_abort;\n.extern .func  (.param .b32 func_retval0)\n";
+        assert_eq!(external_functions(tight), vec!["__nv_powf", "__nv_abort"]);
     }
 
     /// `{cleanup}` is canonicalize and cse at -O0 only (LLVM's pipeline
