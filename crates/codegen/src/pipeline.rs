@@ -558,7 +558,7 @@ fn print(module: &Module) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Compiled, Options, external_functions, fill};
+    use super::{Compiled, Module, Options, external_functions, fill, run_stage};
     use std::time::Duration;
 
     /// The report lists each stage, the `ptx` stage's steps under it, the
@@ -601,6 +601,28 @@ mod tests {
         let tight = ".extern .func  (.param .b32 func_retval0) __nv_powf(\n\t.param .b32 a\n)\n;\n\
                      .extern .func __nv_abort;\n.extern .func  (.param .b32 func_retval0)\n";
         assert_eq!(external_functions(tight), vec!["__nv_powf", "__nv_abort"]);
+    }
+
+    /// A stage whose passes succeed but leave IR that does not verify is
+    /// an error of that stage, not IR handed to the next one.
+    #[test]
+    fn a_stage_that_leaves_invalid_ir_fails() {
+        use melior::ir::block::BlockLike;
+        use melior::ir::operation::OperationBuilder;
+        let context = tile_dialect::new_context().unwrap();
+        tile_passes::register_all(&context).unwrap();
+        let location = melior::ir::Location::unknown(&context);
+        let mut module = Module::new(location);
+        // A `func.return` outside any function.
+        module.body().append_operation(
+            OperationBuilder::new("func.return", location)
+                .build()
+                .unwrap(),
+        );
+        let (message, _) = run_stage(&context, &mut module, "builtin.module()").unwrap_err();
+        assert!(message.contains("does not verify"), "{message}");
+        let mut fine = Module::new(location);
+        run_stage(&context, &mut fine, "builtin.module()").unwrap();
     }
 
     /// `{cleanup}` is canonicalize and cse at -O0 only (LLVM's pipeline
