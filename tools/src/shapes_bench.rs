@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(cli.cases.len(), 2);
         assert_eq!(cli.cases[0].kernel, ShapeKernel::Transpose);
         let selected = cases::select(&cli.cases, true);
-        assert_eq!(selected.len(), 3);
+        assert_eq!(selected.len(), 4);
         let transpose = selected
             .iter()
             .find(|c| c.kernel == ShapeKernel::Transpose)

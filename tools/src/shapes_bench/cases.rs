@@ -255,8 +255,9 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 
 /// The default cases: softmax and LayerNorm at 65536x1000 and 16384x4096
 /// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000,
-/// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000, both
-/// column sums (five ways: three with loops asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
+/// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000 (and
+/// in f16 at 8192x8192), both column sums (five ways: three with loops
+/// asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
 /// `quick`: the same kernels, types and tiles on sizes 4 to 16 times
 /// smaller.
 pub fn cases(quick: bool) -> Vec<Case> {
@@ -292,6 +293,14 @@ pub fn cases(quick: bool) -> Vec<Case> {
             DType::F32,
             q(8000, 1000),
             q(6000, 600),
+        ),
+        // 2-byte elements: tiles with a 64-byte side stay past 1.10 of a
+        // copy on both compilers (2026-11-27-h200-other-dtypes.md).
+        case(
+            ShapeKernel::Transpose,
+            DType::F16,
+            q(8192, 1024),
+            q(8192, 1024),
         ),
         case(ShapeKernel::ColSumStep, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumEnd, DType::F32, q(16384, 1024), 4096),
@@ -421,7 +430,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 17);
+        assert_eq!(all.len(), 18);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),
@@ -466,7 +475,7 @@ mod tests {
     fn filters_select_defaults_and_add_exact_cases() {
         let f = |t: &str| CaseFilter::parse(t).unwrap();
         let transposes = select(&[f("transpose")], false);
-        assert_eq!(transposes.len(), 2);
+        assert_eq!(transposes.len(), 3);
         assert_eq!(select(&[f("softmax:f16")], false).len(), 1);
         let exact = select(&[f("transpose:f32:8192x8192")], false);
         assert_eq!(exact.len(), 1);
