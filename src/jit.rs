@@ -182,6 +182,7 @@ impl TileCompiler {
             .field("num_stages", o.num_stages.to_string())
             .field("debug", o.debug.to_string())
             .field("fp_fusion", o.fp_fusion.to_string())
+            .field("launch_order", o.launch_order.to_string())
             .field("facts", facts)
             .finish()
     }

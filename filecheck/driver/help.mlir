@@ -13,6 +13,7 @@
 // CHECK: Our passes:
 // CHECK-NEXT: --tile-verify check the tile dialect's rules (shapes, axes, orders) that IRDL cannot express
 // CHECK-NEXT: --tile-while-to-for rewrite while loops that count (i < n, i += c) as scf.for
+// CHECK-NEXT: --tile-launch-order start the programs whose accesses are adjacent in memory one after another
 // CHECK-NEXT: --tile-assign-layouts give every tensor a blocked or sliced layout
 // CHECK-NEXT: --tile-remove-conversions compute cheap values again in the layout a conversion wants
 // CHECK-NEXT: --tile-predicate give masked loads an explicit other

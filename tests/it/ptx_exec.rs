@@ -28,6 +28,7 @@ mod device;
 mod dot;
 mod exchange;
 mod hopper;
+mod launch_order;
 mod matmul;
 mod memory_order;
 mod ops;

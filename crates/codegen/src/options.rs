@@ -37,6 +37,13 @@ pub struct Options {
     /// or more. Off: every product and sum rounds on its own, as the CPU
     /// interpreter computes them. Default: on.
     pub fp_fusion: bool,
+    /// The programs of a 2-D grid may be renumbered so that the ones the
+    /// GPU starts one after another touch adjacent memory
+    /// (`tile-launch-order`: a kernel over tiles of short rows with
+    /// `program_id(0)` over row blocks then reads and writes at a copy's
+    /// rate). Off: `program_id` is the block's index as launched.
+    /// Default: on.
+    pub launch_order: bool,
 }
 
 /// The environment variable that turns on debug builds (`TILE_DEBUG=1`):
@@ -62,6 +69,7 @@ impl Default for Options {
             specialization: Specialization::none(),
             debug: debug_from_env(),
             fp_fusion: true,
+            launch_order: true,
         }
     }
 }

@@ -28,7 +28,10 @@ pub const TIMINGS_VAR: &str = "TILE_TIMINGS";
 /// C API (see `nvptx.rs`: the same PTX as the upstream pass named here,
 /// without the cost of its defaults); `tile-opt` runs the pass itself.
 pub const STAGES: &[(&str, &str)] = &[
-    ("simplified", "canonicalize,cse,tile-while-to-for"),
+    (
+        "simplified",
+        "canonicalize,cse,tile-while-to-for,tile-launch-order",
+    ),
     ("layouts", "tile-assign-layouts,tile-remove-conversions"),
     ("predicated", "tile-predicate"),
     ("vectorized", "tile-vectorize"),
@@ -445,7 +448,8 @@ fn write(
 /// Puts the warps, the compute capability, the pipeline stages and the
 /// PTX version, and the debug and fusion flags of `options` on the
 /// module, for the passes (`tile.num_warps`, `tile.compute_capability`,
-/// `tile.num_stages`, `tile.ptx_version`, `tile.debug`, `tile.fp_fusion`).
+/// `tile.num_stages`, `tile.ptx_version`, `tile.debug`, `tile.fp_fusion`,
+/// `tile.keep_launch_order`).
 fn set_target_attributes(
     context: &Context,
     module: &mut Module,
@@ -478,6 +482,10 @@ fn set_target_attributes(
     for (on, name) in [
         (options.debug, tile_dialect::ops::DEBUG_ATTR),
         (options.fp_fusion, tile_dialect::ops::FP_FUSION_ATTR),
+        (
+            !options.launch_order,
+            tile_dialect::ops::KEEP_LAUNCH_ORDER_ATTR,
+        ),
     ] {
         if on {
             op.set_attribute(name, melior::ir::Attribute::unit(context));

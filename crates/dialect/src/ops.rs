@@ -166,6 +166,10 @@ pub const DEBUG_ATTR: &str = "tile.debug";
 /// and sums `contract`, so LLVM may fuse them into one `fma`
 /// (`Options::fp_fusion`).
 pub const FP_FUSION_ATTR: &str = "tile.fp_fusion";
+/// Unit attribute on the module: programs start in the order the grid
+/// gives them, not renumbered by `tile-launch-order`
+/// (`Options::launch_order` off).
+pub const KEEP_LAUNCH_ORDER_ATTR: &str = "tile.keep_launch_order";
 /// The module attribute holding the PTX ISA version kernels are compiled
 /// for, times ten (81 for PTX 8.1), when the options name one.
 pub const PTX_VERSION_ATTR: &str = "tile.ptx_version";

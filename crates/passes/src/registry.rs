@@ -30,6 +30,11 @@ static TILE_PASSES: &[TilePass] = &[
         create: crate::while_to_for::create,
     },
     TilePass {
+        flag: crate::launch_order::INFO.flag,
+        summary: crate::launch_order::INFO.summary,
+        create: crate::launch_order::create,
+    },
+    TilePass {
         flag: crate::assign_layouts::INFO.flag,
         summary: crate::assign_layouts::INFO.summary,
         create: crate::assign_layouts::create,
