@@ -11,6 +11,7 @@ is given:
     layer_norm_y   the same, Y only
     scale_bias     x * scale[:, None] + bias[None, :] on [BM, BN] tiles
     transpose      a [BM, BN] tile of x stored .trans()ed into y = x^T
+    transpose_block the same through block pointers (order (1, 0), both axes checked)
     col_sum_step   column sums of BN-wide strips, BM rows a step, tl.sum(axis=0) each step
     col_sum_end    the same into a [BM, BN] accumulator, tl.sum(axis=0) after the loop
     col_sum_staged col_sum_end with its loop tl.range(..., num_stages=STREAM_STAGES)
@@ -148,6 +149,15 @@ def transpose(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.c
 
 
 @triton.jit
+def transpose_block(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    xb = tl.make_block_ptr(x_ptr, (M, N), (stride_x, 1), (pm * BM, pn * BN), (BM, BN), (1, 0))
+    yb = tl.make_block_ptr(y_ptr, (N, M), (stride_y, 1), (pn * BN, pm * BM), (BN, BM), (1, 0))
+    tile = tl.load(xb, boundary_check=(0, 1))
+    tl.store(yb, tile.trans(), boundary_check=(0, 1))
+
+
+@triton.jit
 def col_sum(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.constexpr,
             PER_STEP: tl.constexpr):
     cols = tl.program_id(0) * BN + tl.arange(0, BN)
@@ -263,7 +273,8 @@ DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
 ROWS = ("softmax", "layer_norm", "layer_norm_y")
 COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
-KERNELS = ROWS + COLUMNS + ("scale_bias", "transpose", "gelu", "gelu_fast")
+TRANSPOSES = ("transpose", "transpose_block")
+KERNELS = ROWS + COLUMNS + ("scale_bias", ) + TRANSPOSES + ("gelu", "gelu_fast")
 
 
 def uniform(shape, dtype, g):
@@ -305,7 +316,7 @@ class Case:
         m, n, dt = self.m, self.n, self.dtype
         if self.kernel in COLUMNS:
             self.outs = [poisoned((n, ), torch.float32)]
-        elif self.kernel == "transpose":
+        elif self.kernel in TRANSPOSES:
             self.outs = [poisoned((n, m), dt)]
         elif self.kernel == "layer_norm":
             self.outs = [poisoned((m, n), dt), poisoned((m, ), torch.float32),
@@ -333,7 +344,7 @@ class Case:
             args = (x, o[0], self.w, self.b, m, n, n, EPS)
         elif k == "scale_bias":
             args = (x, self.scale, self.bias, o[0], m, n, n, n)
-        elif k == "transpose":
+        elif k in TRANSPOSES:
             args = (x, o[0], m, n, n, m)
         elif k in COLUMNS:
             args = (x, o[0], m, n, n)
@@ -358,7 +369,7 @@ class Case:
             return err
         if k == "scale_bias":
             return rel_err(o[0], (x * self.scale.float()[:, None] + self.bias.float()[None, :]).to(dt))
-        if k == "transpose":
+        if k in TRANSPOSES:
             return 0.0 if torch.equal(o[0], self.x.t().contiguous()) else math.inf
         if k in COLUMNS:
             want = self.x.double().sum(dim=0)

@@ -11,6 +11,7 @@
 //! | `LayerNormY` | the same, storing `Y` only |
 //! | `ScaleBias` | `out = x * scale[:, None] + bias[None, :]` on a `[BM, BN]` tile |
 //! | `Transpose` | `y = x^T`: a `[BM, BN]` tile of `x`, stored `.trans()`ed |
+//! | `TransposeBlock` | the same through block pointers: a `[BM, BN]` block of `x`, stored `.trans()`ed into the `[BN, BM]` block of `y` |
 //! | `ColSumStep` | the sum over rows of a `BN`-wide column strip, `BM` rows a step, `sum(axis=0)` each step |
 //! | `ColSumEnd` | the same, a `[BM, BN]` accumulator summed along axis 0 after the loop |
 //! | `Gelu` | `y = gelu_tanh(x + bias[None, :])` on a `[BM, BN]` tile, in f32 |
@@ -61,6 +62,9 @@ pub enum ShapeKernel {
     ScaleBias,
     /// `y = x^T` through `.trans()` of a loaded tile.
     Transpose,
+    /// `y = x^T` through block pointers (`order` 1, 0 on both, both axes
+    /// checked): a `[BM, BN]` block of `x` loaded, stored `.trans()`ed.
+    TransposeBlock,
     /// Column sums, `sum(axis=0)` of each `[BM, BN]` step.
     ColSumStep,
     /// Column sums, one `sum(axis=0)` of a `[BM, BN]` accumulator.
@@ -97,12 +101,13 @@ pub enum Cover {
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 12] = [
+    pub const ALL: [ShapeKernel; 13] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
         ShapeKernel::ScaleBias,
         ShapeKernel::Transpose,
+        ShapeKernel::TransposeBlock,
         ShapeKernel::ColSumStep,
         ShapeKernel::ColSumEnd,
         ShapeKernel::ColSumStaged,
@@ -121,6 +126,7 @@ impl ShapeKernel {
             ShapeKernel::LayerNormY => "layer_norm_y",
             ShapeKernel::ScaleBias => "scale_bias",
             ShapeKernel::Transpose => "transpose",
+            ShapeKernel::TransposeBlock => "transpose_block",
             ShapeKernel::ColSumStep => "col_sum_step",
             ShapeKernel::ColSumEnd => "col_sum_end",
             ShapeKernel::ColSumStaged => "col_sum_staged",
@@ -167,7 +173,9 @@ impl ShapeKernel {
     /// scalars of [`kernel`]'s docs).
     pub fn pointers(self) -> &'static [&'static str] {
         match self {
-            ShapeKernel::Softmax | ShapeKernel::Transpose => &["x_ptr", "y_ptr"],
+            ShapeKernel::Softmax | ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
+                &["x_ptr", "y_ptr"]
+            }
             ShapeKernel::LayerNorm => &["X", "Y", "W", "B", "Mean", "Rstd"],
             ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
@@ -225,7 +233,7 @@ pub const EPS: f32 = 1e-5;
 /// Arguments after the pointers ([`ShapeKernel::pointers`], all `dtype`
 /// but `Mean`, `Rstd` and the column sums' `out_ptr`, which are `f32`):
 /// `M`, `N` (`i32`), then the row strides: `stride_x`, `stride_y` (softmax,
-/// transpose: `y` is `[N, M]`, GELU), `stride` (LayerNorms, then `eps`,
+/// the transposes: `y` is `[N, M]`, GELU), `stride` (LayerNorms, then `eps`,
 /// `f32`), `stride_x`, `stride_out` (scale-bias), `stride_x` (column
 /// sums). Tile sizes must be powers of two.
 pub fn kernel<'c>(
@@ -250,6 +258,7 @@ pub fn kernel<'c>(
             ShapeKernel::LayerNormY => layer_norm(k, sizes, &ptrs, false),
             ShapeKernel::ScaleBias => scale_bias(k, sizes, &ptrs),
             ShapeKernel::Transpose => transpose(k, sizes, &ptrs),
+            ShapeKernel::TransposeBlock => transpose_block(k, sizes, &ptrs),
             ShapeKernel::ColSumStep => col_sum(k, sizes, &ptrs, true, None),
             ShapeKernel::ColSumEnd => col_sum(k, sizes, &ptrs, false, None),
             ShapeKernel::ColSumStaged => col_sum(k, sizes, &ptrs, false, Some(STREAM_STAGES)),
@@ -389,6 +398,39 @@ fn transpose<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
     k.store(p[1] + offsets(cols, stride_y, rows), tile.trans())
         .mask(mask_t)
         .build();
+}
+
+/// ```python
+/// @triton.jit
+/// def transpose_block(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+///     pm, pn = tl.program_id(0), tl.program_id(1)
+///     xb = tl.make_block_ptr(x_ptr, (M, N), (stride_x, 1), (pm * BM, pn * BN), (BM, BN), (1, 0))
+///     yb = tl.make_block_ptr(y_ptr, (N, M), (stride_y, 1), (pn * BN, pm * BM), (BN, BM), (1, 0))
+///     tile = tl.load(xb, boundary_check=(0, 1))
+///     tl.store(yb, tile.trans(), boundary_check=(0, 1))
+/// ```
+fn transpose_block<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
+    let (bm, bn) = s.bm_bn();
+    let (pm, pn) = (k.program_id(0), k.program_id(1));
+    let x = k
+        .make_block_ptr(p[0])
+        .shape([s.m, s.n])
+        .strides([stride_x, k.i32(1)])
+        .offsets([pm * bm, pn * bn])
+        .block_shape([s.tiles.bm, s.tiles.bn])
+        .order([1, 0])
+        .build();
+    let y = k
+        .make_block_ptr(p[1])
+        .shape([s.n, s.m])
+        .strides([stride_y, k.i32(1)])
+        .offsets([pn * bn, pm * bm])
+        .block_shape([s.tiles.bn, s.tiles.bm])
+        .order([1, 0])
+        .build();
+    let tile = k.load(x).boundary_check(&[0, 1]).build();
+    k.store(y, tile.trans()).boundary_check(&[0, 1]).build();
 }
 
 /// Column sums of a `BN`-wide strip, `BM` rows a step: each step's tile

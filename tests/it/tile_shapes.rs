@@ -33,7 +33,10 @@ fn every_kernel_at_an_odd_size_in_several_tile_shapes() {
     for kernel in ShapeKernel::ALL {
         let types: &[DType] = match kernel {
             ShapeKernel::Gelu | ShapeKernel::GeluFast => &[DType::F16],
-            ShapeKernel::Softmax | ShapeKernel::LayerNorm | ShapeKernel::Transpose => {
+            ShapeKernel::Softmax
+            | ShapeKernel::LayerNorm
+            | ShapeKernel::Transpose
+            | ShapeKernel::TransposeBlock => {
                 &[DType::F32, DType::F16]
             }
             ShapeKernel::ScaleBias => &[DType::F32, DType::BF16],
@@ -49,7 +52,7 @@ fn every_kernel_at_an_odd_size_in_several_tile_shapes() {
             let mut operands = Operands::new(&device, &case).unwrap();
             for config in configs(kernel.cover()) {
                 runs += 1;
-                if let Err(e) = run_checked(&device, &mut operands, &config) {
+                if let Err(e) = run_checked(&device, &mut operands, &config, true) {
                     failed.push(format!("{} {}: {e}", case.label(), config.name()));
                 }
             }
@@ -77,7 +80,7 @@ fn a_block_n_below_the_row_length_is_refused() {
         n: 200,
     };
     let mut operands = Operands::new(&device, &case).unwrap();
-    let e = run_checked(&device, &mut operands, &Config::new(4, 128, 4))
+    let e = run_checked(&device, &mut operands, &Config::new(4, 128, 4), true)
         .err()
         .unwrap();
     assert!(e.contains("BLOCK_N 128 is below N = 200"), "{e}");

@@ -64,6 +64,11 @@ pub struct Cli {
     /// No Triton run (for profiling ours alone).
     #[arg(long)]
     pub ours_only: bool,
+    /// Ours compiled with the programs started in the order launched
+    /// (`Options::launch_order` off: no `tile-launch-order`), to compare
+    /// with the default in the same session.
+    #[arg(long)]
+    pub keep_launch_order: bool,
     /// The Triton script.
     #[arg(long, value_name = "PATH", default_value = "bench/triton_shapes.py")]
     pub script: PathBuf,
@@ -105,7 +110,13 @@ fn run_ours(
         .iter()
         .map(|case| {
             println!("{}", case.label());
-            ours::ours(device, case, &cli.configs(case), &mut timer)
+            ours::ours(
+                device,
+                case,
+                &cli.configs(case),
+                &mut timer,
+                !cli.keep_launch_order,
+            )
         })
         .collect())
 }

@@ -53,7 +53,9 @@ impl Case {
     pub fn bytes(&self) -> u64 {
         let (m, n, s) = (self.m as u64, self.n as u64, elem_bytes(self.dtype));
         match self.kernel {
-            ShapeKernel::Softmax | ShapeKernel::Transpose => 2 * m * n * s,
+            ShapeKernel::Softmax | ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
+                2 * m * n * s
+            }
             ShapeKernel::LayerNorm => 2 * m * n * s + 2 * n * s + 2 * m * 4,
             ShapeKernel::LayerNormY => 2 * m * n * s + 2 * n * s,
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
@@ -112,7 +114,7 @@ impl Target {
     /// GELU 1.00 of Triton's fast one (`tanh.approx.f32` on both sides).
     pub fn of(kernel: ShapeKernel) -> Target {
         match kernel {
-            ShapeKernel::Transpose => Target {
+            ShapeKernel::Transpose | ShapeKernel::TransposeBlock => Target {
                 vs_triton: 1.05,
                 vs_copy: Some(1.10),
             },
@@ -256,7 +258,8 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 /// The default cases: softmax and LayerNorm at 65536x1000 and 16384x4096
 /// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000,
 /// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000 (and
-/// in f16 at 8192x8192), both column sums (five ways: three with loops
+/// in f16 at 8192x8192; through block pointers in f32 at 8192x8192 and in
+/// f16 at 8000x6000), both column sums (five ways: three with loops
 /// asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
 /// `quick`: the same kernels, types and tiles on sizes 4 to 16 times
 /// smaller.
@@ -301,6 +304,19 @@ pub fn cases(quick: bool) -> Vec<Case> {
             DType::F16,
             q(8192, 1024),
             q(8192, 1024),
+        ),
+        // The same transposes through block pointers.
+        case(
+            ShapeKernel::TransposeBlock,
+            DType::F32,
+            q(8192, 1024),
+            q(8192, 1024),
+        ),
+        case(
+            ShapeKernel::TransposeBlock,
+            DType::F16,
+            q(8000, 1000),
+            q(6000, 600),
         ),
         case(ShapeKernel::ColSumStep, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumEnd, DType::F32, q(16384, 1024), 4096),
@@ -430,7 +446,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 18);
+        assert_eq!(all.len(), 20);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),

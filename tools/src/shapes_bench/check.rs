@@ -237,7 +237,7 @@ pub fn check(case: &Case, inputs: &[&[f32]], outputs: &[Stored]) -> Result<(), S
                 );
             }
         }
-        ShapeKernel::Transpose => {
+        ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
             let y = &outputs[0];
             let w = y.width();
             for (i, j) in points(m, n) {

@@ -127,7 +127,9 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => {
             args.extend([Arg::from(n), Arg::from(EPS)]);
         }
-        ShapeKernel::Transpose => args.extend([Arg::from(n), Arg::from(m)]),
+        ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
+            args.extend([Arg::from(n), Arg::from(m)])
+        }
         ShapeKernel::ColSumStep
         | ShapeKernel::ColSumEnd
         | ShapeKernel::ColSumStaged
@@ -168,11 +170,14 @@ pub struct Checked {
 
 /// Builds `operands`' kernel in `config`, launches it once on `device`
 /// (compiling the variant specialized on the arguments) and checks the
-/// outputs. A row kernel whose `BLOCK_N` is below `N` is refused.
+/// outputs. A row kernel whose `BLOCK_N` is below `N` is refused. With
+/// `launch_order` off the programs start in the order launched
+/// ([`Options::launch_order`]).
 pub fn run_checked(
     device: &Device,
     operands: &mut Operands,
     config: &Config,
+    launch_order: bool,
 ) -> Result<Checked, String> {
     let case = operands.case;
     if case.kernel.cover() == Cover::Rows && (config.tiles.bn as usize) < case.n {
@@ -186,6 +191,7 @@ pub fn run_checked(
         tile_shapes::kernel(&context, case.kernel, config.tiles, case.dtype).map_err(err)?;
     let options = Options {
         num_stages: config.stages,
+        launch_order,
         ..Options::with_warps(config.warps)
     };
     let jit = tile::jit(&kernel, options).map_err(err)?;
@@ -207,8 +213,15 @@ pub struct Measured {
 
 /// Ours on `case` in each of `configs` on `device`: the copy of its
 /// tensor timed first, then each configuration checked and timed with
-/// `timer` (one line printed for each).
-pub fn ours(device: &Device, case: &Case, configs: &[Config], timer: &mut Timer) -> Measured {
+/// `timer` (one line printed for each); `launch_order` as in
+/// [`run_checked`].
+pub fn ours(
+    device: &Device,
+    case: &Case,
+    configs: &[Config],
+    timer: &mut Timer,
+    launch_order: bool,
+) -> Measured {
     let label = case.label();
     let copy_elems = case.tensor_bytes().div_ceil(4) as usize;
     let copy_ms = timer.copy_ms(copy_elems);
@@ -227,7 +240,7 @@ pub fn ours(device: &Device, case: &Case, configs: &[Config], timer: &mut Timer)
     let times = configs
         .iter()
         .map(|config| {
-            let time = run_checked(device, &mut operands, config).and_then(|c| {
+            let time = run_checked(device, &mut operands, config, launch_order).and_then(|c| {
                 let args = operands.args();
                 // On a GPU the variant compiled for these arguments is
                 // launched as loaded; the interpreter runs the IR.
@@ -273,7 +286,7 @@ mod tests {
             Config::new(4, 32, 2),
             Config::new(4, 16, 1),
         ];
-        let measured = ours(&device, &case, &configs, &mut timer);
+        let measured = ours(&device, &case, &configs, &mut timer, true);
         assert!(measured.copy_ms.is_ok());
         assert!(
             measured.times[0].is_ok() && measured.times[1].is_ok(),
