@@ -154,9 +154,9 @@ func.func @transpose_square(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32
 
 // -----
 
-// A transpose of 128x32 tiles: the load touches 128 runs of 32 elements
-// (its next program along axis 1), the store 32 runs of 128 (axis 0):
-// axis 1 first.
+// A transpose of 128x32 f16 tiles: the load's runs are 64 bytes (its next
+// program along axis 1), the store's 256 (axis 0); the same bytes each,
+// and short runs weigh four times: axis 1 first.
 // CHECK-LABEL: func.func @transpose_short_rows_in
 // CHECK-NEXT: %[[H0:.*]] = "tile.program_id"() {axis = 0 : i32}
 // CHECK-NEXT: %[[H1:.*]] = "tile.program_id"() {axis = 1 : i32}
@@ -208,6 +208,54 @@ func.func @transpose_short_rows_in(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stri
   %py_b = "tile.splat"(%y) : (!tile.ptr<f16>) -> tensor<32x128x!tile.ptr<f16>>
   %py = "tile.addptr"(%py_b, %ot) : (tensor<32x128x!tile.ptr<f16>>, tensor<32x128xi32>) -> tensor<32x128x!tile.ptr<f16>>
   "tile.store"(%py, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x128x!tile.ptr<f16>>, tensor<32x128xf16>) -> ()
+  return
+}
+
+// -----
+
+// The same tile of f32: the load's runs are 128 bytes, the store's 512,
+// and between runs that long the vote is by bytes alone: a tie, the order
+// written stays.
+// CHECK-LABEL: func.func @transpose_f32_rows_of_128_bytes
+// CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.program_id"() {axis = 1 : i32}
+// CHECK-NOT: tile.num_programs
+// CHECK-NOT: arith.divui
+// CHECK: return
+func.func @transpose_f32_rows_of_128_bytes(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %stride: i32) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %rows_c = arith.constant 128 : i32
+  %rows_s = arith.muli %pm, %rows_c : i32
+  %rows_a = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %rows_sp = "tile.splat"(%rows_s) : (i32) -> tensor<128xi32>
+  %rows = arith.addi %rows_sp, %rows_a : tensor<128xi32>
+  %cols_c = arith.constant 32 : i32
+  %cols_s = arith.muli %pn, %cols_c : i32
+  %cols_a = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+  %cols_sp = "tile.splat"(%cols_s) : (i32) -> tensor<32xi32>
+  %cols = arith.addi %cols_sp, %cols_a : tensor<32xi32>
+  %o_re = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<128xi32>) -> tensor<128x1xi32>
+  %o_ce = "tile.expand_dims"(%cols) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %o_ss = "tile.splat"(%stride) : (i32) -> tensor<128x1xi32>
+  %o_rm = arith.muli %o_re, %o_ss : tensor<128x1xi32>
+  %o_rb = "tile.broadcast"(%o_rm) : (tensor<128x1xi32>) -> tensor<128x32xi32>
+  %o_cb = "tile.broadcast"(%o_ce) : (tensor<1x32xi32>) -> tensor<128x32xi32>
+  %o = arith.addi %o_rb, %o_cb : tensor<128x32xi32>
+  %px_b = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x32x!tile.ptr<f32>>
+  %px = "tile.addptr"(%px_b, %o) : (tensor<128x32x!tile.ptr<f32>>, tensor<128x32xi32>) -> tensor<128x32x!tile.ptr<f32>>
+  %v = "tile.load"(%px) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x32x!tile.ptr<f32>>) -> tensor<128x32xf32>
+  %t = "tile.permute"(%v) {order = array<i32: 1, 0>} : (tensor<128x32xf32>) -> tensor<32x128xf32>
+  %ot_re = "tile.expand_dims"(%cols) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+  %ot_ce = "tile.expand_dims"(%rows) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<1x128xi32>
+  %ot_ss = "tile.splat"(%stride) : (i32) -> tensor<32x1xi32>
+  %ot_rm = arith.muli %ot_re, %ot_ss : tensor<32x1xi32>
+  %ot_rb = "tile.broadcast"(%ot_rm) : (tensor<32x1xi32>) -> tensor<32x128xi32>
+  %ot_cb = "tile.broadcast"(%ot_ce) : (tensor<1x128xi32>) -> tensor<32x128xi32>
+  %ot = arith.addi %ot_rb, %ot_cb : tensor<32x128xi32>
+  %py_b = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<32x128x!tile.ptr<f32>>
+  %py = "tile.addptr"(%py_b, %ot) : (tensor<32x128x!tile.ptr<f32>>, tensor<32x128xi32>) -> tensor<32x128x!tile.ptr<f32>>
+  "tile.store"(%py, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x128x!tile.ptr<f32>>, tensor<32x128xf32>) -> ()
   return
 }
 
