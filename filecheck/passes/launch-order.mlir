@@ -69,6 +69,52 @@ func.func @rows_on_axis_0(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32) 
 
 // -----
 
+// The same accesses under three accurate tanh a element (polynomials of
+// about twenty instructions each): the kernel computes more per byte than
+// memory delivers, the renumbering's instructions would cost time, and
+// the order written stays.
+// CHECK-LABEL: func.func @instruction_bound
+// CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.program_id"() {axis = 1 : i32}
+// CHECK-NOT: tile.num_programs
+// CHECK-NOT: arith.divui
+// CHECK: return
+func.func @instruction_bound(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %rows_c = arith.constant 32 : i32
+  %rows_s = arith.muli %pm, %rows_c : i32
+  %rows_a = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+  %rows_sp = "tile.splat"(%rows_s) : (i32) -> tensor<32xi32>
+  %rows = arith.addi %rows_sp, %rows_a : tensor<32xi32>
+  %cols_c = arith.constant 32 : i32
+  %cols_s = arith.muli %pn, %cols_c : i32
+  %cols_a = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+  %cols_sp = "tile.splat"(%cols_s) : (i32) -> tensor<32xi32>
+  %cols = arith.addi %cols_sp, %cols_a : tensor<32xi32>
+  %o_re = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+  %o_ce = "tile.expand_dims"(%cols) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %o_ss = "tile.splat"(%stride) : (i32) -> tensor<32x1xi32>
+  %o_rm = arith.muli %o_re, %o_ss : tensor<32x1xi32>
+  %o_rb = "tile.broadcast"(%o_rm) : (tensor<32x1xi32>) -> tensor<32x32xi32>
+  %o_cb = "tile.broadcast"(%o_ce) : (tensor<1x32xi32>) -> tensor<32x32xi32>
+  %o = arith.addi %o_rb, %o_cb : tensor<32x32xi32>
+  %px_b = "tile.splat"(%x) : (!tile.ptr<f16>) -> tensor<32x32x!tile.ptr<f16>>
+  %px = "tile.addptr"(%px_b, %o) : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>) -> tensor<32x32x!tile.ptr<f16>>
+  %v = "tile.load"(%px) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x32x!tile.ptr<f16>>) -> tensor<32x32xf16>
+  %py_b = "tile.splat"(%y) : (!tile.ptr<f16>) -> tensor<32x32x!tile.ptr<f16>>
+  %py = "tile.addptr"(%py_b, %o) : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>) -> tensor<32x32x!tile.ptr<f16>>
+  %w = arith.extf %v : tensor<32x32xf16> to tensor<32x32xf32>
+  %t1 = math.tanh %w : tensor<32x32xf32>
+  %t2 = math.tanh %t1 : tensor<32x32xf32>
+  %t3 = math.tanh %t2 : tensor<32x32xf32>
+  %h = arith.truncf %t3 : tensor<32x32xf32> to tensor<32x32xf16>
+  "tile.store"(%py, %h) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xf16>) -> ()
+  return
+}
+
+// -----
+
 // Column blocks already on axis 0: the order written is the one wanted.
 // CHECK-LABEL: func.func @columns_on_axis_0
 // CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}

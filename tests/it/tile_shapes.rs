@@ -36,9 +36,7 @@ fn every_kernel_at_an_odd_size_in_several_tile_shapes() {
             ShapeKernel::Softmax
             | ShapeKernel::LayerNorm
             | ShapeKernel::Transpose
-            | ShapeKernel::TransposeBlock => {
-                &[DType::F32, DType::F16]
-            }
+            | ShapeKernel::TransposeBlock => &[DType::F32, DType::F16],
             ShapeKernel::ScaleBias => &[DType::F32, DType::BF16],
             _ => &[DType::F32],
         };

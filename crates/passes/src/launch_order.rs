@@ -41,7 +41,9 @@
 //! order written (a transpose of square tiles gains on one side what it
 //! loses on the other).
 //!
-//! Left alone: kernels with a product (`tile.dot`: the order of a matmul's
+//! Left alone: kernels that compute more per byte than memory delivers
+//! ([`MAX_WORK_PER_BYTE`]: there the renumbering's instructions cost more
+//! than the order gains), kernels with a product (`tile.dot`: the order of a matmul's
 //! programs decides what the L2 cache keeps, and users choose it, as in
 //! Triton's grouped ordering), kernels with atomics (programs may hand
 //! work to one another through them), kernels that do not use both grid
@@ -99,6 +101,20 @@ impl Votes {
     }
 }
 
+/// The most estimated work per byte moved ([`work_per_byte`]) of a kernel
+/// that is renumbered. The renumbering costs each thread about twenty
+/// instructions (the division of its start order by the grid's height);
+/// a kernel that issues instructions faster than memory delivers bytes
+/// pays for them in time, and gains little from its memory's order. An
+/// H200 issues about 8.4 thread instructions per byte its memory moves
+/// (132 multiprocessors, 4 schedulers each, 1.98 GHz, 32 threads a warp,
+/// against 4 TB/s); the estimate counts about a fifth more than lowering
+/// keeps (index arithmetic that registers share). Measured there: the
+/// fast GELU of f16 (8.0 by this estimate) gains 1-15% renumbered, the
+/// accurate one (12.4) loses 1.5-3.2% at five of eight tiles
+/// (`bench/results/2026-12-01-h200-launch-order.md`).
+pub const MAX_WORK_PER_BYTE: f64 = 10.0;
+
 /// Runs shorter than this (bytes) gain most from being read or written
 /// beside their neighbours: the width of one L1 line, and of what one warp
 /// moves in one access of 4 bytes a thread.
@@ -111,7 +127,7 @@ pub fn launch_order(func: &OperationRef) -> PassResult {
         return Ok(());
     }
     let votes = votes(func);
-    if votes.axis_1_first() {
+    if votes.axis_1_first() && work_per_byte(func).is_some_and(|w| w <= MAX_WORK_PER_BYTE) {
         renumber(func);
     }
     Ok(())
@@ -223,6 +239,71 @@ fn block_next(steps: &ProgramSteps, ptr: Value, fast: usize, extent: i64, a: usi
                 o[a] == Step::None
             }
         })
+}
+
+/// What the kernel `func` computes per byte it moves: thread instructions
+/// estimated from the tile ops (each element of each tensor result one
+/// instruction; the float functions by how they are emitted: an
+/// approximation instruction two, `tanh` and `erf` by their polynomials
+/// twenty, an exact float division eight) over the bytes of its global
+/// loads and stores. `None` when it moves nothing.
+pub fn work_per_byte(func: &OperationRef) -> Option<f64> {
+    use tile_dialect::float_math::{NativeMath, approximate_math, native_math};
+    let context = tile_dialect::context_of(func.context());
+    let types = TypeTable::new(context);
+    let (mut work, mut bytes) = (0f64, 0f64);
+    func.walk(WalkOrder::PreOrder, |op| {
+        let name = tile_dialect::view::op_name(&op);
+        let Some(result) = op.result(0).ok().map(Value::from) else {
+            if (name == ops::STORE || name == ops::BLOCK_STORE)
+                && let Ok(v) = op.operand(1)
+            {
+                bytes += moved_bytes(&types, v);
+            }
+            return WalkResult::Advance;
+        };
+        let elements = tile_dialect::view::tensor_shape(result.r#type())
+            .iter()
+            .product::<i64>() as f64;
+        if name == ops::LOAD || name == ops::BLOCK_LOAD {
+            bytes += moved_bytes(&types, result);
+            return WalkResult::Advance;
+        }
+        let dtype = number_type(&types, result);
+        let approximate = op
+            .attribute("fastmath")
+            .is_ok_and(|a| a.to_string().contains("afn"));
+        let how = dtype.and_then(|d| {
+            approximate
+                .then(|| approximate_math(name, d))
+                .flatten()
+                .or_else(|| native_math(name, d))
+        });
+        let cost = match how {
+            Some(NativeMath::Composite(_)) => 20.0,
+            Some(NativeMath::Approx { .. }) => 2.0,
+            _ if name == "arith.divf" && !approximate => 8.0,
+            _ => 1.0,
+        };
+        work += cost * elements;
+        WalkResult::Advance
+    });
+    (bytes > 0.0).then(|| work / bytes)
+}
+
+/// The number type of the elements of `v`, if they are numbers.
+fn number_type(types: &TypeTable, v: Value) -> Option<tile_dialect::DType> {
+    types.tile_type(v.r#type())?.elem()?.num()
+}
+
+/// The bytes of the tensor `v` (none for a scalar).
+fn moved_bytes(types: &TypeTable, v: Value) -> f64 {
+    let shape = tile_dialect::view::tensor_shape(v.r#type());
+    if shape.is_empty() {
+        return 0.0;
+    }
+    let elem = number_type(types, v).map_or(4, |d| i64::from(d.bits().div_ceil(8)));
+    (shape.iter().product::<i64>() * elem) as f64
 }
 
 /// Makes every `program_id(0)` and `program_id(1)` of `func` read the
