@@ -246,6 +246,8 @@ mod tests {
         let cli = parse("").unwrap();
         assert_eq!(cli.script, PathBuf::from("bench/triton_shapes.py"));
         assert!(cli.cases.is_empty() && cli.configs.is_empty() && !cli.ours_only);
+        assert!(!cli.keep_launch_order);
+        assert!(parse("--keep-launch-order").unwrap().keep_launch_order);
         let cli = parse("--quick --case transpose --case softmax:f16 --config 64x64/w4/s3 --ours-only --out s.md")
             .unwrap();
         assert_eq!(cli.cases.len(), 2);

@@ -7,7 +7,7 @@
 //! | # | stage | what |
 //! |---|---|---|
 //! | 00 | `tile` | the kernel as built |
-//! | 01 | `simplified` | `canonicalize`, `cse`, `tile-while-to-for` (counting `while` loops as `scf.for`) |
+//! | 01 | `simplified` | `canonicalize`, `cse`, `tile-while-to-for` (counting `while` loops as `scf.for`), `tile-launch-order` (a 2-D grid's programs renumbered so that those started together touch adjacent memory) |
 //! | 02 | `layouts` | `tile-assign-layouts` |
 //! | 03 | `predicated` | `tile-predicate` |
 //! | 04 | `vectorized` | `tile-vectorize` (elements per access) |
