@@ -120,7 +120,8 @@ impl<'a, 't, 'c> ProgramSteps<'a, 't, 'c> {
         s
     }
 
-    /// The steps of a non-block value ([`UNKNOWN`] when not analysed).
+    /// The steps of a non-block value (unknown along both axes when not
+    /// analysed).
     pub fn steps(&self, v: Value<'c, '_>) -> Steps {
         match self.facts.get(&key(v)) {
             Some(Fact::Value(s)) => *s,
