@@ -43,12 +43,12 @@
 //!
 //! Left alone: kernels that compute more per byte than memory delivers
 //! ([`MAX_WORK_PER_BYTE`]: there the renumbering's instructions cost more
-//! than the order gains), kernels with a product (`tile.dot`: the order of a matmul's
-//! programs decides what the L2 cache keeps, and users choose it, as in
-//! Triton's grouped ordering), kernels with atomics (programs may hand
-//! work to one another through them), kernels that do not use both grid
-//! axes, and modules that carry `tile.keep_launch_order` (the option
-//! `launch_order: false`).
+//! than the order gains), kernels with a product (`tile.dot`: the order
+//! of a matmul's programs decides what the L2 cache keeps, and users
+//! choose it, as in Triton's grouped ordering), kernels with atomics
+//! (programs may hand work to one another through them), kernels that do
+//! not use both grid axes, and modules that carry `tile.keep_launch_order`
+//! (the option `launch_order: false`).
 
 use crate::axis_analysis::AxisAnalysis;
 use crate::edit;
@@ -108,10 +108,11 @@ impl Votes {
 /// pays for them in time, and gains little from its memory's order. An
 /// H200 issues about 8.4 thread instructions per byte its memory moves
 /// (132 multiprocessors, 4 schedulers each, 1.98 GHz, 32 threads a warp,
-/// against 4 TB/s); the estimate counts about a fifth more than lowering
-/// keeps (index arithmetic that registers share). Measured there: the
-/// fast GELU of f16 (8.0 by this estimate) gains 1-15% renumbered, the
-/// accurate one (12.4) loses 1.5-3.2% at five of eight tiles
+/// against 4 TB/s). The bound sits between the two kernels measured there,
+/// a little above that balance because the estimate also counts index
+/// arithmetic that the lowering shares between registers: the fast GELU
+/// of f16 (8.0 by this estimate) gains 1-15% renumbered, the accurate one
+/// (12.4) loses 1.5-3.2% at five of eight tiles
 /// (`bench/results/2026-12-01-h200-launch-order.md`).
 pub const MAX_WORK_PER_BYTE: f64 = 10.0;
 
