@@ -69,6 +69,45 @@ func.func @rows_on_axis_0(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32) 
 
 // -----
 
+// A third grid axis is not renumbered: `program_id(2)` (here a batch
+// offset of the input) still reads the block's z index.
+// CHECK-LABEL: func.func @third_axis_kept
+// CHECK: arith.divui
+// CHECK: %[[Z:.*]] = "tile.program_id"() {axis = 2 : i32}
+// CHECK: "tile.addptr"(%arg0, %[[Z]])
+func.func @third_axis_kept(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %pz = "tile.program_id"() {axis = 2 : i32} : () -> i32
+  %rows_c = arith.constant 32 : i32
+  %rows_s = arith.muli %pm, %rows_c : i32
+  %rows_a = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+  %rows_sp = "tile.splat"(%rows_s) : (i32) -> tensor<32xi32>
+  %rows = arith.addi %rows_sp, %rows_a : tensor<32xi32>
+  %cols_c = arith.constant 32 : i32
+  %cols_s = arith.muli %pn, %cols_c : i32
+  %cols_a = "tile.arange"() {end = 32 : i32, start = 0 : i32} : () -> tensor<32xi32>
+  %cols_sp = "tile.splat"(%cols_s) : (i32) -> tensor<32xi32>
+  %cols = arith.addi %cols_sp, %cols_a : tensor<32xi32>
+  %o_re = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<32xi32>) -> tensor<32x1xi32>
+  %o_ce = "tile.expand_dims"(%cols) {axis = 0 : i32} : (tensor<32xi32>) -> tensor<1x32xi32>
+  %o_ss = "tile.splat"(%stride) : (i32) -> tensor<32x1xi32>
+  %o_rm = arith.muli %o_re, %o_ss : tensor<32x1xi32>
+  %o_rb = "tile.broadcast"(%o_rm) : (tensor<32x1xi32>) -> tensor<32x32xi32>
+  %o_cb = "tile.broadcast"(%o_ce) : (tensor<1x32xi32>) -> tensor<32x32xi32>
+  %o = arith.addi %o_rb, %o_cb : tensor<32x32xi32>
+  %xz = "tile.addptr"(%x, %pz) : (!tile.ptr<f16>, i32) -> !tile.ptr<f16>
+  %px_b = "tile.splat"(%xz) : (!tile.ptr<f16>) -> tensor<32x32x!tile.ptr<f16>>
+  %px = "tile.addptr"(%px_b, %o) : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>) -> tensor<32x32x!tile.ptr<f16>>
+  %v = "tile.load"(%px) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<32x32x!tile.ptr<f16>>) -> tensor<32x32xf16>
+  %py_b = "tile.splat"(%y) : (!tile.ptr<f16>) -> tensor<32x32x!tile.ptr<f16>>
+  %py = "tile.addptr"(%py_b, %o) : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xi32>) -> tensor<32x32x!tile.ptr<f16>>
+  "tile.store"(%py, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xf16>) -> ()
+  return
+}
+
+// -----
+
 // The same accesses under three accurate tanh a element (polynomials of
 // about twenty instructions each): the kernel computes more per byte than
 // memory delivers, the renumbering's instructions would cost time, and
@@ -554,4 +593,146 @@ func.func @order_kept(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32) attr
   "tile.store"(%py, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<32x32x!tile.ptr<f16>>, tensor<32x32xf16>) -> ()
   return
 }
+}
+
+// -----
+
+// A transpose through block pointers, 128x32 f16: the load's block
+// (`order` 1, 0) has 64-byte rows and its next block is the next
+// program's along axis 1; the store's rows are 256 bytes: axis 1 first.
+// CHECK-LABEL: func.func @block_transpose_short_rows_in
+// CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.program_id"() {axis = 1 : i32}
+// CHECK-NEXT: "tile.num_programs"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.num_programs"() {axis = 1 : i32}
+// CHECK: arith.divui
+// CHECK: arith.remui
+// CHECK: return
+func.func @block_transpose_short_rows_in(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %m: i64, %n: i64, %s: i64, %t: i64) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %cm = arith.constant 128 : i32
+  %cn = arith.constant 32 : i32
+  %r0 = arith.muli %pm, %cm : i32
+  %c0 = arith.muli %pn, %cn : i32
+  %one = arith.constant 1 : i64
+  %bx = "tile.make_block_ptr"(%x, %m, %n, %s, %one, %r0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<128x32xf16>>
+  %v = "tile.block_load"(%bx) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<128x32xf16>>) -> tensor<128x32xf16>
+  %tv = "tile.permute"(%v) {order = array<i32: 1, 0>} : (tensor<128x32xf16>) -> tensor<32x128xf16>
+  %by = "tile.make_block_ptr"(%y, %n, %m, %t, %one, %c0, %r0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<32x128xf16>>
+  "tile.block_store"(%by, %tv) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<32x128xf16>>, tensor<32x128xf16>) -> ()
+  return
+}
+
+// -----
+
+// The same at 16x256: the store's 32-byte rows win, the order stays.
+// CHECK-LABEL: func.func @block_transpose_short_rows_out
+// CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.program_id"() {axis = 1 : i32}
+// CHECK-NOT: tile.num_programs
+// CHECK-NOT: arith.divui
+// CHECK: return
+func.func @block_transpose_short_rows_out(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %m: i64, %n: i64, %s: i64, %t: i64) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %cm = arith.constant 16 : i32
+  %cn = arith.constant 256 : i32
+  %r0 = arith.muli %pm, %cm : i32
+  %c0 = arith.muli %pn, %cn : i32
+  %one = arith.constant 1 : i64
+  %bx = "tile.make_block_ptr"(%x, %m, %n, %s, %one, %r0, %c0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<16x256xf16>>
+  %v = "tile.block_load"(%bx) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = "", padding = "zero", volatile = false} : (!tile.block_ptr<tensor<16x256xf16>>) -> tensor<16x256xf16>
+  %tv = "tile.permute"(%v) {order = array<i32: 1, 0>} : (tensor<16x256xf16>) -> tensor<256x16xf16>
+  %by = "tile.make_block_ptr"(%y, %n, %m, %t, %one, %c0, %r0) {order = array<i32: 1, 0>, operandSegmentSizes = array<i32: 1, 2, 2, 2>} : (!tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> !tile.block_ptr<tensor<256x16xf16>>
+  "tile.block_store"(%by, %tv) {boundary_check = array<i32: 0, 1>, cache_modifier = "", eviction_policy = ""} : (!tile.block_ptr<tensor<256x16xf16>>, tensor<256x16xf16>) -> ()
+  return
+}
+
+// -----
+
+// A row of 16 pointers broadcast down 64 rows touches one run, not 64:
+// its vote (64 bytes, four times over) loses to the store's 16 runs of
+// 256 bytes along axis 0, and the order stays.
+// CHECK-LABEL: func.func @broadcast_row_counts_once
+// CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.program_id"() {axis = 1 : i32}
+// CHECK-NOT: tile.num_programs
+// CHECK-NOT: arith.divui
+// CHECK: return
+func.func @broadcast_row_counts_once(%b: !tile.ptr<f32>, %y: !tile.ptr<f32>, %stride: i32) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %rows_c = arith.constant 64 : i32
+  %rows_s = arith.muli %pm, %rows_c : i32
+  %rows_a = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+  %rows_sp = "tile.splat"(%rows_s) : (i32) -> tensor<64xi32>
+  %rows = arith.addi %rows_sp, %rows_a : tensor<64xi32>
+  %cols_c = arith.constant 16 : i32
+  %cols_s = arith.muli %pn, %cols_c : i32
+  %cols_a = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  %cols_sp = "tile.splat"(%cols_s) : (i32) -> tensor<16xi32>
+  %cols = arith.addi %cols_sp, %cols_a : tensor<16xi32>
+  %ce = "tile.expand_dims"(%cols) {axis = 0 : i32} : (tensor<16xi32>) -> tensor<1x16xi32>
+  %bs = "tile.splat"(%b) : (!tile.ptr<f32>) -> tensor<1x16x!tile.ptr<f32>>
+  %bp = "tile.addptr"(%bs, %ce) : (tensor<1x16x!tile.ptr<f32>>, tensor<1x16xi32>) -> tensor<1x16x!tile.ptr<f32>>
+  %bb = "tile.broadcast"(%bp) : (tensor<1x16x!tile.ptr<f32>>) -> tensor<64x16x!tile.ptr<f32>>
+  %v = "tile.load"(%bb) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x16x!tile.ptr<f32>>) -> tensor<64x16xf32>
+  %re = "tile.expand_dims"(%rows) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+  %ss = "tile.splat"(%stride) : (i32) -> tensor<1x16xi32>
+  %cm = arith.muli %ce, %ss : tensor<1x16xi32>
+  %rb = "tile.broadcast"(%re) : (tensor<64x1xi32>) -> tensor<64x16xi32>
+  %cb = "tile.broadcast"(%cm) : (tensor<1x16xi32>) -> tensor<64x16xi32>
+  %o = arith.addi %rb, %cb : tensor<64x16xi32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x16x!tile.ptr<f32>>
+  %yp = "tile.addptr"(%ys, %o) : (tensor<64x16x!tile.ptr<f32>>, tensor<64x16xi32>) -> tensor<64x16x!tile.ptr<f32>>
+  "tile.store"(%yp, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x16x!tile.ptr<f32>>, tensor<64x16xf32>) -> ()
+  return
+}
+
+// -----
+
+// Pointers equal over groups of 16 rows (`rows / 16`) touch 4 runs of 64
+// bytes (1024 with the weight of short runs) along axis 1, against 256 bytes
+// of 1-D accesses along axis 0: axis 1 first.
+// CHECK-LABEL: func.func @row_groups_count_each_group
+// CHECK-NEXT: "tile.program_id"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.program_id"() {axis = 1 : i32}
+// CHECK-NEXT: "tile.num_programs"() {axis = 0 : i32}
+// CHECK-NEXT: "tile.num_programs"() {axis = 1 : i32}
+// CHECK: arith.divui
+// CHECK: arith.remui
+// CHECK: return
+func.func @row_groups_count_each_group(%b: !tile.ptr<f32>, %x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %stride: i32) attributes {tile.kernel} {
+  %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
+  %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32
+  %rows_c = arith.constant 64 : i32
+  %rows_s = arith.muli %pm, %rows_c : i32
+  %rows_a = "tile.arange"() {end = 64 : i32, start = 0 : i32} : () -> tensor<64xi32>
+  %rows_sp = "tile.splat"(%rows_s) : (i32) -> tensor<64xi32>
+  %rows = arith.addi %rows_sp, %rows_a : tensor<64xi32>
+  %cols_c = arith.constant 16 : i32
+  %cols_s = arith.muli %pn, %cols_c : i32
+  %cols_a = "tile.arange"() {end = 16 : i32, start = 0 : i32} : () -> tensor<16xi32>
+  %cols_sp = "tile.splat"(%cols_s) : (i32) -> tensor<16xi32>
+  %cols = arith.addi %cols_sp, %cols_a : tensor<16xi32>
+  %c16 = arith.constant dense<16> : tensor<64xi32>
+  %g = arith.divsi %rows, %c16 : tensor<64xi32>
+  %ge = "tile.expand_dims"(%g) {axis = 1 : i32} : (tensor<64xi32>) -> tensor<64x1xi32>
+  %ss = "tile.splat"(%stride) : (i32) -> tensor<64x1xi32>
+  %gm = arith.muli %ge, %ss : tensor<64x1xi32>
+  %ce = "tile.expand_dims"(%cols) {axis = 0 : i32} : (tensor<16xi32>) -> tensor<1x16xi32>
+  %gb = "tile.broadcast"(%gm) : (tensor<64x1xi32>) -> tensor<64x16xi32>
+  %cb = "tile.broadcast"(%ce) : (tensor<1x16xi32>) -> tensor<64x16xi32>
+  %o = arith.addi %gb, %cb : tensor<64x16xi32>
+  %bs = "tile.splat"(%b) : (!tile.ptr<f32>) -> tensor<64x16x!tile.ptr<f32>>
+  %bp = "tile.addptr"(%bs, %o) : (tensor<64x16x!tile.ptr<f32>>, tensor<64x16xi32>) -> tensor<64x16x!tile.ptr<f32>>
+  %v = "tile.load"(%bp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x16x!tile.ptr<f32>>) -> tensor<64x16xf32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<64x!tile.ptr<f32>>
+  %xp = "tile.addptr"(%xs, %rows) : (tensor<64x!tile.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f32>>
+  %w = "tile.load"(%xp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<64x!tile.ptr<f32>>) -> tensor<64xf32>
+  %ys = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<64x!tile.ptr<f32>>
+  %yp = "tile.addptr"(%ys, %rows) : (tensor<64x!tile.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tile.ptr<f32>>
+  "tile.store"(%yp, %w) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> ()
+  return
 }

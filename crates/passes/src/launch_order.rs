@@ -54,6 +54,7 @@ use crate::axis_analysis::AxisAnalysis;
 use crate::edit;
 use crate::pass::{PassId, PassInfo, PassResult, kernel_pass};
 use crate::program_steps::{AXES, ProgramSteps, Step};
+use crate::work_estimate::work_per_byte;
 use melior::dialect::arith::{self, CmpiPredicate};
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::block::BlockLike;
@@ -191,15 +192,15 @@ fn vote(view: &TileOp, access: &Access, steps: &ProgramSteps) -> Option<(usize, 
     if extent <= 1 {
         return None;
     }
+    // Pointers equal along `d` touch the same memory (a block pointer's
+    // are never equal).
     let runs_across = |d: usize| -> i64 {
         let n = access.shape[d].max(1);
-        let same = access.pointer.constancy.get(d).copied().unwrap_or(1);
-        // Pointers equal along `d` touch the same memory.
-        if access.order.is_none() && same > 1 {
-            (n / same.min(n)).max(1)
-        } else {
-            n
-        }
+        n / access
+            .pointer
+            .constancy
+            .get(d)
+            .map_or(1, |&c| c.clamp(1, n))
     };
     let runs: i64 = (0..access.shape.len())
         .filter(|&d| d != fast)
@@ -240,71 +241,6 @@ fn block_next(steps: &ProgramSteps, ptr: Value, fast: usize, extent: i64, a: usi
                 o[a] == Step::None
             }
         })
-}
-
-/// What the kernel `func` computes per byte it moves: thread instructions
-/// estimated from the tile ops (each element of each tensor result one
-/// instruction; the float functions by how they are emitted: an
-/// approximation instruction two, `tanh` and `erf` by their polynomials
-/// twenty, an exact float division eight) over the bytes of its global
-/// loads and stores. `None` when it moves nothing.
-pub fn work_per_byte(func: &OperationRef) -> Option<f64> {
-    use tile_dialect::float_math::{NativeMath, approximate_math, native_math};
-    let context = tile_dialect::context_of(func.context());
-    let types = TypeTable::new(context);
-    let (mut work, mut bytes) = (0f64, 0f64);
-    func.walk(WalkOrder::PreOrder, |op| {
-        let name = tile_dialect::view::op_name(&op);
-        let Some(result) = op.result(0).ok().map(Value::from) else {
-            if (name == ops::STORE || name == ops::BLOCK_STORE)
-                && let Ok(v) = op.operand(1)
-            {
-                bytes += moved_bytes(&types, v);
-            }
-            return WalkResult::Advance;
-        };
-        let elements = tile_dialect::view::tensor_shape(result.r#type())
-            .iter()
-            .product::<i64>() as f64;
-        if name == ops::LOAD || name == ops::BLOCK_LOAD {
-            bytes += moved_bytes(&types, result);
-            return WalkResult::Advance;
-        }
-        let dtype = number_type(&types, result);
-        let approximate = op
-            .attribute("fastmath")
-            .is_ok_and(|a| a.to_string().contains("afn"));
-        let how = dtype.and_then(|d| {
-            approximate
-                .then(|| approximate_math(name, d))
-                .flatten()
-                .or_else(|| native_math(name, d))
-        });
-        let cost = match how {
-            Some(NativeMath::Composite(_)) => 20.0,
-            Some(NativeMath::Approx { .. }) => 2.0,
-            _ if name == "arith.divf" && !approximate => 8.0,
-            _ => 1.0,
-        };
-        work += cost * elements;
-        WalkResult::Advance
-    });
-    (bytes > 0.0).then(|| work / bytes)
-}
-
-/// The number type of the elements of `v`, if they are numbers.
-fn number_type(types: &TypeTable, v: Value) -> Option<tile_dialect::DType> {
-    types.tile_type(v.r#type())?.elem()?.num()
-}
-
-/// The bytes of the tensor `v` (none for a scalar).
-fn moved_bytes(types: &TypeTable, v: Value) -> f64 {
-    let shape = tile_dialect::view::tensor_shape(v.r#type());
-    if shape.is_empty() {
-        return 0.0;
-    }
-    let elem = number_type(types, v).map_or(4, |d| i64::from(d.bits().div_ceil(8)));
-    (shape.iter().product::<i64>() * elem) as f64
 }
 
 /// Makes every `program_id(0)` and `program_id(1)` of `func` read the

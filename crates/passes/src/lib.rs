@@ -30,6 +30,7 @@ pub mod stack;
 pub mod vectorize;
 pub mod verify;
 pub mod while_to_for;
+pub mod work_estimate;
 
 pub use parse::parse_module;
 pub use pass::{PassError, PassResult};

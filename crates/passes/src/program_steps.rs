@@ -178,13 +178,12 @@ impl<'a, 't, 'c> ProgramSteps<'a, 't, 'c> {
                     block = b.next_in_region();
                 }
             }
-            let fixed = op.operands().all(|v| self.fact(v) == Fact::Value(FIXED));
+            let operands: Vec<Value<'c, '_>> = op.operands().collect();
+            let f = match op_name(op) {
+                "scf.while" => UNKNOWN,
+                _ => generic(&operands, |v| self.steps(v)),
+            };
             for r in op.results() {
-                let f = if fixed && op_name(op) != "scf.while" {
-                    FIXED
-                } else {
-                    UNKNOWN
-                };
                 self.set(r.into(), Fact::Value(f));
             }
             return;
@@ -279,13 +278,7 @@ impl<'a, 't, 'c> ProgramSteps<'a, 't, 'c> {
             "arith.muli" => match (self.constant(operands[0]), self.constant(operands[1])) {
                 (Some(c), _) => s(1).map(|x| x.scale(c)),
                 (_, Some(c)) => s(0).map(|x| x.scale(c)),
-                _ => each(s(0), s(1), |a, b| {
-                    if a == Step::None && b == Step::None {
-                        Step::None
-                    } else {
-                        Step::Unknown
-                    }
-                }),
+                _ => generic(&operands, |v| self.steps(v)),
             },
             "arith.shli" => match self.constant(operands[1]) {
                 Some(c @ 0..=30) => s(0).map(|x| x.scale(1 << c)),
@@ -335,14 +328,18 @@ impl<'a, 't, 'c> ProgramSteps<'a, 't, 'c> {
     }
 }
 
-/// The steps of a result of an op not followed: none when none of its
-/// operands moves, else unknown.
+/// The steps of a result of an op not followed: along each axis, none
+/// when none of its operands moves along it, else unknown.
 fn generic<'c, 'a>(operands: &[Value<'c, 'a>], steps: impl Fn(Value<'c, 'a>) -> Steps) -> Steps {
-    if operands.iter().all(|&v| steps(v) == FIXED) {
-        FIXED
-    } else {
-        UNKNOWN
+    let mut out = FIXED;
+    for v in operands {
+        for (o, s) in out.iter_mut().zip(steps(*v)) {
+            if s != Step::None {
+                *o = Step::Unknown;
+            }
+        }
     }
+    out
 }
 
 /// Nothing known, of the same kind as `f`.
