@@ -361,3 +361,6 @@ fn grouped<'c, 'a>(op: &OperationRef<'c, 'a>, groups: usize) -> Option<Vec<Vec<V
             .collect(),
     )
 }
+
+#[cfg(test)]
+mod tests;
