@@ -38,6 +38,8 @@
 // CHECK-NEXT: %[[P0:.*]] = arith.select %[[FITS]], %[[Q]], %[[H0]] : i32
 // CHECK-NEXT: %[[P1:.*]] = arith.select %[[FITS]], %[[R]], %[[H1]] : i32
 // CHECK-NOT: tile.program_id
+// CHECK: arith.muli %[[P0]], %{{.*}} : i32
+// CHECK: arith.muli %[[P1]], %{{.*}} : i32
 func.func @rows_on_axis_0(%x: !tile.ptr<f16>, %y: !tile.ptr<f16>, %stride: i32) attributes {tile.kernel} {
   %pm = "tile.program_id"() {axis = 0 : i32} : () -> i32
   %pn = "tile.program_id"() {axis = 1 : i32} : () -> i32

@@ -241,9 +241,10 @@ impl<'a, 't, 'c> ProgramSteps<'a, 't, 'c> {
         for (i, r) in b.results.iter().enumerate() {
             let then = b.then_yielded.get(i).map(|&v| self.fact(v));
             let other = b.else_yielded.get(i).map(|&v| self.fact(v));
+            // Anything else is unknown (a block pointer's facts read as
+            // unknown too: `block_ptr` finds no block there).
             let f = match (then, other) {
                 (Some(t), Some(e)) if uniform && t == e => t,
-                (Some(t), _) => unknown_like(&t),
                 _ => Fact::Value(UNKNOWN),
             };
             self.set(*r, f);
@@ -264,11 +265,12 @@ impl<'a, 't, 'c> ProgramSteps<'a, 't, 'c> {
         let s = |i: usize| operands.get(i).map_or(UNKNOWN, |&v| self.steps(v));
         let value = match name {
             ops::PROGRAM_ID => {
-                let axis = attr::int(op, "axis").unwrap_or(-1);
+                // The verifier makes `axis` 0, 1 or 2.
+                let axis = attr::int(op, "axis").ok();
                 let mut steps = FIXED;
-                match usize::try_from(axis) {
-                    Ok(a) if a < AXES => steps[a] = Step::By(1),
-                    Ok(2) => {}
+                match axis.and_then(|a| usize::try_from(a).ok()) {
+                    Some(a) if a < AXES => steps[a] = Step::By(1),
+                    Some(2) => {}
                     _ => steps = UNKNOWN,
                 }
                 steps

@@ -117,6 +117,25 @@ fn loops() {
     );
 }
 
+/// Of two carried values, the one every iteration moves the same way
+/// keeps its steps while the other loses them.
+#[test]
+fn a_settled_carried_value_keeps_its_steps_beside_one_that_does_not() {
+    let got = steps_of(
+        "%c32 = arith.constant 32 : i32
+         %c1 = arith.constant 1 : i32
+         %a = arith.muli %pn, %c32 : i32
+         %r:2 = scf.for %i = %zero to %n step %c1 iter_args(%v1 = %a, %v2 = %a) -> (i32, i32) : i32 {
+           %w1 = arith.addi %v1, %c32 : i32
+           %w2 = arith.addi %v2, %pn : i32
+           scf.yield %w1, %w2 : i32, i32
+         }
+         %p1 = arith.addi %r#0, %zero {test.probe} : i32
+         %p2 = arith.addi %r#1, %zero {test.probe} : i32",
+    );
+    assert_eq!(got, vec![[Fixed, By(32)], [Unknown, Unknown]]);
+}
+
 /// Carried values that lose their steps one after another, each through
 /// the one before: after the last round, the body's values are taken
 /// again from what is carried in the end.
