@@ -3,9 +3,10 @@
 
 // What tile-assign-layouts refuses: a module asking for warps other than
 // a power of two from 1 to 32 (the verifier leaves the attribute to the
-// passes), a kernel whose tensors are partly laid out, and a tile that
-// needs more than 4096 registers a thread (i64 takes two each). 1 and 32
-// warps, and exactly 4096 registers, are laid out (OK).
+// passes), a kernel whose tensors are partly laid out, a tile that needs
+// more than 4096 registers a thread (i64 takes two each), and a loop whose
+// carried tiles take more than that together. 1 and 32 warps, and exactly
+// 4096 registers (a tile, or a loop's two), are laid out (OK).
 
 // CHECK: assign-layouts-errors.mlir:{{[0-9]+}}:1: error: 'builtin.module' op tile.num_warps must be a power of two from 1 to 32, got 0
 // CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
@@ -157,4 +158,40 @@ func.func @region_on_scalars(%p: !tile.ptr<i32>, %n: i32) attributes {tile.kerne
   %pp = "tile.addptr"(%ps, %r) : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> tensor<16x!tile.ptr<i32>>
   "tile.store"(%pp, %v) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<16x!tile.ptr<i32>>, tensor<16xi32>) -> ()
   return
+}
+
+// -----
+
+// A loop carrying two tiles of 2048 i32 a thread and one of 4: 4100
+// registers in each thread, refused at the loop.
+// CHECK: assign-layouts-errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'scf.for' op the loop carries tiles that take 4100 registers in each thread over 1 warps, above the limit of 4096: use more warps or smaller tiles
+// CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @carries_too_much(%n: i32) attributes {tile.kernel} {
+    %a = "tile.arange"() {start = 0 : i32, end = 65536 : i32} : () -> tensor<65536xi32>
+    %b = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %a, %z = %b) -> (tensor<65536xi32>, tensor<65536xi32>, tensor<128xi32>) : i32 {
+      scf.yield %y, %x, %z : tensor<65536xi32>, tensor<65536xi32>, tensor<128xi32>
+    }
+    return
+  }
+}
+
+// -----
+
+// Two such tiles alone are 4096 registers: the loop is laid out.
+// OK-LABEL: func.func @carries_the_limit
+// OK: scf.for
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @carries_the_limit(%n: i32) attributes {tile.kernel} {
+    %a = "tile.arange"() {start = 0 : i32, end = 65536 : i32} : () -> tensor<65536xi32>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %a) -> (tensor<65536xi32>, tensor<65536xi32>) : i32 {
+      scf.yield %y, %x : tensor<65536xi32>, tensor<65536xi32>
+    }
+    return
+  }
 }

@@ -3,7 +3,8 @@
 //! for its elements. A thread has at most [`THREAD_REGISTERS`]; a tile
 //! that needs more spills to local memory however the rest of the kernel
 //! is scheduled (a `[16, 4096]` f32 tile over 4 warps is 512 registers a
-//! thread). `assign-layouts` refuses tiles far beyond that
+//! thread). `assign-layouts` refuses tiles far beyond that, and loops
+//! whose carried tiles together are
 //! ([`crate::assign_layouts::MAX_REGISTERS_PER_THREAD`]); between the two
 //! the kernel compiles and runs, slowly, and the compiler says so
 //! ([`large_tiles`], which `tile-codegen` turns into the warnings of a
