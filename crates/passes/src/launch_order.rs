@@ -147,35 +147,44 @@ fn keeps_order(func: &OperationRef) -> bool {
     false
 }
 
-/// Counts the accesses of the kernel `func` for each grid axis.
+/// Counts the accesses of the kernel `func` for each grid axis. The
+/// analyses run only for a kernel that may be renumbered (both grid axes
+/// read, no product or atomic): a 1-D kernel costs one walk.
 pub fn votes(func: &OperationRef) -> Votes {
     let context = tile_dialect::context_of(func.context());
     let types = TypeTable::new(context);
-    let axes = AxisAnalysis::run(&types, func);
-    let steps = ProgramSteps::run(&axes, func);
     let mut votes = Votes::default();
     func.walk(WalkOrder::PreOrder, |op| {
-        let Ok(Some(view)) = TileOp::read(&op, |v| types.tile_type(v.r#type())) else {
-            return WalkResult::Advance;
-        };
-        match &view {
-            TileOp::Dot(_) | TileOp::AtomicRmw(_) | TileOp::AtomicCas(_) => votes.fixed = true,
-            TileOp::ProgramId(g) => {
-                if let Some(u) = usize::try_from(g.axis)
+        match tile_dialect::view::op_name(&op) {
+            ops::DOT | ops::ATOMIC_RMW | ops::ATOMIC_CAS => votes.fixed = true,
+            ops::PROGRAM_ID => {
+                if let Some(u) = attr::int(&op, "axis")
                     .ok()
+                    .and_then(|a| usize::try_from(a).ok())
                     .and_then(|a| votes.uses.get_mut(a))
                 {
                     *u = true;
                 }
             }
-            TileOp::Load(_) | TileOp::Store(_) | TileOp::BlockLoad(_) | TileOp::BlockStore(_) => {
-                if let Some(access) = axes.access(&view)
-                    && let Some((axis, weight)) = vote(&view, &access, &steps)
-                {
-                    votes.weight[axis] = votes.weight[axis].saturating_add(weight);
-                }
-            }
             _ => {}
+        }
+        WalkResult::Advance
+    });
+    if votes.fixed || votes.uses != [true, true] {
+        return votes;
+    }
+    let axes = AxisAnalysis::run(&types, func);
+    let steps = ProgramSteps::run(&axes, func);
+    func.walk(WalkOrder::PreOrder, |op| {
+        if let Ok(Some(view)) = TileOp::read(&op, |v| types.tile_type(v.r#type()))
+            && matches!(
+                view,
+                TileOp::Load(_) | TileOp::Store(_) | TileOp::BlockLoad(_) | TileOp::BlockStore(_)
+            )
+            && let Some(access) = axes.access(&view)
+            && let Some((axis, weight)) = vote(&view, &access, &steps)
+        {
+            votes.weight[axis] = votes.weight[axis].saturating_add(weight);
         }
         WalkResult::Advance
     });
