@@ -12,6 +12,8 @@ is given:
     scale_bias     x * scale[:, None] + bias[None, :] on [BM, BN] tiles
     transpose      a [BM, BN] tile of x stored .trans()ed into y = x^T
     transpose_block the same through block pointers (order (1, 0), both axes checked)
+    transpose_order no trans: the [BN, BM] block of x^T read through a block pointer
+                   with order (0, 1) (shape (N, M), strides (1, stride_x)), stored into y
     col_sum_step   column sums of BN-wide strips, BM rows a step, tl.sum(axis=0) each step
     col_sum_end    the same into a [BM, BN] accumulator, tl.sum(axis=0) after the loop
     col_sum_staged col_sum_end with its loop tl.range(..., num_stages=STREAM_STAGES)
@@ -21,6 +23,11 @@ is given:
                    (triton.language.extra.cuda.libdevice.tanh, CUDA's __nv_tanhf)
     gelu_fast      the same with tanh.approx.f32 through tl.inline_asm_elementwise
                    (Triton's fastest tanh; relative error at most 2^-10.987)
+    chunk_cumsum   flash-linear-attention's chunk_local_cumsum: a [BM, BN] block
+                   (block pointers, both axes checked) scanned along its rows in
+                   f32, tl.cumsum(axis=0); column blocks on grid axis 0
+    chunk_cumsum_ptrs  the same through pointer tensors and masks, row blocks on axis 0
+    chunk_cumsum_rev   chunk_cumsum_ptrs with tl.cumsum(..., reverse=True)
 
     python3 bench/triton_shapes.py [--warmup W] [--reps R] [--flush-bytes B]
         --case KERNEL DTYPE MxN CONFIGS [--case ...]
@@ -158,6 +165,14 @@ def transpose_block(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN
 
 
 @triton.jit
+def transpose_order(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    xt = tl.make_block_ptr(x_ptr, (N, M), (1, stride_x), (pn * BN, pm * BM), (BN, BM), (0, 1))
+    yb = tl.make_block_ptr(y_ptr, (N, M), (stride_y, 1), (pn * BN, pm * BM), (BN, BM), (1, 0))
+    tl.store(yb, tl.load(xt, boundary_check=(0, 1)), boundary_check=(0, 1))
+
+
+@triton.jit
 def col_sum(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.constexpr,
             PER_STEP: tl.constexpr):
     cols = tl.program_id(0) * BN + tl.arange(0, BN)
@@ -269,12 +284,44 @@ def gelu_fast(x_ptr, bias_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr
     gelu_tile(x_ptr, bias_ptr, y_ptr, M, N, stride_x, stride_y, BM, BN, True)
 
 
+@triton.jit
+def chunk_cumsum(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    i_s, i_t = tl.program_id(0), tl.program_id(1)
+    p_x = tl.make_block_ptr(x_ptr, (M, N), (stride_x, 1), (i_t * BM, i_s * BN), (BM, BN), (1, 0))
+    p_y = tl.make_block_ptr(y_ptr, (M, N), (stride_y, 1), (i_t * BM, i_s * BN), (BM, BN), (1, 0))
+    b = tl.load(p_x, boundary_check=(0, 1)).to(tl.float32)
+    tl.store(p_y, tl.cumsum(b, axis=0).to(p_y.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
+def chunk_cumsum_tile(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr,
+                      REVERSE: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rows[:, None] < M) & (cols[None, :] < N)
+    x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0).to(tl.float32)
+    y = tl.cumsum(x, axis=0, reverse=REVERSE)
+    tl.store(y_ptr + rows[:, None] * stride_y + cols[None, :], y.to(y_ptr.dtype.element_ty),
+             mask=mask)
+
+
+@triton.jit
+def chunk_cumsum_ptrs(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    chunk_cumsum_tile(x_ptr, y_ptr, M, N, stride_x, stride_y, BM, BN, False)
+
+
+@triton.jit
+def chunk_cumsum_rev(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    chunk_cumsum_tile(x_ptr, y_ptr, M, N, stride_x, stride_y, BM, BN, True)
+
+
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
 ROWS = ("softmax", "layer_norm", "layer_norm_y")
 COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
-TRANSPOSES = ("transpose", "transpose_block")
-KERNELS = ROWS + COLUMNS + ("scale_bias", ) + TRANSPOSES + ("gelu", "gelu_fast")
+TRANSPOSES = ("transpose", "transpose_block", "transpose_order")
+SCANS = ("chunk_cumsum", "chunk_cumsum_ptrs", "chunk_cumsum_rev")
+KERNELS = ROWS + COLUMNS + ("scale_bias", ) + TRANSPOSES + ("gelu", "gelu_fast") + SCANS
 
 
 def uniform(shape, dtype, g):
@@ -329,11 +376,14 @@ class Case:
         if k in ROWS and bn < n:
             raise ValueError(f"BLOCK_N {bn} is below N = {n}")
         x, o = self.x, self.outs
+        self.bm = bm
         opts = dict(BM=bm, BN=bn, num_warps=warps, num_stages=stages)
         if k in ROWS:
             grid = (triton.cdiv(m, bm), )
         elif k in COLUMNS:
             grid = (triton.cdiv(n, bn), )
+        elif k == "chunk_cumsum":
+            grid = (triton.cdiv(n, bn), triton.cdiv(m, bm))
         else:
             grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
         fn = globals()[k]
@@ -374,6 +424,9 @@ class Case:
         if k in COLUMNS:
             want = self.x.double().sum(dim=0)
             return rel_err(o[0], want, self.x.double().abs().sum(dim=0).max().item())
+        if k in SCANS:
+            return rel_err(o[0], chunk_cumsum_reference(self.x, self.bm, k == "chunk_cumsum_rev")
+                           .to(dt), chunk_magnitude(self.x, self.bm))
         h = x + self.bias.float()[None, :]
         return rel_err(o[0], torch.nn.functional.gelu(h, approximate="tanh").to(dt))
 
@@ -387,6 +440,28 @@ class Case:
             return 1e-4
         return 4e-3 if out == torch.float16 else 2.0 ** -7 + 1e-4
 
+
+
+def chunk_cumsum_reference(x, bm, reverse):
+    """Prefix sums of `x` within chunks of `bm` rows, in f64 (from each
+    chunk's last row when `reverse`)."""
+    m, n = x.shape
+    pad = (-m) % bm
+    chunks = torch.nn.functional.pad(x.double(), (0, 0, 0, pad)).view(-1, bm, n)
+    if reverse:
+        chunks = chunks.flip(1).cumsum(1).flip(1)
+    else:
+        chunks = chunks.cumsum(1)
+    return chunks.reshape(-1, n)[:m]
+
+
+def chunk_magnitude(x, bm):
+    """The largest sum of a chunk's magnitudes down one column: the scale
+    of a chunked prefix sum's error."""
+    m, n = x.shape
+    pad = (-m) % bm
+    chunks = torch.nn.functional.pad(x.double().abs(), (0, 0, 0, pad)).view(-1, bm, n)
+    return chunks.sum(1).max().item()
 
 
 def parse_config(text):

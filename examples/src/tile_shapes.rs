@@ -12,10 +12,14 @@
 //! | `ScaleBias` | `out = x * scale[:, None] + bias[None, :]` on a `[BM, BN]` tile |
 //! | `Transpose` | `y = x^T`: a `[BM, BN]` tile of `x`, stored `.trans()`ed |
 //! | `TransposeBlock` | the same through block pointers: a `[BM, BN]` block of `x`, stored `.trans()`ed into the `[BN, BM]` block of `y` |
+//! | `TransposeOrder` | no `trans`: the `[BN, BM]` block of `x^T` read through a block pointer with `order` (0, 1), stored into `y`'s |
 //! | `ColSumStep` | the sum over rows of a `BN`-wide column strip, `BM` rows a step, `sum(axis=0)` each step |
 //! | `ColSumEnd` | the same, a `[BM, BN]` accumulator summed along axis 0 after the loop |
 //! | `Gelu` | `y = gelu_tanh(x + bias[None, :])` on a `[BM, BN]` tile, in f32 |
 //! | `GeluFast` | the same with [`Tile::tanh_approx`] (PTX `tanh.approx.f32`, relative error at most 2^-10.987) |
+//! | `ChunkCumsum` | flash-linear-attention's `chunk_local_cumsum`: a `[BM, BN]` block scanned along its rows (`cumsum(axis=0)`), column blocks on grid axis 0 |
+//! | `ChunkCumsumPtrs` | the same through pointer tensors and masks, row blocks on axis 0 |
+//! | `ChunkCumsumRev` | the pointer form scanning from each chunk's last row (`reverse`) |
 //!
 //! ```python
 //! @triton.jit
@@ -49,6 +53,11 @@
 
 use tile_dialect::{DType, Kernel, KernelBuilder, Padding, Result, Tile};
 
+mod chunk_scans;
+mod transposes;
+
+pub use chunk_scans::chunk_cumsum_reference;
+
 /// A kernel of the benchmark (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShapeKernel {
@@ -65,6 +74,9 @@ pub enum ShapeKernel {
     /// `y = x^T` through block pointers (`order` 1, 0 on both, both axes
     /// checked): a `[BM, BN]` block of `x` loaded, stored `.trans()`ed.
     TransposeBlock,
+    /// `y = x^T` without `trans`: a `[BN, BM]` block of `x^T` read
+    /// through a block pointer with `order` (0, 1), stored as it comes.
+    TransposeOrder,
     /// Column sums, `sum(axis=0)` of each `[BM, BN]` step.
     ColSumStep,
     /// Column sums, one `sum(axis=0)` of a `[BM, BN]` accumulator.
@@ -83,6 +95,13 @@ pub enum ShapeKernel {
     Gelu,
     /// `gelu_tanh(x + bias[None, :])` with `tanh_approx`.
     GeluFast,
+    /// Prefix sums within chunks of `BM` rows through block pointers,
+    /// flash-linear-attention's grid ([`Cover::TilesByColumns`]).
+    ChunkCumsum,
+    /// The same through pointer tensors and masks.
+    ChunkCumsumPtrs,
+    /// The pointer form, each chunk scanned from its last row.
+    ChunkCumsumRev,
 }
 
 /// How a kernel's programs cover its `[M, N]` input.
@@ -94,6 +113,9 @@ pub enum Cover {
     /// One `[BM, BN]` tile per program: a grid of `(cdiv(M, BM),
     /// cdiv(N, BN))`.
     Tiles,
+    /// One `[BM, BN]` tile per program, column blocks first: a grid of
+    /// `(cdiv(N, BN), cdiv(M, BM))`.
+    TilesByColumns,
     /// One `BN`-wide column strip per program, looping over the rows: a
     /// grid of `cdiv(N, BN)`.
     Columns,
@@ -101,13 +123,14 @@ pub enum Cover {
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 13] = [
+    pub const ALL: [ShapeKernel; 17] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
         ShapeKernel::ScaleBias,
         ShapeKernel::Transpose,
         ShapeKernel::TransposeBlock,
+        ShapeKernel::TransposeOrder,
         ShapeKernel::ColSumStep,
         ShapeKernel::ColSumEnd,
         ShapeKernel::ColSumStaged,
@@ -115,6 +138,9 @@ impl ShapeKernel {
         ShapeKernel::ColSumBlock,
         ShapeKernel::Gelu,
         ShapeKernel::GeluFast,
+        ShapeKernel::ChunkCumsum,
+        ShapeKernel::ChunkCumsumPtrs,
+        ShapeKernel::ChunkCumsumRev,
     ];
 
     /// The kernel's name on command lines and in tables (also its
@@ -127,6 +153,7 @@ impl ShapeKernel {
             ShapeKernel::ScaleBias => "scale_bias",
             ShapeKernel::Transpose => "transpose",
             ShapeKernel::TransposeBlock => "transpose_block",
+            ShapeKernel::TransposeOrder => "transpose_order",
             ShapeKernel::ColSumStep => "col_sum_step",
             ShapeKernel::ColSumEnd => "col_sum_end",
             ShapeKernel::ColSumStaged => "col_sum_staged",
@@ -134,12 +161,31 @@ impl ShapeKernel {
             ShapeKernel::ColSumBlock => "col_sum_block",
             ShapeKernel::Gelu => "gelu",
             ShapeKernel::GeluFast => "gelu_fast",
+            ShapeKernel::ChunkCumsum => "chunk_cumsum",
+            ShapeKernel::ChunkCumsumPtrs => "chunk_cumsum_ptrs",
+            ShapeKernel::ChunkCumsumRev => "chunk_cumsum_rev",
         }
     }
 
     /// The kernel named `name`.
     pub fn from_name(name: &str) -> Option<ShapeKernel> {
         ShapeKernel::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether it is one of the transposes (`y` is `[N, M]`).
+    pub fn is_transpose(self) -> bool {
+        matches!(
+            self,
+            ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder
+        )
+    }
+
+    /// Whether it is one of the chunked prefix sums.
+    pub fn is_chunk_scan(self) -> bool {
+        matches!(
+            self,
+            ShapeKernel::ChunkCumsum | ShapeKernel::ChunkCumsumPtrs | ShapeKernel::ChunkCumsumRev
+        )
     }
 
     /// How its programs cover the input.
@@ -151,6 +197,7 @@ impl ShapeKernel {
             | ShapeKernel::ColSumStaged
             | ShapeKernel::ColSumPtrs
             | ShapeKernel::ColSumBlock => Cover::Columns,
+            ShapeKernel::ChunkCumsum => Cover::TilesByColumns,
             _ => Cover::Tiles,
         }
     }
@@ -173,9 +220,13 @@ impl ShapeKernel {
     /// scalars of [`kernel`]'s docs).
     pub fn pointers(self) -> &'static [&'static str] {
         match self {
-            ShapeKernel::Softmax | ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
-                &["x_ptr", "y_ptr"]
-            }
+            ShapeKernel::Softmax
+            | ShapeKernel::Transpose
+            | ShapeKernel::TransposeBlock
+            | ShapeKernel::TransposeOrder
+            | ShapeKernel::ChunkCumsum
+            | ShapeKernel::ChunkCumsumPtrs
+            | ShapeKernel::ChunkCumsumRev => &["x_ptr", "y_ptr"],
             ShapeKernel::LayerNorm => &["X", "Y", "W", "B", "Mean", "Rstd"],
             ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
@@ -212,6 +263,7 @@ pub fn grid(kernel: ShapeKernel, tiles: Tiles, (m, n): (usize, usize)) -> (u32, 
     match kernel.cover() {
         Cover::Rows => (cdiv(m, tiles.bm), 1),
         Cover::Tiles => (cdiv(m, tiles.bm), cdiv(n, tiles.bn)),
+        Cover::TilesByColumns => (cdiv(n, tiles.bn), cdiv(m, tiles.bm)),
         Cover::Columns => (cdiv(n, tiles.bn), 1),
     }
 }
@@ -233,7 +285,7 @@ pub const EPS: f32 = 1e-5;
 /// Arguments after the pointers ([`ShapeKernel::pointers`], all `dtype`
 /// but `Mean`, `Rstd` and the column sums' `out_ptr`, which are `f32`):
 /// `M`, `N` (`i32`), then the row strides: `stride_x`, `stride_y` (softmax,
-/// the transposes: `y` is `[N, M]`, GELU), `stride` (LayerNorms, then `eps`,
+/// the transposes: `y` is `[N, M]`, GELU, the chunked prefix sums), `stride` (LayerNorms, then `eps`,
 /// `f32`), `stride_x`, `stride_out` (scale-bias), `stride_x` (column
 /// sums). Tile sizes must be powers of two.
 pub fn kernel<'c>(
@@ -257,8 +309,9 @@ pub fn kernel<'c>(
             ShapeKernel::LayerNorm => layer_norm(k, sizes, &ptrs, true),
             ShapeKernel::LayerNormY => layer_norm(k, sizes, &ptrs, false),
             ShapeKernel::ScaleBias => scale_bias(k, sizes, &ptrs),
-            ShapeKernel::Transpose => transpose(k, sizes, &ptrs),
-            ShapeKernel::TransposeBlock => transpose_block(k, sizes, &ptrs),
+            ShapeKernel::Transpose => transposes::transpose(k, sizes, &ptrs),
+            ShapeKernel::TransposeBlock => transposes::transpose_block(k, sizes, &ptrs),
+            ShapeKernel::TransposeOrder => transposes::transpose_order(k, sizes, &ptrs),
             ShapeKernel::ColSumStep => col_sum(k, sizes, &ptrs, true, None),
             ShapeKernel::ColSumEnd => col_sum(k, sizes, &ptrs, false, None),
             ShapeKernel::ColSumStaged => col_sum(k, sizes, &ptrs, false, Some(STREAM_STAGES)),
@@ -266,6 +319,9 @@ pub fn kernel<'c>(
             ShapeKernel::ColSumBlock => col_sum_block(k, sizes, &ptrs),
             ShapeKernel::Gelu => gelu(k, sizes, &ptrs, false),
             ShapeKernel::GeluFast => gelu(k, sizes, &ptrs, true),
+            ShapeKernel::ChunkCumsum => chunk_scans::chunk_cumsum_block(k, sizes, &ptrs),
+            ShapeKernel::ChunkCumsumPtrs => chunk_scans::chunk_cumsum_ptrs(k, sizes, &ptrs, false),
+            ShapeKernel::ChunkCumsumRev => chunk_scans::chunk_cumsum_ptrs(k, sizes, &ptrs, true),
         }
     })
 }
@@ -384,53 +440,6 @@ fn scale_bias<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
     k.store(p[3] + offsets(rows, stride_out, cols), out.to(s.dtype))
         .mask(mask)
         .build();
-}
-
-fn transpose<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
-    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
-    let (rows, cols) = rows_cols(k, s, true);
-    let mask = mask_2d(rows, s.m, cols, s.n);
-    let tile = k
-        .load(p[0] + offsets(rows, stride_x, cols))
-        .mask(mask)
-        .build();
-    let mask_t = mask_2d(cols, s.n, rows, s.m);
-    k.store(p[1] + offsets(cols, stride_y, rows), tile.trans())
-        .mask(mask_t)
-        .build();
-}
-
-/// ```python
-/// @triton.jit
-/// def transpose_block(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
-///     pm, pn = tl.program_id(0), tl.program_id(1)
-///     xb = tl.make_block_ptr(x_ptr, (M, N), (stride_x, 1), (pm * BM, pn * BN), (BM, BN), (1, 0))
-///     yb = tl.make_block_ptr(y_ptr, (N, M), (stride_y, 1), (pn * BN, pm * BM), (BN, BM), (1, 0))
-///     tile = tl.load(xb, boundary_check=(0, 1))
-///     tl.store(yb, tile.trans(), boundary_check=(0, 1))
-/// ```
-fn transpose_block<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
-    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
-    let (bm, bn) = s.bm_bn();
-    let (pm, pn) = (k.program_id(0), k.program_id(1));
-    let x = k
-        .make_block_ptr(p[0])
-        .shape([s.m, s.n])
-        .strides([stride_x, k.i32(1)])
-        .offsets([pm * bm, pn * bn])
-        .block_shape([s.tiles.bm, s.tiles.bn])
-        .order([1, 0])
-        .build();
-    let y = k
-        .make_block_ptr(p[1])
-        .shape([s.n, s.m])
-        .strides([stride_y, k.i32(1)])
-        .offsets([pn * bn, pm * bm])
-        .block_shape([s.tiles.bn, s.tiles.bm])
-        .order([1, 0])
-        .build();
-    let tile = k.load(x).boundary_check(&[0, 1]).build();
-    k.store(y, tile.trans()).boundary_check(&[0, 1]).build();
 }
 
 /// Column sums of a `BN`-wide strip, `BM` rows a step: each step's tile
@@ -606,6 +615,8 @@ mod tests {
         assert_eq!(grid(ShapeKernel::Softmax, t, (37, 200)), (10, 1));
         assert_eq!(grid(ShapeKernel::Transpose, t, (37, 200)), (10, 4));
         assert_eq!(grid(ShapeKernel::ColSumEnd, t, (37, 200)), (4, 1));
+        assert_eq!(grid(ShapeKernel::ChunkCumsum, t, (37, 200)), (4, 10));
+        assert_eq!(grid(ShapeKernel::ChunkCumsumPtrs, t, (37, 200)), (10, 4));
         assert_eq!(block_n(1000), 1024);
         assert_eq!(block_n(4096), 4096);
         assert!((gelu_reference(1.0) - 0.841_191_990).abs() < 1e-8);

@@ -17,7 +17,9 @@ use tile_tools::shapes_bench::ours::{Operands, run_checked, scalar_args};
 fn configs(cover: Cover) -> Vec<Config> {
     let list: &[(i64, i64, u32)] = match cover {
         Cover::Rows => &[(1, 256, 1), (4, 256, 4), (16, 256, 4)],
-        Cover::Tiles => &[(16, 64, 2), (32, 32, 4), (64, 128, 4), (128, 16, 2)],
+        Cover::Tiles | Cover::TilesByColumns => {
+            &[(16, 64, 2), (32, 32, 4), (64, 128, 4), (128, 16, 2)]
+        }
         Cover::Columns => &[(8, 32, 1), (16, 64, 2), (64, 16, 2)],
     };
     list.iter()
@@ -36,7 +38,10 @@ fn every_kernel_at_an_odd_size_in_several_tile_shapes() {
             ShapeKernel::Softmax
             | ShapeKernel::LayerNorm
             | ShapeKernel::Transpose
-            | ShapeKernel::TransposeBlock => &[DType::F32, DType::F16],
+            | ShapeKernel::TransposeBlock
+            | ShapeKernel::TransposeOrder
+            | ShapeKernel::ChunkCumsum
+            | ShapeKernel::ChunkCumsumRev => &[DType::F32, DType::F16],
             ShapeKernel::ScaleBias => &[DType::F32, DType::BF16],
             _ => &[DType::F32],
         };
@@ -56,7 +61,7 @@ fn every_kernel_at_an_odd_size_in_several_tile_shapes() {
             }
         }
     }
-    assert!(runs >= 40, "only {runs} runs");
+    assert!(runs >= 60, "only {runs} runs");
     assert!(
         failed.is_empty(),
         "{} failed:\n{}",

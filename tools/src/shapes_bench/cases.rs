@@ -53,9 +53,13 @@ impl Case {
     pub fn bytes(&self) -> u64 {
         let (m, n, s) = (self.m as u64, self.n as u64, elem_bytes(self.dtype));
         match self.kernel {
-            ShapeKernel::Softmax | ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
-                2 * m * n * s
-            }
+            ShapeKernel::Softmax
+            | ShapeKernel::Transpose
+            | ShapeKernel::TransposeBlock
+            | ShapeKernel::TransposeOrder
+            | ShapeKernel::ChunkCumsum
+            | ShapeKernel::ChunkCumsumPtrs
+            | ShapeKernel::ChunkCumsumRev => 2 * m * n * s,
             ShapeKernel::LayerNorm => 2 * m * n * s + 2 * n * s + 2 * m * 4,
             ShapeKernel::LayerNormY => 2 * m * n * s + 2 * n * s,
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
@@ -114,10 +118,12 @@ impl Target {
     /// GELU 1.00 of Triton's fast one (`tanh.approx.f32` on both sides).
     pub fn of(kernel: ShapeKernel) -> Target {
         match kernel {
-            ShapeKernel::Transpose | ShapeKernel::TransposeBlock => Target {
-                vs_triton: 1.05,
-                vs_copy: Some(1.10),
-            },
+            ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder => {
+                Target {
+                    vs_triton: 1.05,
+                    vs_copy: Some(1.10),
+                }
+            }
             ShapeKernel::GeluFast => Target {
                 vs_triton: 1.00,
                 vs_copy: None,
@@ -200,6 +206,20 @@ pub const TILES_2D: [(i64, i64, u32); 8] = [
     (16, 256, 4),
 ];
 
+/// The `[BM, BN]` tiles of the chunked prefix sums: chunks of 16 to 128
+/// rows (flash-linear-attention's chunk sizes) by blocks of 16 to 128
+/// columns (its `BS`), 8 to 64 elements a thread.
+pub const TILES_CHUNKS: [(i64, i64, u32); 8] = [
+    (64, 16, 4),
+    (64, 32, 4),
+    (64, 64, 4),
+    (64, 64, 8),
+    (32, 64, 4),
+    (16, 128, 4),
+    (128, 64, 8),
+    (128, 128, 8),
+];
+
 /// The `[BM, BN]` strips of the column sums: narrow enough for 64 to 256
 /// programs over 4096 columns.
 pub const TILES_COLUMNS: [(i64, i64, u32); 5] = [
@@ -231,8 +251,8 @@ pub fn row_warps(bm: i64, block_n: i64) -> Vec<u32> {
 
 /// The configurations of `case`: for the row kernels, `BM` in 1, 2, 4,
 /// 8, 16 with `BLOCK_N` the next power of two of N, each on the warps of
-/// [`row_warps`]; [`TILES_2D`] for the 2-D kernels, [`TILES_COLUMNS`] for
-/// the column sums.
+/// [`row_warps`]; [`TILES_2D`] for the 2-D kernels, [`TILES_CHUNKS`] for
+/// the chunked prefix sums, [`TILES_COLUMNS`] for the column sums.
 pub fn configs_for(case: &Case) -> Vec<Config> {
     let fixed = |list: &[(i64, i64, u32)]| {
         list.iter()
@@ -250,7 +270,8 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
                 })
                 .collect()
         }
-        Cover::Tiles => fixed(&TILES_2D),
+        _ if case.kernel.is_chunk_scan() => fixed(&TILES_CHUNKS),
+        Cover::Tiles | Cover::TilesByColumns => fixed(&TILES_2D),
         Cover::Columns => fixed(&TILES_COLUMNS),
     }
 }
@@ -259,8 +280,12 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 /// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000,
 /// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000 (and
 /// in f16 at 8192x8192; through block pointers in f32 at 8192x8192 and in
-/// f16 at 8000x6000), both column sums (five ways: three with loops
-/// asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16).
+/// f16 at 8000x6000; through a block pointer over `x^T` in f32 at
+/// 8192x8192 and in bf16 at 6000x4000), both column sums (five ways: three with loops
+/// asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16),
+/// the chunked prefix sums at 16384x2048 (flash-linear-attention's
+/// `[B*T, H*S]` of 8 sequences of 2048, 16 heads of 128; f32 forwards in
+/// both forms, bf16 reversed).
 /// `quick`: the same kernels, types and tiles on sizes 4 to 16 times
 /// smaller.
 pub fn cases(quick: bool) -> Vec<Case> {
@@ -318,6 +343,19 @@ pub fn cases(quick: bool) -> Vec<Case> {
             q(8000, 1000),
             q(6000, 600),
         ),
+        // And through a block pointer over x^T (order (0, 1)), no trans.
+        case(
+            ShapeKernel::TransposeOrder,
+            DType::F32,
+            q(8192, 1024),
+            q(8192, 1024),
+        ),
+        case(
+            ShapeKernel::TransposeOrder,
+            DType::BF16,
+            q(6000, 1000),
+            q(4000, 600),
+        ),
         case(ShapeKernel::ColSumStep, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumEnd, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::ColSumStaged, DType::F32, q(16384, 1024), 4096),
@@ -325,6 +363,24 @@ pub fn cases(quick: bool) -> Vec<Case> {
         case(ShapeKernel::ColSumBlock, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::Gelu, DType::F16, q(8192, 1024), 4096),
         case(ShapeKernel::GeluFast, DType::F16, q(8192, 1024), 4096),
+        case(
+            ShapeKernel::ChunkCumsum,
+            DType::F32,
+            q(16384, 2048),
+            q(2048, 512),
+        ),
+        case(
+            ShapeKernel::ChunkCumsumPtrs,
+            DType::F32,
+            q(16384, 2048),
+            q(2048, 512),
+        ),
+        case(
+            ShapeKernel::ChunkCumsumRev,
+            DType::BF16,
+            q(16384, 2048),
+            q(2048, 512),
+        ),
     ]);
     out
 }
@@ -446,7 +502,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 20);
+        assert_eq!(all.len(), 25);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),
@@ -478,6 +534,15 @@ mod tests {
             .find(|c| c.kernel == ShapeKernel::ColSumBlock)
             .unwrap();
         assert_eq!(block.bytes(), 16384 * 4096 * 4 + 4096 * 4);
+        let scans: Vec<&Case> = all.iter().filter(|c| c.kernel.is_chunk_scan()).collect();
+        assert_eq!(scans.len(), 3);
+        for scan in scans {
+            assert_eq!(scan.bytes(), 2 * scan.tensor_bytes());
+            assert_eq!(scan.target().text(), "<= 1.05");
+            let names: Vec<String> = configs_for(scan).iter().map(Config::name).collect();
+            assert_eq!(names[0], "64x16/w4/s3");
+            assert_eq!(names.len(), TILES_CHUNKS.len());
+        }
         for (full, quick) in all.iter().zip(cases(true)) {
             assert_eq!(
                 (full.kernel, full.dtype, configs_for(full)),

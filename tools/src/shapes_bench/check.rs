@@ -20,7 +20,9 @@
 //!   2^-21 |h| + tiny`, with `u` the tanh's argument, `t = tanh(u)` and
 //!   `e_t` the tanh's relative error: 2^-20 (ours: within 4 ulp of f32),
 //!   2^-10.987 for `tanh_approx` (the PTX ISA's bound on
-//!   `tanh.approx.f32`; the interpreter computes `tanh` exactly).
+//!   `tanh.approx.f32`; the interpreter computes `tanh` exactly);
+//! - chunked prefix sums: within `1e-4` of the sum of the terms'
+//!   magnitudes, plus `r |want| + tiny`.
 
 use super::cases::Case;
 use crate::elements::{decode, rounding};
@@ -28,7 +30,8 @@ use crate::reference::{sampled_points, softmax, sum};
 use tile_dialect::DType;
 use tile_examples::layer_norm;
 use tile_examples::tile_shapes::{
-    EPS, GELU_K0, GELU_K1, ShapeKernel, TANH_APPROX_REL_ERROR, gelu_reference,
+    EPS, GELU_K0, GELU_K1, ShapeKernel, TANH_APPROX_REL_ERROR, Tiles, chunk_cumsum_reference,
+    gelu_reference,
 };
 
 /// The relative tolerance of the softmax, the LayerNorm and the column
@@ -159,8 +162,14 @@ fn points(m: usize, n: usize) -> Vec<(usize, usize)> {
 
 /// Checks `case`'s outputs against the reference: `inputs` are the input
 /// pointers' values as stored (in [`ShapeKernel::pointers`] order, outputs
-/// left out), `outputs` the output pointers' contents.
-pub fn check(case: &Case, inputs: &[&[f32]], outputs: &[Stored]) -> Result<(), String> {
+/// left out), `outputs` the output pointers' contents; `tiles` the
+/// configuration's (a chunked prefix sum's chunks are its `BM` rows).
+pub fn check(
+    case: &Case,
+    tiles: Tiles,
+    inputs: &[&[f32]],
+    outputs: &[Stored],
+) -> Result<(), String> {
     let mut errors = Errors::default();
     let names: Vec<&str> = case
         .kernel
@@ -237,7 +246,7 @@ pub fn check(case: &Case, inputs: &[&[f32]], outputs: &[Stored]) -> Result<(), S
                 );
             }
         }
-        ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
+        ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder => {
             let y = &outputs[0];
             let w = y.width();
             for (i, j) in points(m, n) {
@@ -264,6 +273,19 @@ pub fn check(case: &Case, inputs: &[&[f32]], outputs: &[Stored]) -> Result<(), S
                     outputs[0].at(j),
                     want,
                     TOLERANCE * magnitude + small,
+                );
+            }
+        }
+        ShapeKernel::ChunkCumsum | ShapeKernel::ChunkCumsumPtrs | ShapeKernel::ChunkCumsumRev => {
+            let reverse = case.kernel == ShapeKernel::ChunkCumsumRev;
+            let chunk = tiles.bm as usize;
+            for (i, j) in points(m, n) {
+                let (want, magnitude) = chunk_cumsum_reference(x, (m, n), chunk, reverse, (i, j));
+                errors.close(
+                    || format!("y[{i}, {j}]"),
+                    outputs[0].at(i * n + j),
+                    want,
+                    TOLERANCE * magnitude + r * want.abs() + small,
                 );
             }
         }
@@ -306,6 +328,9 @@ pub fn stored_bits(d: DType, x: f32) -> u32 {
 mod tests {
     use super::*;
 
+    /// Tiles for the kernels whose reference does not depend on them.
+    const T: Tiles = Tiles { bm: 32, bn: 32 };
+
     fn stored(dtype: DType, values: &[f32], guard: usize) -> Stored {
         let mut raw = Vec::new();
         for &v in values {
@@ -332,16 +357,50 @@ mod tests {
         };
         let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
         let good = stored(DType::F16, &[1.0, 4.0, 2.0, 5.0, 3.0, 6.0], 4);
-        assert_eq!(check(&case, &[&x], &[good]), Ok(()));
+        assert_eq!(check(&case, T, &[&x], &[good]), Ok(()));
         let wrong = stored(DType::F16, &[1.0, 4.0, 2.0, 5.0, 6.0, 3.0], 4);
-        let e = check(&case, &[&x], &[wrong]).unwrap_err();
+        let e = check(&case, T, &[&x], &[wrong]).unwrap_err();
         assert!(e.starts_with("2 mismatches"), "{e}");
         let mut unwritten = stored(DType::F16, &[1.0, 4.0, 2.0, 5.0, 3.0, 6.0], 4);
         unwritten.raw[2..4].copy_from_slice(&0x7EADu16.to_le_bytes());
         unwritten.raw[12..14].copy_from_slice(&0u16.to_le_bytes());
-        let e = check(&case, &[&x], &[unwritten]).unwrap_err();
+        let e = check(&case, T, &[&x], &[unwritten]).unwrap_err();
         assert!(e.contains("1 elements not written (first [1])"), "{e}");
         assert!(e.contains("guard [6] was written"), "{e}");
+    }
+
+    #[test]
+    fn chunked_prefix_sums_restart_at_each_chunk_of_bm_rows() {
+        let case = |kernel| Case {
+            kernel,
+            dtype: DType::F32,
+            m: 3,
+            n: 2,
+        };
+        // Rows (1, 2), (3, 4), (5, 6); chunks of 2 rows: rows 0-1, row 2.
+        let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let two = Tiles { bm: 2, bn: 2 };
+        let forward = [1.0, 2.0, 4.0, 6.0, 5.0, 6.0];
+        let reverse = [4.0, 6.0, 3.0, 4.0, 5.0, 6.0];
+        let run = |kernel, tiles, out: &[f32]| {
+            check(&case(kernel), tiles, &[&x], &[stored(DType::F32, out, 1)])
+        };
+        assert_eq!(run(ShapeKernel::ChunkCumsum, two, &forward), Ok(()));
+        assert_eq!(run(ShapeKernel::ChunkCumsumPtrs, two, &forward), Ok(()));
+        assert_eq!(run(ShapeKernel::ChunkCumsumRev, two, &reverse), Ok(()));
+        assert!(run(ShapeKernel::ChunkCumsumRev, two, &forward).is_err());
+        assert!(run(ShapeKernel::ChunkCumsum, two, &reverse).is_err());
+        // One chunk of all three rows: the last row sums them all.
+        let four = Tiles { bm: 4, bn: 2 };
+        assert!(run(ShapeKernel::ChunkCumsum, four, &forward).is_err());
+        assert_eq!(
+            run(
+                ShapeKernel::ChunkCumsum,
+                four,
+                &[1.0, 2.0, 4.0, 6.0, 9.0, 12.0]
+            ),
+            Ok(())
+        );
     }
 
     #[test]
@@ -354,10 +413,10 @@ mod tests {
         };
         let x = [1.0, -2.0, 3.0, 4.0];
         assert_eq!(
-            check(&case, &[&x], &[stored(DType::F32, &[4.0, 2.0], 1)]),
+            check(&case, T, &[&x], &[stored(DType::F32, &[4.0, 2.0], 1)]),
             Ok(())
         );
-        assert!(check(&case, &[&x], &[stored(DType::F32, &[4.01, 2.0], 1)]).is_err());
+        assert!(check(&case, T, &[&x], &[stored(DType::F32, &[4.01, 2.0], 1)]).is_err());
         let gelu = Case {
             kernel: ShapeKernel::GeluFast,
             dtype: DType::F16,
@@ -370,12 +429,12 @@ mod tests {
             .map(|&h| gelu_reference(h) as f32)
             .collect();
         assert_eq!(
-            check(&gelu, &[&x, &b], &[stored(DType::F16, &want, 2)]),
+            check(&gelu, T, &[&x, &b], &[stored(DType::F16, &want, 2)]),
             Ok(())
         );
         // Off by 1% of the first value: beyond the f16 rounding and tanh.approx's error.
         let off = [want[0] * 1.01, want[1]];
-        assert!(check(&gelu, &[&x, &b], &[stored(DType::F16, &off, 2)]).is_err());
+        assert!(check(&gelu, T, &[&x, &b], &[stored(DType::F16, &off, 2)]).is_err());
         assert_eq!(sampled(5), vec![0, 1, 2, 3, 4]);
         assert_eq!(sampled(1000).len(), SAMPLES + 4);
         assert_eq!(points(3, 4).len(), 12);

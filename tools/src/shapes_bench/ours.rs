@@ -11,7 +11,7 @@ use crate::gpu_check::{GUARD, inputs};
 use crate::timing::Timer;
 use tile::{Arg, Buffer, Device, Jit, Options};
 use tile_dialect::DType;
-use tile_examples::tile_shapes::{self, Cover, EPS, ShapeKernel};
+use tile_examples::tile_shapes::{self, Cover, EPS, ShapeKernel, Tiles};
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
@@ -93,8 +93,9 @@ impl Operands {
         Ok(())
     }
 
-    /// Downloads the outputs and checks them ([`check::check`]).
-    pub fn check(&self, device: &Device) -> Result<(), String> {
+    /// Downloads the outputs of a run with `tiles` and checks them
+    /// ([`check::check`]).
+    pub fn check(&self, device: &Device, tiles: Tiles) -> Result<(), String> {
         let inputs: Vec<&[f32]> = self
             .tensors
             .iter()
@@ -113,7 +114,7 @@ impl Operands {
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        check::check(&self.case, &inputs, &outputs)
+        check::check(&self.case, tiles, &inputs, &outputs)
     }
 }
 
@@ -127,7 +128,7 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => {
             args.extend([Arg::from(n), Arg::from(EPS)]);
         }
-        ShapeKernel::Transpose | ShapeKernel::TransposeBlock => {
+        ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder => {
             args.extend([Arg::from(n), Arg::from(m)])
         }
         ShapeKernel::ColSumStep
@@ -138,7 +139,10 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         ShapeKernel::Softmax
         | ShapeKernel::ScaleBias
         | ShapeKernel::Gelu
-        | ShapeKernel::GeluFast => {
+        | ShapeKernel::GeluFast
+        | ShapeKernel::ChunkCumsum
+        | ShapeKernel::ChunkCumsumPtrs
+        | ShapeKernel::ChunkCumsumRev => {
             args.extend([Arg::from(n), Arg::from(n)]);
         }
     }
@@ -198,7 +202,7 @@ pub fn run_checked(
     let grid = tile_shapes::grid(case.kernel, config.tiles, (case.m, case.n));
     operands.poison(device)?;
     jit.launch(device, grid, &operands.args()).map_err(err)?;
-    operands.check(device)?;
+    operands.check(device, config.tiles)?;
     Ok(Checked { jit, grid })
 }
 
