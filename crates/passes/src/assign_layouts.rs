@@ -7,8 +7,11 @@
 //! its source's layout. Classes of the highest rank get the layout their
 //! largest load or store moves its tile best in (from the axis analysis),
 //! else the default blocked layout of their shape
-//! ([`Blocked::default_for`]); lower-rank classes take the slice their
-//! neighbours ask for. Where two neighbours disagree, a
+//! ([`Blocked::default_for`]); a class reduced or scanned spreads its
+//! warps off the reduced axes first, and one scanned along an axis other
+//! than its fastest holds its repetitions along that axis in each thread
+//! (one run a thread, see `scan_runs_in_thread`); lower-rank classes take
+//! the slice their neighbours ask for. Where two neighbours disagree, a
 //! `tile.convert_layout` is inserted (see [`layout_conversions`]). The
 //! number of warps comes from the module attribute `tile.num_warps` (4
 //! when absent).
@@ -42,6 +45,7 @@ use crate::axis_analysis::AxisAnalysis;
 use crate::edit::{self, key};
 use crate::layout_classes::{Classes, Tensors};
 use crate::layout_conversions::{self, OwnLayouts};
+use crate::layout_refinements::{k_runs, rows_to_warps, scan_runs_in_thread};
 use crate::pass::{PassError, PassId, PassInfo, PassResult, kernel_pass};
 use melior::ir::attribute::{AttributeLike, DenseElementsAttribute};
 use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
@@ -184,6 +188,7 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     }
 
     rows_to_warps(&mut classes, &mut best, &shape_of);
+    scan_runs_in_thread(&mut classes, &mut best, &shape_of);
 
     let mut layout_of: HashMap<usize, Layout> = HashMap::new();
     let capability = compute_capability(func)?;
@@ -273,78 +278,6 @@ pub fn assign_layouts(func: &OperationRef) -> PassResult {
     layout_conversions::convert_at_accesses(&types, func, &own)?;
     layout_conversions::fold(func);
     Ok(())
-}
-
-/// Tiles reduced or scanned along some axes (a softmax or LayerNorm of
-/// several rows a program) spread their warps over the other axes first:
-/// each warp then reduces whole rows with shuffles, where warps along the
-/// reduced axis would combine partial results through shared memory and
-/// two barriers a reduction. Each thread's vector and each warp's threads
-/// stay as the accesses chose them.
-fn rows_to_warps(
-    classes: &mut Classes,
-    best: &mut HashMap<usize, (i64, Blocked)>,
-    shape_of: &HashMap<usize, Vec<i64>>,
-) {
-    let mut reduced: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &(tensor, axis) in &classes.reductions {
-        let axes = reduced.entry(classes.sets.find(tensor)).or_default();
-        if !axes.contains(&axis) {
-            axes.push(axis);
-        }
-    }
-    for (class, axes) in reduced {
-        let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class)) else {
-            continue;
-        };
-        let (kept, along): (Vec<usize>, Vec<usize>) =
-            layout.order.iter().partition(|a| !axes.contains(a));
-        if kept.is_empty() || along.is_empty() {
-            continue;
-        }
-        let warp_order: Vec<usize> = kept.into_iter().chain(along).collect();
-        if let Ok(spread) = layout.with_warp_order(shape, &warp_order) {
-            *layout = spread;
-        }
-    }
-}
-
-/// For the operand of a product that tensor cores read only K-major, laid
-/// out as `layout` (a matrix of `shape` whose K is axis `k_axis`) with its
-/// other axis fastest and one element of K a thread: the layout in which
-/// each thread holds a 16-byte run of K (or as much as the tile gives it)
-/// for a few neighbouring columns: 2 of f32, 4 of i8, so that a load still
-/// moves a vector of at least 8 or 4 bytes, and the 8 threads writing 16
-/// bytes each to one 128-byte row of shared memory at once land on 4 of
-/// its 8 swizzled chunks, not 2 (`None` when the layout already runs
-/// along K, or the tile leaves no room).
-fn k_runs(
-    layout: &Blocked,
-    shape: &[i64],
-    k_axis: usize,
-    inputs: DType,
-    warps: u32,
-) -> Option<Blocked> {
-    let other = 1 - k_axis;
-    if shape.len() != 2
-        || layout.order.first() != Some(&other)
-        || layout.size_per_thread[k_axis] > 1
-    {
-        return None;
-    }
-    let elem_bytes = i64::from(inputs.bits() / 8).max(1);
-    let per_thread = (shape.iter().product::<i64>() / i64::from(32 * warps)).max(1);
-    let along_other = i64::from(layout.size_per_thread[other]).min((4 / elem_bytes).max(2));
-    let along_k = (16 / elem_bytes)
-        .min(shape[k_axis])
-        .min(per_thread / along_other);
-    if along_k < 2 {
-        return None;
-    }
-    let mut size_per_thread = vec![1u32; 2];
-    size_per_thread[k_axis] = u32::try_from(along_k).ok()?;
-    size_per_thread[other] = u32::try_from(along_other).ok()?;
-    Blocked::spread_over(shape, warps, &layout.order, &size_per_thread).ok()
 }
 
 /// The most 32-bit registers the elements of one tile may take in each

@@ -140,6 +140,8 @@ pub struct Classes {
     /// Reductions and scans: the tensor reduced or scanned (an index in
     /// [`Tensors`]) and the axis.
     pub reductions: Vec<(usize, usize)>,
+    /// Scans alone, as in [`Classes::reductions`].
+    pub scans: Vec<(usize, usize)>,
 }
 
 impl Classes {
@@ -155,6 +157,7 @@ impl Classes {
             accesses: Vec::new(),
             products: Vec::new(),
             reductions: Vec::new(),
+            scans: Vec::new(),
         };
         // A kernel's arguments are scalars and pointers: a tensor argument
         // has no layout to start from (and the walk below does not visit
@@ -264,6 +267,7 @@ impl Classes {
                 // along its axis.
                 if let Some(src) = id(c.src) {
                     self.reductions.push((src, c.axis as usize));
+                    self.scans.push((src, c.axis as usize));
                 }
             }
             Ok(Some(TileOp::Dot(d))) => {

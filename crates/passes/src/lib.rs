@@ -14,6 +14,7 @@ pub mod edit;
 pub mod launch_order;
 pub mod layout_classes;
 pub mod layout_conversions;
+mod layout_refinements;
 pub mod loop_slice;
 pub mod nvptx_target;
 mod parse;

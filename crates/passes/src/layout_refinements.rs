@@ -1,0 +1,126 @@
+//! Refinements of the layout a class's accesses chose, for what the
+//! class does with its tiles (used by `tile-assign-layouts`): reductions
+//! and scans spread their warps off the reduced axis
+//! ([`rows_to_warps`]), scans along a slow axis hold their repetitions in
+//! each thread ([`scan_runs_in_thread`]), and the operands that tensor
+//! cores read only K-major take runs of K a thread ([`k_runs`]). Each
+//! keeps the vectors the accesses move.
+
+use crate::layout_classes::Classes;
+use std::collections::HashMap;
+use tile_coalesce::Blocked;
+use tile_dialect::DType;
+
+/// Tiles reduced or scanned along some axes (a softmax or LayerNorm of
+/// several rows a program) spread their warps over the other axes first:
+/// each warp then reduces whole rows with shuffles, where warps along the
+/// reduced axis would combine partial results through shared memory and
+/// two barriers a reduction. Each thread's vector and each warp's threads
+/// stay as the accesses chose them.
+pub(crate) fn rows_to_warps(
+    classes: &mut Classes,
+    best: &mut HashMap<usize, (i64, Blocked)>,
+    shape_of: &HashMap<usize, Vec<i64>>,
+) {
+    let mut reduced: HashMap<usize, Vec<usize>> = HashMap::new();
+    for &(tensor, axis) in &classes.reductions {
+        let axes = reduced.entry(classes.sets.find(tensor)).or_default();
+        if !axes.contains(&axis) {
+            axes.push(axis);
+        }
+    }
+    for (class, axes) in reduced {
+        let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class)) else {
+            continue;
+        };
+        let (kept, along): (Vec<usize>, Vec<usize>) =
+            layout.order.iter().partition(|a| !axes.contains(a));
+        if kept.is_empty() || along.is_empty() {
+            continue;
+        }
+        let warp_order: Vec<usize> = kept.into_iter().chain(along).collect();
+        if let Ok(spread) = layout.with_warp_order(shape, &warp_order) {
+            *layout = spread;
+        }
+    }
+}
+
+/// Tiles scanned along an axis other than their fastest take the layout's
+/// repetitions along that axis into each thread: a thread holds
+/// consecutive elements along it (`size_per_thread` times the
+/// repetitions), lanes and warps keep their places. The scan then has one
+/// chunk: each thread runs through its elements in registers, and the
+/// lanes' and warps' totals are combined once. With the repetitions left
+/// as they are, each of them is a chunk whose warp totals go through
+/// shared memory, the chunks carried one after another: a `[128, 64]` f32
+/// scan along its rows on 8 warps has 16 of them. Accesses are unchanged
+/// along the fastest axis (the same vectors, one row of them a register
+/// row). The fastest axis keeps its repetitions: runs longer than a
+/// vector there would split each warp's accesses.
+pub(crate) fn scan_runs_in_thread(
+    classes: &mut Classes,
+    best: &mut HashMap<usize, (i64, Blocked)>,
+    shape_of: &HashMap<usize, Vec<i64>>,
+) {
+    let scans = classes.scans.clone();
+    for (tensor, axis) in scans {
+        let class = classes.sets.find(tensor);
+        let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class)) else {
+            continue;
+        };
+        if layout.order.first() == Some(&axis) || axis >= shape.len() {
+            continue;
+        }
+        let held = i64::from(layout.size_per_thread[axis]);
+        let cover = layout.cover(axis);
+        if shape[axis] <= cover {
+            continue;
+        }
+        let Ok(runs) = u32::try_from(held * (shape[axis] / cover)) else {
+            continue;
+        };
+        let mut spread = layout.clone();
+        spread.size_per_thread[axis] = runs;
+        if spread.validate().is_ok() {
+            *layout = spread;
+        }
+    }
+}
+
+/// For the operand of a product that tensor cores read only K-major, laid
+/// out as `layout` (a matrix of `shape` whose K is axis `k_axis`) with its
+/// other axis fastest and one element of K a thread: the layout in which
+/// each thread holds a 16-byte run of K (or as much as the tile gives it)
+/// for a few neighbouring columns: 2 of f32, 4 of i8, so that a load still
+/// moves a vector of at least 8 or 4 bytes, and the 8 threads writing 16
+/// bytes each to one 128-byte row of shared memory at once land on 4 of
+/// its 8 swizzled chunks, not 2 (`None` when the layout already runs
+/// along K, or the tile leaves no room).
+pub(crate) fn k_runs(
+    layout: &Blocked,
+    shape: &[i64],
+    k_axis: usize,
+    inputs: DType,
+    warps: u32,
+) -> Option<Blocked> {
+    let other = 1 - k_axis;
+    if shape.len() != 2
+        || layout.order.first() != Some(&other)
+        || layout.size_per_thread[k_axis] > 1
+    {
+        return None;
+    }
+    let elem_bytes = i64::from(inputs.bits() / 8).max(1);
+    let per_thread = (shape.iter().product::<i64>() / i64::from(32 * warps)).max(1);
+    let along_other = i64::from(layout.size_per_thread[other]).min((4 / elem_bytes).max(2));
+    let along_k = (16 / elem_bytes)
+        .min(shape[k_axis])
+        .min(per_thread / along_other);
+    if along_k < 2 {
+        return None;
+    }
+    let mut size_per_thread = vec![1u32; 2];
+    size_per_thread[k_axis] = u32::try_from(along_k).ok()?;
+    size_per_thread[other] = u32::try_from(along_other).ok()?;
+    Blocked::spread_over(shape, warps, &layout.order, &size_per_thread).ok()
+}
