@@ -4,33 +4,39 @@
 
 // tile-assign-layouts on tiles scanned along an axis other than their
 // fastest (flash-linear-attention's chunked prefix sums: tl.cumsum(axis=0)
-// of a loaded [BM, BN] tile): the layout's repetitions along the scan axis
-// go into each thread as consecutive elements, so that the scan has one
-// chunk (each thread's run in registers, the lanes' and warps' totals
-// combined once) where each repetition would be a chunk with its own warp
-// totals through shared memory. Lanes, warps and the vectors of the
-// accesses stay as the accesses chose them.
+// of a loaded [BM, BN] tile). Two refinements of the accesses' layout:
+// lanes along the scan axis move to the fastest axis while the vectors
+// there stay at least 8 bytes (each is a shuffle step less), and the
+// layout's repetitions along the scan axis go into each thread as
+// consecutive elements, so that the scan has one chunk (each thread's run
+// in registers, the lanes' and warps' totals combined once) where each
+// repetition would be a chunk with its own warp totals through shared
+// memory. Warps stay, and the fastest axis covers what it did.
 
-// [64, 64] f32 on 4 warps: the loads' vectors of 4 along the rows, 2x16
-// lanes, the warps down the rows cover 8 rows; the 8 repetitions become 8
-// consecutive rows a thread. Load, scan and store share the layout (no
-// conversion). In per-thread code: one warp total a column a thread (4
-// stores to shared memory, by the last lane along the axis), one barrier
-// pair, and each thread reads the 4 warps' totals of its 4 columns (with 8
-// chunks: 32 stores and 128 loads).
+// [64, 64] f32 on 4 warps: the loads' vectors of 4, 2x16 lanes, the warps
+// down the rows cover 8 rows. The 2 lanes along the rows move to the
+// columns (vectors of 2: 8 bytes, 32 lanes cover the 64 columns), and the
+// 16 repetitions become 16 consecutive rows a thread. Load, scan and
+// store share the layout (no conversion). In per-thread code: no
+// shuffles; each thread stores its warp's totals of its 2 columns to
+// shared memory, one barrier pair, and reads the 4 warps' totals of its 2
+// columns (with 8 chunks and 2 lanes along the rows: 32 stores, 128
+// loads and 36 shuffles).
 // CHECK-LABEL: func.func @chunk_rows
-// CHECK: "tile.load"{{.*}} -> tensor<64x64xf32, #tile.blocked<array<i32: 8, 4>, array<i32: 2, 16>, array<i32: 4, 1>, array<i32: 1, 0>>>
-// CHECK: "tile.scan"{{.*}} -> tensor<64x64xf32, #tile.blocked<array<i32: 8, 4>, array<i32: 2, 16>, array<i32: 4, 1>, array<i32: 1, 0>>>
+// CHECK: "tile.load"{{.*}} -> tensor<64x64xf32, #tile.blocked<array<i32: 16, 2>, array<i32: 1, 32>, array<i32: 4, 1>, array<i32: 1, 0>>>
+// CHECK: "tile.scan"{{.*}} -> tensor<64x64xf32, #tile.blocked<array<i32: 16, 2>, array<i32: 1, 32>, array<i32: 4, 1>, array<i32: 1, 0>>>
 // CHECK-NOT: tile.convert_layout
 // CHECK: "tile.store"
 // SIMT-LABEL: gpu.func @chunk_rows
-// SIMT-COUNT-1: gpu.barrier
-// SIMT-COUNT-4: st.shared.f32
-// SIMT-NOT: st.shared
+// SIMT-NOT: gpu.shuffle
 // SIMT: gpu.barrier
-// SIMT-COUNT-16: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// SIMT-COUNT-2: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+// SIMT-NOT: !llvm.ptr<3>
+// SIMT: gpu.barrier
+// SIMT-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // SIMT-NOT: !llvm.ptr<3> -> f32
 // SIMT-NOT: gpu.barrier
+// SIMT-NOT: gpu.shuffle
 // SIMT: gpu.return
 // PTX-LABEL: gpu.binary @tile
 // PTX-SAME: .entry chunk_rows
@@ -63,9 +69,12 @@ func.func @chunk_rows(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !ti
 // -----
 
 // Reversed, bf16, [128, 32] on 8 warps: vectors of 8, 8x4 lanes, the
-// warps cover 64 rows; 2 repetitions become 2 rows a thread.
+// warps cover 64 rows. Half the vector (8 bytes) frees 2 of the 8 lanes
+// along the rows: 4x8 lanes and 8 warps cover 32 rows, 4 repetitions
+// become 4 rows a thread. The 4 lanes left along the rows still shuffle
+// (down, in reverse).
 // CHECK-LABEL: func.func @chunk_rows_reverse
-// CHECK: "tile.scan"{{.*}}reverse = true{{.*}} -> tensor<128x32xbf16, #tile.blocked<array<i32: 2, 8>, array<i32: 8, 4>, array<i32: 8, 1>, array<i32: 1, 0>>>
+// CHECK: "tile.scan"{{.*}}reverse = true{{.*}} -> tensor<128x32xbf16, #tile.blocked<array<i32: 4, 4>, array<i32: 4, 8>, array<i32: 8, 1>, array<i32: 1, 0>>>
 // SIMT-LABEL: gpu.func @chunk_rows_reverse
 // SIMT-NOT: gpu.shuffle  up
 // SIMT: gpu.shuffle  down
@@ -95,9 +104,11 @@ func.func @chunk_rows_reverse(%x: !tile.ptr<bf16> {tile.divisibility = 16 : i32}
 // -----
 
 // Narrow rows, [128, 16] f32 on 2 warps: vectors of 4, 8x4 lanes, 2 warps
-// cover 16 rows; 8 repetitions become 8 rows a thread.
+// cover 16 rows. Vectors of 2 (8 bytes, no narrower) take 2 of the lanes
+// along the rows: 4x8 lanes and 2 warps cover 8 rows, 16 repetitions
+// become 16 rows a thread.
 // CHECK-LABEL: func.func @chunk_rows_narrow
-// CHECK: "tile.scan"{{.*}} -> tensor<128x16xf32, #tile.blocked<array<i32: 8, 4>, array<i32: 8, 4>, array<i32: 2, 1>, array<i32: 1, 0>>>
+// CHECK: "tile.scan"{{.*}} -> tensor<128x16xf32, #tile.blocked<array<i32: 16, 2>, array<i32: 4, 8>, array<i32: 2, 1>, array<i32: 1, 0>>>
 module attributes {tile.num_warps = 2 : i32} {
 func.func @chunk_rows_narrow(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
   %r = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
@@ -123,7 +134,8 @@ func.func @chunk_rows_narrow(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, 
 // -----
 
 // Left alone: a tile the layout covers along the scan axis without
-// repetitions ([16, 8] i16: 4x8 lanes and 4 warps cover the 16 rows).
+// repetitions, with one element a thread along its rows ([16, 8] i16: 4x8
+// lanes and 4 warps cover the 16 rows; no vector to narrow).
 // CHECK-LABEL: func.func @rows_fit
 // CHECK: "tile.scan"{{.*}} -> tensor<16x8xi16, #tile.blocked<array<i32: 1, 1>, array<i32: 4, 8>, array<i32: 4, 1>, array<i32: 1, 0>>>
 module attributes {tile.num_warps = 4 : i32} {
@@ -173,6 +185,39 @@ func.func @along_fastest(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: 
   %os = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<8x1024x!tile.ptr<f32>>
   %o = "tile.addptr"(%os, %off) : (tensor<8x1024x!tile.ptr<f32>>, tensor<8x1024xi32>) -> tensor<8x1024x!tile.ptr<f32>>
   "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<8x1024x!tile.ptr<f32>>, tensor<8x1024xf32>) -> ()
+  return
+}
+}
+
+// -----
+
+// Lanes move off the axis even where the layout had no repetitions:
+// [8, 128] bf16 on 4 warps (vectors of 8, 2x16 lanes, 4 warps cover the 8
+// rows) takes vectors of 4 and 32 lanes along the columns; its 4 warps
+// then cover 4 rows, 2 a thread. No shuffles remain.
+// CHECK-LABEL: func.func @lanes_only
+// CHECK: "tile.scan"{{.*}} -> tensor<8x128xbf16, #tile.blocked<array<i32: 2, 4>, array<i32: 1, 32>, array<i32: 4, 1>, array<i32: 1, 0>>>
+// SIMT-LABEL: gpu.func @lanes_only
+// SIMT-NOT: gpu.shuffle
+// SIMT: gpu.return
+module attributes {tile.num_warps = 4 : i32} {
+func.func @lanes_only(%x: !tile.ptr<bf16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<bf16> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 8 : i32} : () -> tensor<8xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<8xi32>) -> tensor<8x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<128xi32>) -> tensor<1x128xi32>
+  %k = arith.constant dense<128> : tensor<8x1xi32>
+  %row = arith.muli %r2, %k : tensor<8x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<8x1xi32>) -> tensor<8x128xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x128xi32>) -> tensor<8x128xi32>
+  %off = arith.addi %rb, %cb : tensor<8x128xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<bf16>) -> tensor<8x128x!tile.ptr<bf16>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<8x128x!tile.ptr<bf16>>, tensor<8x128xi32>) -> tensor<8x128x!tile.ptr<bf16>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<8x128x!tile.ptr<bf16>>) -> tensor<8x128xbf16>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 0 : i32, reverse = false} : (tensor<8x128xbf16>) -> tensor<8x128xbf16>
+  %os = "tile.splat"(%y) : (!tile.ptr<bf16>) -> tensor<8x128x!tile.ptr<bf16>>
+  %o = "tile.addptr"(%os, %off) : (tensor<8x128x!tile.ptr<bf16>>, tensor<8x128xi32>) -> tensor<8x128x!tile.ptr<bf16>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<8x128x!tile.ptr<bf16>>, tensor<8x128xbf16>) -> ()
   return
 }
 }

@@ -65,26 +65,57 @@ pub(crate) fn scan_runs_in_thread(
     let scans = classes.scans.clone();
     for (tensor, axis) in scans {
         let class = classes.sets.find(tensor);
-        let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class)) else {
+        let (Some((bytes, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class))
+        else {
             continue;
         };
-        if layout.order.first() == Some(&axis) || axis >= shape.len() {
+        let Some(&fast) = layout.order.first() else {
+            continue;
+        };
+        if fast == axis || axis >= shape.len() || layout.cover(axis) > shape[axis] {
             continue;
         }
-        let held = i64::from(layout.size_per_thread[axis]);
-        let cover = layout.cover(axis);
-        if shape[axis] <= cover {
-            continue;
-        }
+        let elem_bytes = *bytes / shape.iter().product::<i64>().max(1);
+        let mut spread = lanes_off_axis(layout, axis, fast, elem_bytes);
+        let cover = spread.cover(axis);
+        let held = i64::from(spread.size_per_thread[axis]);
         let Ok(runs) = u32::try_from(held * (shape[axis] / cover)) else {
             continue;
         };
-        let mut spread = layout.clone();
         spread.size_per_thread[axis] = runs;
-        if spread.validate().is_ok() {
+        if spread != *layout && spread.validate().is_ok() {
             *layout = spread;
         }
     }
+}
+
+/// The narrowest vector, in bytes, that [`lanes_off_axis`] leaves the
+/// fastest axis's accesses: 32 lanes of 8 bytes still move whole 256-byte
+/// rows of a warp an instruction.
+const MIN_VECTOR_BYTES: i64 = 8;
+
+/// `layout` with as many of its lanes along the scan `axis` moved to the
+/// `fast` axis as keep each thread's vector there at least
+/// [`MIN_VECTOR_BYTES`] of `elem_bytes` elements (halving the vector for
+/// each doubling of the lanes there: the fastest axis covers what it
+/// did). Each lane moved off the axis is a Hillis-Steele step less (a
+/// shuffle, a select and a combination a run) and a shuffle less for the
+/// lanes' prefix and total; the thread's run along the axis grows by as
+/// much.
+fn lanes_off_axis(layout: &Blocked, axis: usize, fast: usize, elem_bytes: i64) -> Blocked {
+    let mut moved = 1u32;
+    let vector = layout.size_per_thread[fast];
+    while moved < layout.threads_per_warp[axis]
+        && vector % (2 * moved) == 0
+        && i64::from(vector / (2 * moved)) * elem_bytes >= MIN_VECTOR_BYTES
+    {
+        moved *= 2;
+    }
+    let mut out = layout.clone();
+    out.size_per_thread[fast] /= moved;
+    out.threads_per_warp[fast] *= moved;
+    out.threads_per_warp[axis] /= moved;
+    out
 }
 
 /// For the operand of a product that tensor cores read only K-major, laid
