@@ -106,7 +106,7 @@ fn lanes_off_axis(layout: &Blocked, axis: usize, fast: usize, elem_bytes: i64) -
     let mut moved = 1u32;
     let vector = layout.size_per_thread[fast];
     while moved < layout.threads_per_warp[axis]
-        && vector % (2 * moved) == 0
+        && vector.is_multiple_of(2 * moved)
         && i64::from(vector / (2 * moved)) * elem_bytes >= MIN_VECTOR_BYTES
     {
         moved *= 2;
