@@ -28,6 +28,7 @@ is given:
                    f32, tl.cumsum(axis=0); column blocks on grid axis 0
     chunk_cumsum_ptrs  the same through pointer tensors and masks, row blocks on axis 0
     chunk_cumsum_rev   chunk_cumsum_ptrs with tl.cumsum(..., reverse=True)
+    row_cumsum     BM rows a program: tl.cumsum(axis=1) of a [BM, BN] tile in f32
 
     python3 bench/triton_shapes.py [--warmup W] [--reps R] [--flush-bytes B]
         --case KERNEL DTYPE MxN CONFIGS [--case ...]
@@ -315,9 +316,20 @@ def chunk_cumsum_rev(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, B
     chunk_cumsum_tile(x_ptr, y_ptr, M, N, stride_x, stride_y, BM, BN, True)
 
 
+@triton.jit
+def row_cumsum(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    mask = (rows[:, None] < M) & (cols[None, :] < N)
+    x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0).to(tl.float32)
+    y = tl.cumsum(x, axis=1)
+    tl.store(y_ptr + rows[:, None] * stride_y + cols[None, :], y.to(y_ptr.dtype.element_ty),
+             mask=mask)
+
+
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
-ROWS = ("softmax", "layer_norm", "layer_norm_y")
+ROWS = ("softmax", "layer_norm", "layer_norm_y", "row_cumsum")
 COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
 TRANSPOSES = ("transpose", "transpose_block", "transpose_order")
 SCANS = ("chunk_cumsum", "chunk_cumsum_ptrs", "chunk_cumsum_rev")
@@ -424,6 +436,9 @@ class Case:
         if k in COLUMNS:
             want = self.x.double().sum(dim=0)
             return rel_err(o[0], want, self.x.double().abs().sum(dim=0).max().item())
+        if k == "row_cumsum":
+            return rel_err(o[0], self.x.double().cumsum(1).to(dt),
+                           self.x.double().abs().sum(1).max().item())
         if k in SCANS:
             return rel_err(o[0], chunk_cumsum_reference(self.x, self.bm, k == "chunk_cumsum_rev")
                            .to(dt), chunk_magnitude(self.x, self.bm))

@@ -20,6 +20,7 @@
 //! | `ChunkCumsum` | flash-linear-attention's `chunk_local_cumsum`: a `[BM, BN]` block scanned along its rows (`cumsum(axis=0)`), column blocks on grid axis 0 |
 //! | `ChunkCumsumPtrs` | the same through pointer tensors and masks, row blocks on axis 0 |
 //! | `ChunkCumsumRev` | the pointer form scanning from each chunk's last row (`reverse`) |
+//! | `RowCumsum` | `BM` whole rows: a `[BM, BLOCK_N]` tile scanned along its rows' axis (`cumsum(axis=1)`) |
 //!
 //! ```python
 //! @triton.jit
@@ -53,10 +54,10 @@
 
 use tile_dialect::{DType, Kernel, KernelBuilder, Padding, Result, Tile};
 
-mod chunk_scans;
+mod scans;
 mod transposes;
 
-pub use chunk_scans::chunk_cumsum_reference;
+pub use scans::{chunk_cumsum_reference, row_cumsum_reference};
 
 /// A kernel of the benchmark (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,6 +103,8 @@ pub enum ShapeKernel {
     ChunkCumsumPtrs,
     /// The pointer form, each chunk scanned from its last row.
     ChunkCumsumRev,
+    /// Prefix sums along whole rows, `BM` rows a program.
+    RowCumsum,
 }
 
 /// How a kernel's programs cover its `[M, N]` input.
@@ -123,7 +126,7 @@ pub enum Cover {
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 17] = [
+    pub const ALL: [ShapeKernel; 18] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
@@ -141,6 +144,7 @@ impl ShapeKernel {
         ShapeKernel::ChunkCumsum,
         ShapeKernel::ChunkCumsumPtrs,
         ShapeKernel::ChunkCumsumRev,
+        ShapeKernel::RowCumsum,
     ];
 
     /// The kernel's name on command lines and in tables (also its
@@ -164,6 +168,7 @@ impl ShapeKernel {
             ShapeKernel::ChunkCumsum => "chunk_cumsum",
             ShapeKernel::ChunkCumsumPtrs => "chunk_cumsum_ptrs",
             ShapeKernel::ChunkCumsumRev => "chunk_cumsum_rev",
+            ShapeKernel::RowCumsum => "row_cumsum",
         }
     }
 
@@ -191,7 +196,10 @@ impl ShapeKernel {
     /// How its programs cover the input.
     pub fn cover(self) -> Cover {
         match self {
-            ShapeKernel::Softmax | ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => Cover::Rows,
+            ShapeKernel::Softmax
+            | ShapeKernel::LayerNorm
+            | ShapeKernel::LayerNormY
+            | ShapeKernel::RowCumsum => Cover::Rows,
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
             | ShapeKernel::ColSumStaged
@@ -226,7 +234,8 @@ impl ShapeKernel {
             | ShapeKernel::TransposeOrder
             | ShapeKernel::ChunkCumsum
             | ShapeKernel::ChunkCumsumPtrs
-            | ShapeKernel::ChunkCumsumRev => &["x_ptr", "y_ptr"],
+            | ShapeKernel::ChunkCumsumRev
+            | ShapeKernel::RowCumsum => &["x_ptr", "y_ptr"],
             ShapeKernel::LayerNorm => &["X", "Y", "W", "B", "Mean", "Rstd"],
             ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
@@ -319,9 +328,10 @@ pub fn kernel<'c>(
             ShapeKernel::ColSumBlock => col_sum_block(k, sizes, &ptrs),
             ShapeKernel::Gelu => gelu(k, sizes, &ptrs, false),
             ShapeKernel::GeluFast => gelu(k, sizes, &ptrs, true),
-            ShapeKernel::ChunkCumsum => chunk_scans::chunk_cumsum_block(k, sizes, &ptrs),
-            ShapeKernel::ChunkCumsumPtrs => chunk_scans::chunk_cumsum_ptrs(k, sizes, &ptrs, false),
-            ShapeKernel::ChunkCumsumRev => chunk_scans::chunk_cumsum_ptrs(k, sizes, &ptrs, true),
+            ShapeKernel::ChunkCumsum => scans::chunk_cumsum_block(k, sizes, &ptrs),
+            ShapeKernel::ChunkCumsumPtrs => scans::chunk_cumsum_ptrs(k, sizes, &ptrs, false),
+            ShapeKernel::ChunkCumsumRev => scans::chunk_cumsum_ptrs(k, sizes, &ptrs, true),
+            ShapeKernel::RowCumsum => scans::row_cumsum(k, sizes, &ptrs),
         }
     })
 }

@@ -59,7 +59,8 @@ impl Case {
             | ShapeKernel::TransposeOrder
             | ShapeKernel::ChunkCumsum
             | ShapeKernel::ChunkCumsumPtrs
-            | ShapeKernel::ChunkCumsumRev => 2 * m * n * s,
+            | ShapeKernel::ChunkCumsumRev
+            | ShapeKernel::RowCumsum => 2 * m * n * s,
             ShapeKernel::LayerNorm => 2 * m * n * s + 2 * n * s + 2 * m * 4,
             ShapeKernel::LayerNormY => 2 * m * n * s + 2 * n * s,
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
@@ -285,7 +286,8 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 /// asking for stages) at 16384x4096 (f32), both GELUs at 8192x4096 (f16),
 /// the chunked prefix sums at 16384x2048 (flash-linear-attention's
 /// `[B*T, H*S]` of 8 sequences of 2048, 16 heads of 128; f32 forwards in
-/// both forms, bf16 reversed).
+/// both forms, bf16 reversed), the row prefix sums at 65536x1000 (f32) and
+/// 16384x4096 (bf16).
 /// `quick`: the same kernels, types and tiles on sizes 4 to 16 times
 /// smaller.
 pub fn cases(quick: bool) -> Vec<Case> {
@@ -381,6 +383,8 @@ pub fn cases(quick: bool) -> Vec<Case> {
             q(16384, 2048),
             q(2048, 512),
         ),
+        case(ShapeKernel::RowCumsum, DType::F32, q(65536, 4096), 1000),
+        case(ShapeKernel::RowCumsum, DType::BF16, q(16384, 1024), 4096),
     ]);
     out
 }
@@ -502,7 +506,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 25);
+        assert_eq!(all.len(), 27);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),

@@ -21,8 +21,8 @@
 //!   `e_t` the tanh's relative error: 2^-20 (ours: within 4 ulp of f32),
 //!   2^-10.987 for `tanh_approx` (the PTX ISA's bound on
 //!   `tanh.approx.f32`; the interpreter computes `tanh` exactly);
-//! - chunked prefix sums: within `1e-4` of the sum of the terms'
-//!   magnitudes, plus `r |want| + tiny`.
+//! - prefix sums (chunked and along rows): within `1e-4` of the sum of
+//!   the terms' magnitudes, plus `r |want| + tiny`.
 
 use super::cases::Case;
 use crate::elements::{decode, rounding};
@@ -31,7 +31,7 @@ use tile_dialect::DType;
 use tile_examples::layer_norm;
 use tile_examples::tile_shapes::{
     EPS, GELU_K0, GELU_K1, ShapeKernel, TANH_APPROX_REL_ERROR, Tiles, chunk_cumsum_reference,
-    gelu_reference,
+    gelu_reference, row_cumsum_reference,
 };
 
 /// The relative tolerance of the softmax, the LayerNorm and the column
@@ -281,6 +281,17 @@ pub fn check(
             let chunk = tiles.bm as usize;
             for (i, j) in points(m, n) {
                 let (want, magnitude) = chunk_cumsum_reference(x, (m, n), chunk, reverse, (i, j));
+                errors.close(
+                    || format!("y[{i}, {j}]"),
+                    outputs[0].at(i * n + j),
+                    want,
+                    TOLERANCE * magnitude + r * want.abs() + small,
+                );
+            }
+        }
+        ShapeKernel::RowCumsum => {
+            for (i, j) in points(m, n) {
+                let (want, magnitude) = row_cumsum_reference(x, n, (i, j));
                 errors.close(
                     || format!("y[{i}, {j}]"),
                     outputs[0].at(i * n + j),

@@ -142,7 +142,8 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         | ShapeKernel::GeluFast
         | ShapeKernel::ChunkCumsum
         | ShapeKernel::ChunkCumsumPtrs
-        | ShapeKernel::ChunkCumsumRev => {
+        | ShapeKernel::ChunkCumsumRev
+        | ShapeKernel::RowCumsum => {
             args.extend([Arg::from(n), Arg::from(n)]);
         }
     }

@@ -1,8 +1,9 @@
-//! Prefix sums within chunks of rows, as flash-linear-attention's
+//! Prefix sums. Within chunks of rows, as flash-linear-attention's
 //! `chunk_local_cumsum` writes them: each program scans a `[BM, BN]` tile
 //! along its rows (`tl.cumsum(axis=0)`), so row `i` of a chunk holds the
 //! sum of the chunk's rows up to `i` (from `i` to the chunk's end when
-//! reversed), in f32, stored in the input's type.
+//! reversed), in f32, stored in the input's type. And along whole rows,
+//! `BM` rows a program (`tl.cumsum(axis=1)` of a `[BM, BLOCK_N]` tile).
 //!
 //! ```python
 //! @triton.jit
@@ -21,6 +22,15 @@
 //!     mask = (rows[:, None] < M) & (cols[None, :] < N)
 //!     x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0).to(tl.float32)
 //!     y = tl.cumsum(x, axis=0, reverse=REVERSE)
+//!     tl.store(y_ptr + rows[:, None] * stride_y + cols[None, :], y.to(y_ptr.dtype.element_ty), mask=mask)
+//!
+//! @triton.jit
+//! def row_cumsum(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+//!     rows = tl.program_id(0) * BM + tl.arange(0, BM)
+//!     cols = tl.arange(0, BN)
+//!     mask = (rows[:, None] < M) & (cols[None, :] < N)
+//!     x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask, other=0).to(tl.float32)
+//!     y = tl.cumsum(x, axis=1)
 //!     tl.store(y_ptr + rows[:, None] * stride_y + cols[None, :], y.to(y_ptr.dtype.element_ty), mask=mask)
 //! ```
 //!
@@ -76,6 +86,36 @@ pub(super) fn chunk_cumsum_ptrs<'k>(
         .build();
 }
 
+/// The whole-row form: `BM` rows of `BLOCK_N` (at least `N`) a program,
+/// masks on both axes, `other = 0`, scanned along axis 1.
+pub(super) fn row_cumsum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
+    let (rows, cols) = rows_cols(k, s, false);
+    let mask = mask_2d(rows, s.m, cols, s.n);
+    let x = k
+        .load(p[0] + offsets(rows, stride_x, cols))
+        .mask(mask)
+        .other(0)
+        .build()
+        .to(DType::F32);
+    k.store(
+        p[1] + offsets(rows, stride_y, cols),
+        x.cumsum(1).to(s.dtype),
+    )
+    .mask(mask)
+    .build();
+}
+
+/// The reference of row `i`, column `j` of the row-major `[m, n]` values
+/// `x` summed along each row: the f64 sum of `x[i][..=j]` and the sum of
+/// its terms' magnitudes.
+pub fn row_cumsum_reference(x: &[f32], n: usize, (i, j): (usize, usize)) -> (f64, f64) {
+    x[i * n..=i * n + j]
+        .iter()
+        .map(|&v| f64::from(v))
+        .fold((0.0, 0.0), |(s, a), v| (s + v, a + v.abs()))
+}
+
 /// The reference of row `i`, column `j` of a chunked prefix sum of the
 /// row-major `[m, n]` values `x` in chunks of `bm` rows: the f64 sum and
 /// the sum of its terms' magnitudes.
@@ -98,7 +138,7 @@ pub fn chunk_cumsum_reference(
 
 #[cfg(test)]
 mod tests {
-    use super::chunk_cumsum_reference;
+    use super::{chunk_cumsum_reference, row_cumsum_reference};
 
     #[test]
     fn the_reference_sums_within_chunks_in_either_direction() {
@@ -112,5 +152,9 @@ mod tests {
         assert_eq!(at(3, 1, true), (4.0, 4.0));
         assert_eq!(at(4, 0, true), (5.0, 5.0)); // the last chunk's one row
         assert_eq!(at(0, 1, true), (-2.0 + 0.0, 2.0));
+        // Along row 1 (2, 3): 2, then 5.
+        assert_eq!(row_cumsum_reference(&x, 2, (1, 0)), (-1.0, 1.0));
+        assert_eq!(row_cumsum_reference(&x, 2, (1, 1)), (-1.0, 1.0));
+        assert_eq!(row_cumsum_reference(&x, 2, (4, 1)), (11.0, 11.0));
     }
 }
