@@ -221,3 +221,36 @@ func.func @lanes_only(%x: !tile.ptr<bf16> {tile.divisibility = 16 : i32}, %y: !t
   return
 }
 }
+
+// -----
+
+// A tile the lanes and warps cover twice along the scan axis ([4, 64] f32
+// on 4 warps: 2 lanes and 4 warps for 4 rows, each row held by two
+// threads) loses the copies when its 2 lanes move to the columns (vectors
+// of 2): 4 warps, one row each. Nothing to take in a thread.
+// CHECK-LABEL: func.func @copies_along_axis
+// CHECK: "tile.scan"{{.*}} -> tensor<4x64xf32, #tile.blocked<array<i32: 1, 2>, array<i32: 1, 32>, array<i32: 4, 1>, array<i32: 1, 0>>>
+// SIMT-LABEL: gpu.func @copies_along_axis
+// SIMT-NOT: gpu.shuffle
+// SIMT: gpu.return
+module attributes {tile.num_warps = 4 : i32} {
+func.func @copies_along_axis(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 4 : i32} : () -> tensor<4xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 64 : i32} : () -> tensor<64xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<4xi32>) -> tensor<4x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+  %k = arith.constant dense<64> : tensor<4x1xi32>
+  %row = arith.muli %r2, %k : tensor<4x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<4x1xi32>) -> tensor<4x64xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x64xi32>) -> tensor<4x64xi32>
+  %off = arith.addi %rb, %cb : tensor<4x64xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<4x64x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<4x64x!tile.ptr<f32>>, tensor<4x64xi32>) -> tensor<4x64x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<4x64x!tile.ptr<f32>>) -> tensor<4x64xf32>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 0 : i32, reverse = false} : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %os = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<4x64x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %off) : (tensor<4x64x!tile.ptr<f32>>, tensor<4x64xi32>) -> tensor<4x64x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x64x!tile.ptr<f32>>, tensor<4x64xf32>) -> ()
+  return
+}
+}

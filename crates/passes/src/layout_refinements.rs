@@ -72,18 +72,22 @@ pub(crate) fn scan_runs_in_thread(
         let Some(&fast) = layout.order.first() else {
             continue;
         };
-        if fast == axis || axis >= shape.len() || layout.cover(axis) > shape[axis] {
+        if fast == axis || axis >= shape.len() {
             continue;
         }
         let elem_bytes = *bytes / shape.iter().product::<i64>().max(1);
         let mut spread = lanes_off_axis(layout, axis, fast, elem_bytes);
+        // A tile the lanes and warps cover more than once along the axis
+        // (copies) has no repetitions to take in.
         let cover = spread.cover(axis);
-        let held = i64::from(spread.size_per_thread[axis]);
-        let Ok(runs) = u32::try_from(held * (shape[axis] / cover)) else {
-            continue;
-        };
-        spread.size_per_thread[axis] = runs;
-        if spread != *layout && spread.validate().is_ok() {
+        if shape[axis] > cover {
+            let held = i64::from(spread.size_per_thread[axis]);
+            let Ok(runs) = u32::try_from(held * (shape[axis] / cover)) else {
+                continue;
+            };
+            spread.size_per_thread[axis] = runs;
+        }
+        if spread.validate().is_ok() {
             *layout = spread;
         }
     }
@@ -105,8 +109,9 @@ const MIN_VECTOR_BYTES: i64 = 8;
 fn lanes_off_axis(layout: &Blocked, axis: usize, fast: usize, elem_bytes: i64) -> Blocked {
     let mut moved = 1u32;
     let vector = layout.size_per_thread[fast];
+    // Vectors and lanes are powers of two: a vector of at least 8 bytes
+    // after the halving is one `2 * moved` divides.
     while moved < layout.threads_per_warp[axis]
-        && vector.is_multiple_of(2 * moved)
         && i64::from(vector / (2 * moved)) * elem_bytes >= MIN_VECTOR_BYTES
     {
         moved *= 2;
