@@ -254,3 +254,32 @@ func.func @copies_along_axis(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, 
   return
 }
 }
+
+// -----
+
+// Left alone: copies with no vector to narrow. [2, 64] f32 on 8 warps has
+// one element a thread and its warps 4 along the 2 rows (each row held by
+// two warps); nothing moves and nothing is taken in.
+// CHECK-LABEL: func.func @copies_stay
+// CHECK: "tile.scan"{{.*}} -> tensor<2x64xf32, #tile.blocked<array<i32: 1, 1>, array<i32: 1, 32>, array<i32: 4, 2>, array<i32: 1, 0>>>
+module attributes {tile.num_warps = 8 : i32} {
+func.func @copies_stay(%x: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f32> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {
+  %r = "tile.arange"() {start = 0 : i32, end = 2 : i32} : () -> tensor<2xi32>
+  %c = "tile.arange"() {start = 0 : i32, end = 64 : i32} : () -> tensor<64xi32>
+  %r2 = "tile.expand_dims"(%r) {axis = 1 : i32} : (tensor<2xi32>) -> tensor<2x1xi32>
+  %c2 = "tile.expand_dims"(%c) {axis = 0 : i32} : (tensor<64xi32>) -> tensor<1x64xi32>
+  %k = arith.constant dense<64> : tensor<2x1xi32>
+  %row = arith.muli %r2, %k : tensor<2x1xi32>
+  %rb = "tile.broadcast"(%row) : (tensor<2x1xi32>) -> tensor<2x64xi32>
+  %cb = "tile.broadcast"(%c2) : (tensor<1x64xi32>) -> tensor<2x64xi32>
+  %off = arith.addi %rb, %cb : tensor<2x64xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<2x64x!tile.ptr<f32>>
+  %p = "tile.addptr"(%ps, %off) : (tensor<2x64x!tile.ptr<f32>>, tensor<2x64xi32>) -> tensor<2x64x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2x64x!tile.ptr<f32>>) -> tensor<2x64xf32>
+  %s = "tile.scan"(%v) {kind = "sum", axis = 0 : i32, reverse = false} : (tensor<2x64xf32>) -> tensor<2x64xf32>
+  %os = "tile.splat"(%y) : (!tile.ptr<f32>) -> tensor<2x64x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %off) : (tensor<2x64x!tile.ptr<f32>>, tensor<2x64xi32>) -> tensor<2x64x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<2x64x!tile.ptr<f32>>, tensor<2x64xf32>) -> ()
+  return
+}
+}

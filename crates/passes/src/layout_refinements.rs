@@ -77,16 +77,14 @@ pub(crate) fn scan_runs_in_thread(
         }
         let elem_bytes = *bytes / shape.iter().product::<i64>().max(1);
         let mut spread = lanes_off_axis(layout, axis, fast, elem_bytes);
-        // A tile the lanes and warps cover more than once along the axis
+        // A tile the lanes and warps cover once or more along the axis
         // (copies) has no repetitions to take in.
-        let cover = spread.cover(axis);
-        if shape[axis] > cover {
-            let held = i64::from(spread.size_per_thread[axis]);
-            let Ok(runs) = u32::try_from(held * (shape[axis] / cover)) else {
-                continue;
-            };
-            spread.size_per_thread[axis] = runs;
-        }
+        let repetitions = (shape[axis] / spread.cover(axis)).max(1);
+        let held = i64::from(spread.size_per_thread[axis]);
+        let Ok(runs) = u32::try_from(held * repetitions) else {
+            continue;
+        };
+        spread.size_per_thread[axis] = runs;
         if spread.validate().is_ok() {
             *layout = spread;
         }
