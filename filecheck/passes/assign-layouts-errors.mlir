@@ -4,9 +4,9 @@
 // What tile-assign-layouts refuses: a module asking for warps other than
 // a power of two from 1 to 32 (the verifier leaves the attribute to the
 // passes), a kernel whose tensors are partly laid out, a tile that needs
-// more than 4096 registers a thread (i64 takes two each), and a loop whose
+// more than 1024 registers a thread (i64 takes two each), and a loop whose
 // carried tiles take more than that together. 1 and 32 warps, and exactly
-// 4096 registers (a tile, or a loop's two), are laid out (OK).
+// 1024 registers (a tile, or a loop's two), are laid out (OK).
 
 // CHECK: assign-layouts-errors.mlir:{{[0-9]+}}:1: error: 'builtin.module' op tile.num_warps must be a power of two from 1 to 32, got 0
 // CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
@@ -106,7 +106,7 @@ module attributes {tile.num_warps = 32 : i32} {
 
 // -----
 
-// CHECK: assign-layouts-errors.mlir:[[@LINE+4]]:10: error: 'tile.arange' op a tile of shape [262144] of i32 spread over 1 warps takes 8192 registers in each thread, above the limit of 4096: use more warps or a smaller tile
+// CHECK: assign-layouts-errors.mlir:[[@LINE+4]]:10: error: 'tile.arange' op a tile of shape [262144] of i32 spread over 1 warps takes 8192 registers in each thread, above the limit of 1024: use more warps or a smaller tile
 // CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
 module attributes {tile.num_warps = 1 : i32} {
   func.func @too_many_registers() attributes {tile.kernel} {
@@ -117,12 +117,12 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
-// CHECK: assign-layouts-errors.mlir:[[@LINE+5]]:10: error: 'arith.extsi' op a tile of shape [131072] of i64 spread over 1 warps takes 8192 registers in each thread, above the limit of 4096: use more warps or a smaller tile
+// CHECK: assign-layouts-errors.mlir:[[@LINE+5]]:10: error: 'arith.extsi' op a tile of shape [32768] of i64 spread over 1 warps takes 2048 registers in each thread, above the limit of 1024: use more warps or a smaller tile
 // CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
 module attributes {tile.num_warps = 1 : i32} {
   func.func @wide_elements() attributes {tile.kernel} {
-    %r = "tile.arange"() {start = 0 : i32, end = 131072 : i32} : () -> tensor<131072xi32>
-    %w = arith.extsi %r : tensor<131072xi32> to tensor<131072xi64>
+    %r = "tile.arange"() {start = 0 : i32, end = 32768 : i32} : () -> tensor<32768xi32>
+    %w = arith.extsi %r : tensor<32768xi32> to tensor<32768xi64>
     return
   }
 }
@@ -130,10 +130,10 @@ module attributes {tile.num_warps = 1 : i32} {
 // -----
 
 // OK-LABEL: func.func @at_the_limit
-// OK: tensor<131072xi32, #tile.blocked
+// OK: tensor<32768xi32, #tile.blocked
 module attributes {tile.num_warps = 1 : i32} {
   func.func @at_the_limit() attributes {tile.kernel} {
-    %r = "tile.arange"() {start = 0 : i32, end = 131072 : i32} : () -> tensor<131072xi32>
+    %r = "tile.arange"() {start = 0 : i32, end = 32768 : i32} : () -> tensor<32768xi32>
     return
   }
 }
@@ -162,18 +162,18 @@ func.func @region_on_scalars(%p: !tile.ptr<i32>, %n: i32) attributes {tile.kerne
 
 // -----
 
-// A loop carrying two tiles of 2048 i32 a thread and one of 4: 4100
+// A loop carrying two tiles of 512 i32 a thread and one of 4: 1028
 // registers in each thread, refused at the loop.
-// CHECK: assign-layouts-errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'scf.for' op the loop carries tiles that take 4100 registers in each thread over 1 warps, above the limit of 4096: use more warps or smaller tiles
+// CHECK: assign-layouts-errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'scf.for' op the loop carries tiles that take 1028 registers in each thread over 1 warps, above the limit of 1024: use more warps or smaller tiles
 // CHECK-NEXT: assign-layouts-errors.mlir: error: pass 'tile-assign-layouts' failed
 module attributes {tile.num_warps = 1 : i32} {
   func.func @carries_too_much(%n: i32) attributes {tile.kernel} {
-    %a = "tile.arange"() {start = 0 : i32, end = 65536 : i32} : () -> tensor<65536xi32>
+    %a = "tile.arange"() {start = 0 : i32, end = 16384 : i32} : () -> tensor<16384xi32>
     %b = "tile.arange"() {start = 0 : i32, end = 128 : i32} : () -> tensor<128xi32>
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %a, %z = %b) -> (tensor<65536xi32>, tensor<65536xi32>, tensor<128xi32>) : i32 {
-      scf.yield %y, %x, %z : tensor<65536xi32>, tensor<65536xi32>, tensor<128xi32>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %a, %z = %b) -> (tensor<16384xi32>, tensor<16384xi32>, tensor<128xi32>) : i32 {
+      scf.yield %y, %x, %z : tensor<16384xi32>, tensor<16384xi32>, tensor<128xi32>
     }
     return
   }
@@ -181,16 +181,16 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
-// Two such tiles alone are 4096 registers: the loop is laid out.
+// Two such tiles alone are 1024 registers: the loop is laid out.
 // OK-LABEL: func.func @carries_the_limit
 // OK: scf.for
 module attributes {tile.num_warps = 1 : i32} {
   func.func @carries_the_limit(%n: i32) attributes {tile.kernel} {
-    %a = "tile.arange"() {start = 0 : i32, end = 65536 : i32} : () -> tensor<65536xi32>
+    %a = "tile.arange"() {start = 0 : i32, end = 16384 : i32} : () -> tensor<16384xi32>
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %a) -> (tensor<65536xi32>, tensor<65536xi32>) : i32 {
-      scf.yield %y, %x : tensor<65536xi32>, tensor<65536xi32>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a, %y = %a) -> (tensor<16384xi32>, tensor<16384xi32>) : i32 {
+      scf.yield %y, %x : tensor<16384xi32>, tensor<16384xi32>
     }
     return
   }
