@@ -37,7 +37,10 @@ TILE_OPT="$target_dir/debug/tile-opt" /usr/lib/llvm-22/bin/lit -v filecheck
 echo "== the cargo examples (cargo run --example NAME), on the interpreter"
 TILE_INTERPRET=1 "$target_dir/debug/tile-tools" examples
 echo "== fuzz (a bounded campaign: mutated FileCheck inputs, each compiled in a worker process)"
-"$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --out "$target_dir/fuzz-out"
+# 30 s an input: the largest tiles tile-assign-layouts allows (1024
+# registers a thread) compile in up to 11 s on a 2-core machine
+# (fuzz/campaigns.md, 2026-12-02); what it refuses took 44 s and more.
+"$target_dir/debug/tile-tools" fuzz --inputs 3000 --seed 1 --timeout-ms 30000 --out "$target_dir/fuzz-out"
 echo "== fuzz --programs (a bounded campaign: random builder programs, on the interpreter without a GPU)"
 "$target_dir/debug/tile-tools" fuzz --programs --inputs 2000 --seed 1 --out "$target_dir/fuzz-programs-out"
 echo "== cargo package (the library crates as crates.io would get them, built from their packages)"
