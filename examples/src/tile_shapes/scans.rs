@@ -71,26 +71,29 @@ pub(super) fn chunk_cumsum_ptrs<'k>(
     p: &[Tile<'k>],
     reverse: bool,
 ) {
-    let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
-    let (rows, cols) = rows_cols(k, s, true);
-    let mask = mask_2d(rows, s.m, cols, s.n);
-    let x = k
-        .load(p[0] + offsets(rows, stride_x, cols))
-        .mask(mask)
-        .other(0)
-        .build()
-        .to(DType::F32);
-    let y = x.scan(ScanKind::Sum, 0, reverse);
-    k.store(p[1] + offsets(rows, stride_y, cols), y.to(s.dtype))
-        .mask(mask)
-        .build();
+    scanned_tile(k, s, p, true, 0, reverse);
 }
 
 /// The whole-row form: `BM` rows of `BLOCK_N` (at least `N`) a program,
 /// masks on both axes, `other = 0`, scanned along axis 1.
 pub(super) fn row_cumsum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
+    scanned_tile(k, s, p, false, 1, false);
+}
+
+/// A `[BM, BN]` tile of `x` (a column block on grid axis 1 when
+/// `column_blocks`, else columns from 0) loaded through pointer tensors,
+/// masked on both axes with `other = 0`, summed along `axis` in f32 and
+/// stored into `y` in the input's type.
+fn scanned_tile<'k>(
+    k: &'k KernelBuilder<'k>,
+    s: Sizes<'k>,
+    p: &[Tile<'k>],
+    column_blocks: bool,
+    axis: i64,
+    reverse: bool,
+) {
     let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
-    let (rows, cols) = rows_cols(k, s, false);
+    let (rows, cols) = rows_cols(k, s, column_blocks);
     let mask = mask_2d(rows, s.m, cols, s.n);
     let x = k
         .load(p[0] + offsets(rows, stride_x, cols))
@@ -98,12 +101,10 @@ pub(super) fn row_cumsum<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'
         .other(0)
         .build()
         .to(DType::F32);
-    k.store(
-        p[1] + offsets(rows, stride_y, cols),
-        x.cumsum(1).to(s.dtype),
-    )
-    .mask(mask)
-    .build();
+    let y = x.scan(ScanKind::Sum, axis, reverse);
+    k.store(p[1] + offsets(rows, stride_y, cols), y.to(s.dtype))
+        .mask(mask)
+        .build();
 }
 
 /// The reference of row `i`, column `j` of the row-major `[m, n]` values

@@ -52,14 +52,7 @@ pub(super) fn transpose_block<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[T
         .block_shape([s.tiles.bm, s.tiles.bn])
         .order([1, 0])
         .build();
-    let y = k
-        .make_block_ptr(p[1])
-        .shape([s.n, s.m])
-        .strides([stride_y, k.i32(1)])
-        .offsets([pn * bn, pm * bm])
-        .block_shape([s.tiles.bn, s.tiles.bm])
-        .order([1, 0])
-        .build();
+    let y = y_block(k, s, p[1], stride_y);
     let tile = k.load(x).boundary_check(&[0, 1]).build();
     k.store(y, tile.trans()).boundary_check(&[0, 1]).build();
 }
@@ -79,14 +72,27 @@ pub(super) fn transpose_order<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[T
         .block_shape([s.tiles.bn, s.tiles.bm])
         .order([0, 1])
         .build();
-    let y = k
-        .make_block_ptr(p[1])
+    let y = y_block(k, s, p[1], stride_y);
+    let tile = k.load(xt).boundary_check(&[0, 1]).build();
+    k.store(y, tile).boundary_check(&[0, 1]).build();
+}
+
+/// The `[BN, BM]` block of the `[N, M]` `y` this program stores
+/// (`order` (1, 0)): rows from `program_id(1) * BN`, columns from
+/// `program_id(0) * BM`.
+fn y_block<'k>(
+    k: &'k KernelBuilder<'k>,
+    s: Sizes<'k>,
+    y: Tile<'k>,
+    stride_y: Tile<'k>,
+) -> Tile<'k> {
+    let (bm, bn) = s.bm_bn();
+    let (pm, pn) = (k.program_id(0), k.program_id(1));
+    k.make_block_ptr(y)
         .shape([s.n, s.m])
         .strides([stride_y, k.i32(1)])
         .offsets([pn * bn, pm * bm])
         .block_shape([s.tiles.bn, s.tiles.bm])
         .order([1, 0])
-        .build();
-    let tile = k.load(xt).boundary_check(&[0, 1]).build();
-    k.store(y, tile).boundary_check(&[0, 1]).build();
+        .build()
 }
