@@ -45,18 +45,20 @@ pub(crate) fn rows_to_warps(
     }
 }
 
-/// Tiles scanned along an axis other than their fastest take the layout's
-/// repetitions along that axis into each thread: a thread holds
-/// consecutive elements along it (`size_per_thread` times the
-/// repetitions), lanes and warps keep their places. The scan then has one
-/// chunk: each thread runs through its elements in registers, and the
-/// lanes' and warps' totals are combined once. With the repetitions left
-/// as they are, each of them is a chunk whose warp totals go through
-/// shared memory, the chunks carried one after another: a `[128, 64]` f32
-/// scan along its rows on 8 warps has 16 of them. Accesses are unchanged
-/// along the fastest axis (the same vectors, one row of them a register
-/// row). The fastest axis keeps its repetitions: runs longer than a
-/// vector there would split each warp's accesses.
+/// Tiles scanned along an axis other than their fastest first move lanes
+/// off that axis ([`lanes_off_axis`]), then take the layout's repetitions
+/// along it into each thread: a thread holds consecutive elements along
+/// it (`size_per_thread` times the repetitions), warps keep their places.
+/// The scan then has one chunk: each thread runs through its elements in
+/// registers, and the lanes' and warps' totals are combined once. With
+/// the repetitions left as they are, each of them is a chunk whose warp
+/// totals go through shared memory, the chunks carried one after
+/// another: a `[128, 64]` f32 scan along its rows on 8 warps has 16 of
+/// them. A tile covered more than once along the axis (copies) has none
+/// to take in; moving its lanes may remove the copies. The accesses keep
+/// vectors of at least 8 bytes along the fastest axis, one row of them a
+/// register row. The fastest axis keeps its repetitions: runs longer than
+/// a vector there would split each warp's accesses.
 pub(crate) fn scan_runs_in_thread(
     classes: &mut Classes,
     best: &mut HashMap<usize, (i64, Blocked)>,
