@@ -119,12 +119,10 @@ impl Target {
     /// GELU 1.00 of Triton's fast one (`tanh.approx.f32` on both sides).
     pub fn of(kernel: ShapeKernel) -> Target {
         match kernel {
-            ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder => {
-                Target {
-                    vs_triton: 1.05,
-                    vs_copy: Some(1.10),
-                }
-            }
+            k if k.is_transpose() => Target {
+                vs_triton: 1.05,
+                vs_copy: Some(1.10),
+            },
             ShapeKernel::GeluFast => Target {
                 vs_triton: 1.00,
                 vs_copy: None,
