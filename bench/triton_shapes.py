@@ -29,6 +29,12 @@ is given:
     chunk_cumsum_ptrs  the same through pointer tensors and masks, row blocks on axis 0
     chunk_cumsum_rev   chunk_cumsum_ptrs with tl.cumsum(..., reverse=True)
     row_cumsum     BM rows a program: tl.cumsum(axis=1) of a [BM, BN] tile in f32
+    layer_norm_loop  BM rows a program, three loops over BN columns a step (tutorial 05's
+                   loops, 2-D): Y, Mean and Rstd
+    row_sum_loop   BM rows a program through a [BM, BN] block pointer advanced by BN
+                   columns a step (seed 002 on BM rows); f32 sums
+    softmax_online BM rows a program, two loops over BN columns a step: a running max
+                   and rescaled sum, then exp(x - max) / sum
 
     python3 bench/triton_shapes.py [--warmup W] [--reps R] [--flush-bytes B]
         --case KERNEL DTYPE MxN CONFIGS [--case ...]
@@ -327,13 +333,83 @@ def row_cumsum(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.
              mask=mask)
 
 
+@triton.jit
+def layer_norm_loop(X, Y, W, B, Mean, Rstd, M, N, stride, eps, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    row_mask = rows < M
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for off in range(0, N, BN):
+        cols = off + tl.arange(0, BN)
+        mask = row_mask[:, None] & (cols[None, :] < N)
+        acc += tl.load(X + rows[:, None] * stride + cols[None, :], mask=mask, other=0.).to(tl.float32)
+    mean = tl.sum(acc, axis=1) / N
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for off in range(0, N, BN):
+        cols = off + tl.arange(0, BN)
+        mask = row_mask[:, None] & (cols[None, :] < N)
+        x = tl.load(X + rows[:, None] * stride + cols[None, :], mask=mask, other=0.).to(tl.float32)
+        d = tl.where(mask, x - mean[:, None], 0.)
+        acc += d * d
+    rstd = 1 / tl.sqrt(tl.sum(acc, axis=1) / N + eps)
+    tl.store(Mean + rows, mean, mask=row_mask)
+    tl.store(Rstd + rows, rstd, mask=row_mask)
+    for off in range(0, N, BN):
+        cols = off + tl.arange(0, BN)
+        mask = row_mask[:, None] & (cols[None, :] < N)
+        w = tl.load(W + cols, mask=cols < N).to(tl.float32)
+        b = tl.load(B + cols, mask=cols < N).to(tl.float32)
+        x = tl.load(X + rows[:, None] * stride + cols[None, :], mask=mask, other=0.).to(tl.float32)
+        y = (x - mean[:, None]) * rstd[:, None] * w[None, :] + b[None, :]
+        tl.store(Y + rows[:, None] * stride + cols[None, :], y.to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def row_sum_loop(x_ptr, out_ptr, M, N, stride_x, BM: tl.constexpr, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    block = tl.make_block_ptr(x_ptr, shape=(M, N), strides=(stride_x, 1), offsets=(pid * BM, 0),
+                              block_shape=(BM, BN), order=(1, 0))
+    acc = tl.zeros([BM], dtype=tl.float32)
+    for _ in range(0, N, BN):
+        x = tl.load(block, boundary_check=(0, 1), padding_option="zero").to(tl.float32)
+        acc += tl.sum(x, axis=1)
+        block = tl.advance(block, (0, BN))
+    rows = pid * BM + tl.arange(0, BM)
+    tl.store(out_ptr + rows, acc, mask=rows < M)
+
+
+@triton.jit
+def softmax_online(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    row_mask = rows < M
+    m = tl.full([BM], -float("inf"), tl.float32)
+    s = tl.zeros([BM], dtype=tl.float32)
+    for off in range(0, N, BN):
+        cols = off + tl.arange(0, BN)
+        mask = row_mask[:, None] & (cols[None, :] < N)
+        x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask,
+                    other=-float("inf")).to(tl.float32)
+        m_new = tl.maximum(m, tl.max(x, axis=1))
+        s = s * tl.exp(m - m_new) + tl.sum(tl.exp(x - m_new[:, None]), axis=1)
+        m = m_new
+    for off in range(0, N, BN):
+        cols = off + tl.arange(0, BN)
+        mask = row_mask[:, None] & (cols[None, :] < N)
+        x = tl.load(x_ptr + rows[:, None] * stride_x + cols[None, :], mask=mask,
+                    other=-float("inf")).to(tl.float32)
+        y = tl.exp(x - m[:, None]) / s[:, None]
+        tl.store(y_ptr + rows[:, None] * stride_y + cols[None, :], y.to(y_ptr.dtype.element_ty),
+                 mask=mask)
+
+
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
 ROWS = ("softmax", "layer_norm", "layer_norm_y", "row_cumsum")
 COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
 TRANSPOSES = ("transpose", "transpose_block", "transpose_order")
 SCANS = ("chunk_cumsum", "chunk_cumsum_ptrs", "chunk_cumsum_rev")
-KERNELS = ROWS + COLUMNS + ("scale_bias", ) + TRANSPOSES + ("gelu", "gelu_fast") + SCANS
+ROW_LOOPS = ("layer_norm_loop", "row_sum_loop", "softmax_online")
+KERNELS = (ROWS + COLUMNS + ("scale_bias", ) + TRANSPOSES + ("gelu", "gelu_fast") + SCANS
+           + ROW_LOOPS)
 
 
 def uniform(shape, dtype, g):
@@ -363,7 +439,7 @@ class Case:
         g = torch.Generator(device="cuda").manual_seed(1234)
         dt = self.dtype
         self.x = uniform((m, n), dt, g)
-        if kernel in ("layer_norm", "layer_norm_y"):
+        if kernel in ("layer_norm", "layer_norm_y", "layer_norm_loop"):
             self.w, self.b = uniform((n, ), dt, g), uniform((n, ), dt, g)
         if kernel == "scale_bias":
             self.scale, self.bias = uniform((m, ), dt, g), uniform((n, ), dt, g)
@@ -377,9 +453,11 @@ class Case:
             self.outs = [poisoned((n, ), torch.float32)]
         elif self.kernel in TRANSPOSES:
             self.outs = [poisoned((n, m), dt)]
-        elif self.kernel == "layer_norm":
+        elif self.kernel in ("layer_norm", "layer_norm_loop"):
             self.outs = [poisoned((m, n), dt), poisoned((m, ), torch.float32),
                          poisoned((m, ), torch.float32)]
+        elif self.kernel == "row_sum_loop":
+            self.outs = [poisoned((m, ), torch.float32)]
         else:
             self.outs = [poisoned((m, n), dt)]
 
@@ -390,7 +468,7 @@ class Case:
         x, o = self.x, self.outs
         self.bm = bm
         opts = dict(BM=bm, BN=bn, num_warps=warps, num_stages=stages)
-        if k in ROWS:
+        if k in ROWS or k in ROW_LOOPS:
             grid = (triton.cdiv(m, bm), )
         elif k in COLUMNS:
             grid = (triton.cdiv(n, bn), )
@@ -400,7 +478,7 @@ class Case:
             grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
         fn = globals()[k]
         # The pointers, M, N, then the strides (and eps), as ours takes them.
-        if k == "layer_norm":
+        if k in ("layer_norm", "layer_norm_loop"):
             args = (x, o[0], self.w, self.b, o[1], o[2], m, n, n, EPS)
         elif k == "layer_norm_y":
             args = (x, o[0], self.w, self.b, m, n, n, EPS)
@@ -408,7 +486,7 @@ class Case:
             args = (x, self.scale, self.bias, o[0], m, n, n, n)
         elif k in TRANSPOSES:
             args = (x, o[0], m, n, n, m)
-        elif k in COLUMNS:
+        elif k in COLUMNS or k == "row_sum_loop":
             args = (x, o[0], m, n, n)
         elif k in ("gelu", "gelu_fast"):
             args = (x, self.bias, o[0], m, n, n, n)
@@ -419,12 +497,12 @@ class Case:
     def error(self):
         """The largest relative error of the outputs against PyTorch's."""
         x, dt, k, o = self.x.float(), self.dtype, self.kernel, self.outs
-        if k == "softmax":
+        if k in ("softmax", "softmax_online"):
             return rel_err(o[0], torch.softmax(x, dim=1).to(dt))
-        if k in ("layer_norm", "layer_norm_y"):
+        if k in ("layer_norm", "layer_norm_y", "layer_norm_loop"):
             y = torch.nn.functional.layer_norm(x, (self.n, ), self.w.float(), self.b.float(), EPS)
             err = rel_err(o[0], y.to(dt))
-            if k == "layer_norm":
+            if k != "layer_norm_y":
                 mean = x.mean(dim=1)
                 rstd = 1 / torch.sqrt(x.var(dim=1, unbiased=False) + EPS)
                 err = max(err, rel_err(o[1], mean, x.abs().max().item()), rel_err(o[2], rstd))
@@ -436,6 +514,9 @@ class Case:
         if k in COLUMNS:
             want = self.x.double().sum(dim=0)
             return rel_err(o[0], want, self.x.double().abs().sum(dim=0).max().item())
+        if k == "row_sum_loop":
+            want = self.x.double().sum(dim=1)
+            return rel_err(o[0], want, self.x.double().abs().sum(dim=1).max().item())
         if k == "row_cumsum":
             return rel_err(o[0], self.x.double().cumsum(1).to(dt),
                            self.x.double().abs().sum(1).max().item())
@@ -450,7 +531,7 @@ class Case:
         the reference rounded to its type, so one element may be a whole
         ulp off: f16 keeps 4e-3 (about four ulps of 2^-10), bf16 gets one
         ulp of 2^-7 (plus the f32 allowance)."""
-        out = torch.float32 if self.kernel in COLUMNS else self.dtype
+        out = torch.float32 if self.kernel in COLUMNS + ("row_sum_loop", ) else self.dtype
         if out == torch.float32:
             return 1e-4
         return 4e-3 if out == torch.float16 else 2.0 ** -7 + 1e-4

@@ -21,6 +21,9 @@
 //! | `ChunkCumsumPtrs` | the same through pointer tensors and masks, row blocks on axis 0 |
 //! | `ChunkCumsumRev` | the pointer form scanning from each chunk's last row (`reverse`) |
 //! | `RowCumsum` | `BM` whole rows: a `[BM, BLOCK_N]` tile scanned along its rows' axis (`cumsum(axis=1)`) |
+//! | `LayerNormLoop` | LayerNorm forward of `BM` rows in three loops over `BN` columns at a time (tutorial 05's loops, 2-D) |
+//! | `RowSumLoop` | sums of `BM` rows through a `[BM, BN]` block pointer advanced along the row (seed 002 on `BM` rows) |
+//! | `SoftmaxOnline` | softmax of `BM` rows in two loops over `BN` columns: a running max and rescaled sum, then the outputs |
 //!
 //! ```python
 //! @triton.jit
@@ -54,6 +57,7 @@
 
 use tile_dialect::{DType, Kernel, KernelBuilder, Padding, Result, Tile};
 
+mod row_loops;
 mod scans;
 mod transposes;
 
@@ -105,6 +109,13 @@ pub enum ShapeKernel {
     ChunkCumsumRev,
     /// Prefix sums along whole rows, `BM` rows a program.
     RowCumsum,
+    /// LayerNorm forward of `BM` rows, looping over `BN` columns a step.
+    LayerNormLoop,
+    /// Row sums through a block pointer advanced by `BN` columns a step.
+    RowSumLoop,
+    /// Softmax of `BM` rows with a running max, looping over `BN`
+    /// columns a step.
+    SoftmaxOnline,
 }
 
 /// How a kernel's programs cover its `[M, N]` input.
@@ -122,11 +133,14 @@ pub enum Cover {
     /// One `BN`-wide column strip per program, looping over the rows: a
     /// grid of `cdiv(N, BN)`.
     Columns,
+    /// `BM` rows per program, looping over their columns `BN` at a time:
+    /// a grid of `cdiv(M, BM)`.
+    RowSteps,
 }
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 18] = [
+    pub const ALL: [ShapeKernel; 21] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
@@ -145,6 +159,9 @@ impl ShapeKernel {
         ShapeKernel::ChunkCumsumPtrs,
         ShapeKernel::ChunkCumsumRev,
         ShapeKernel::RowCumsum,
+        ShapeKernel::LayerNormLoop,
+        ShapeKernel::RowSumLoop,
+        ShapeKernel::SoftmaxOnline,
     ];
 
     /// The kernel's name on command lines and in tables (also its
@@ -169,6 +186,9 @@ impl ShapeKernel {
             ShapeKernel::ChunkCumsumPtrs => "chunk_cumsum_ptrs",
             ShapeKernel::ChunkCumsumRev => "chunk_cumsum_rev",
             ShapeKernel::RowCumsum => "row_cumsum",
+            ShapeKernel::LayerNormLoop => "layer_norm_loop",
+            ShapeKernel::RowSumLoop => "row_sum_loop",
+            ShapeKernel::SoftmaxOnline => "softmax_online",
         }
     }
 
@@ -206,16 +226,19 @@ impl ShapeKernel {
             | ShapeKernel::ColSumPtrs
             | ShapeKernel::ColSumBlock => Cover::Columns,
             ShapeKernel::ChunkCumsum => Cover::TilesByColumns,
+            ShapeKernel::LayerNormLoop | ShapeKernel::RowSumLoop | ShapeKernel::SoftmaxOnline => {
+                Cover::RowSteps
+            }
             _ => Cover::Tiles,
         }
     }
 
     /// The element type of its pointer argument `pointer` when the input
-    /// is `dtype`: `f32` for `Mean`, `Rstd` and the column sums, else
-    /// `dtype`.
+    /// is `dtype`: `f32` for `Mean`, `Rstd`, the column and the row sums,
+    /// else `dtype`.
     pub fn pointer_type(self, pointer: &str, dtype: DType) -> DType {
-        let f32_out = matches!(pointer, "Mean" | "Rstd")
-            || (self.cover() == Cover::Columns && pointer == "out_ptr");
+        let sums = self.cover() == Cover::Columns || self == ShapeKernel::RowSumLoop;
+        let f32_out = matches!(pointer, "Mean" | "Rstd") || (sums && pointer == "out_ptr");
         if f32_out { DType::F32 } else { dtype }
     }
 
@@ -235,15 +258,19 @@ impl ShapeKernel {
             | ShapeKernel::ChunkCumsum
             | ShapeKernel::ChunkCumsumPtrs
             | ShapeKernel::ChunkCumsumRev
-            | ShapeKernel::RowCumsum => &["x_ptr", "y_ptr"],
-            ShapeKernel::LayerNorm => &["X", "Y", "W", "B", "Mean", "Rstd"],
+            | ShapeKernel::RowCumsum
+            | ShapeKernel::SoftmaxOnline => &["x_ptr", "y_ptr"],
+            ShapeKernel::LayerNorm | ShapeKernel::LayerNormLoop => {
+                &["X", "Y", "W", "B", "Mean", "Rstd"]
+            }
             ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
             | ShapeKernel::ColSumStaged
             | ShapeKernel::ColSumPtrs
-            | ShapeKernel::ColSumBlock => &["x_ptr", "out_ptr"],
+            | ShapeKernel::ColSumBlock
+            | ShapeKernel::RowSumLoop => &["x_ptr", "out_ptr"],
             ShapeKernel::Gelu | ShapeKernel::GeluFast => &["x_ptr", "bias_ptr", "y_ptr"],
         }
     }
@@ -270,7 +297,7 @@ pub fn block_n(n: usize) -> i64 {
 pub fn grid(kernel: ShapeKernel, tiles: Tiles, (m, n): (usize, usize)) -> (u32, u32) {
     let cdiv = |a: usize, b: i64| u32::try_from(a.div_ceil(b as usize)).unwrap_or(u32::MAX);
     match kernel.cover() {
-        Cover::Rows => (cdiv(m, tiles.bm), 1),
+        Cover::Rows | Cover::RowSteps => (cdiv(m, tiles.bm), 1),
         Cover::Tiles => (cdiv(m, tiles.bm), cdiv(n, tiles.bn)),
         Cover::TilesByColumns => (cdiv(n, tiles.bn), cdiv(m, tiles.bm)),
         Cover::Columns => (cdiv(n, tiles.bn), 1),
@@ -292,11 +319,12 @@ pub const EPS: f32 = 1e-5;
 /// The kernel `kernel` with `tiles`, reading a `dtype` input.
 ///
 /// Arguments after the pointers ([`ShapeKernel::pointers`], all `dtype`
-/// but `Mean`, `Rstd` and the column sums' `out_ptr`, which are `f32`):
-/// `M`, `N` (`i32`), then the row strides: `stride_x`, `stride_y` (softmax,
-/// the transposes: `y` is `[N, M]`, GELU, the chunked prefix sums), `stride` (LayerNorms, then `eps`,
-/// `f32`), `stride_x`, `stride_out` (scale-bias), `stride_x` (column
-/// sums). Tile sizes must be powers of two.
+/// but `Mean`, `Rstd` and the column and row sums' `out_ptr`, which are
+/// `f32`): `M`, `N` (`i32`), then the row strides: `stride_x`, `stride_y`
+/// (the softmaxes, the transposes: `y` is `[N, M]`, GELU, the prefix
+/// sums), `stride` (LayerNorms, then `eps`, `f32`), `stride_x`,
+/// `stride_out` (scale-bias), `stride_x` (column and row sums). Tile
+/// sizes must be powers of two.
 pub fn kernel<'c>(
     context: &'c melior::Context,
     kernel: ShapeKernel,
@@ -332,6 +360,9 @@ pub fn kernel<'c>(
             ShapeKernel::ChunkCumsumPtrs => scans::chunk_cumsum_ptrs(k, sizes, &ptrs, false),
             ShapeKernel::ChunkCumsumRev => scans::chunk_cumsum_ptrs(k, sizes, &ptrs, true),
             ShapeKernel::RowCumsum => scans::row_cumsum(k, sizes, &ptrs),
+            ShapeKernel::LayerNormLoop => row_loops::layer_norm_loop(k, sizes, &ptrs),
+            ShapeKernel::RowSumLoop => row_loops::row_sum_loop(k, sizes, &ptrs),
+            ShapeKernel::SoftmaxOnline => row_loops::softmax_online(k, sizes, &ptrs),
         }
     })
 }

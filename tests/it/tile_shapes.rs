@@ -3,8 +3,9 @@
 //! axes) in several tile shapes and types, each checked as the benchmark
 //! checks it on the GPU (`tile_tools::shapes_bench::check`: every output
 //! element written, guards untouched, every element against a plain Rust
-//! reference in f64); and each default case of the benchmark compiled to
-//! PTX as the GPU's JIT compiles it.
+//! reference in f64; the row loops with a ragged last step); and each
+//! default case of the benchmark compiled to PTX as the GPU's JIT compiles
+//! it.
 
 use tile::{Arg, DType, Device, DevicePtr, Options, Specialization};
 use tile_examples::tile_shapes::{self, Cover, ShapeKernel};
@@ -21,6 +22,7 @@ fn configs(cover: Cover) -> Vec<Config> {
             &[(16, 64, 2), (32, 32, 4), (64, 128, 4), (128, 16, 2)]
         }
         Cover::Columns => &[(8, 32, 1), (16, 64, 2), (64, 16, 2)],
+        Cover::RowSteps => &[(1, 64, 1), (4, 128, 2), (16, 32, 4)],
     };
     list.iter()
         .map(|&(bm, bn, w)| Config::new(bm, bn, w))
@@ -41,7 +43,9 @@ fn every_kernel_at_an_odd_size_in_several_tile_shapes() {
             | ShapeKernel::TransposeBlock
             | ShapeKernel::TransposeOrder
             | ShapeKernel::ChunkCumsum
-            | ShapeKernel::ChunkCumsumRev => &[DType::F32, DType::F16],
+            | ShapeKernel::ChunkCumsumRev
+            | ShapeKernel::LayerNormLoop
+            | ShapeKernel::SoftmaxOnline => &[DType::F32, DType::F16],
             ShapeKernel::ScaleBias => &[DType::F32, DType::BF16],
             _ => &[DType::F32],
         };

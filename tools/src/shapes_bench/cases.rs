@@ -60,8 +60,12 @@ impl Case {
             | ShapeKernel::ChunkCumsum
             | ShapeKernel::ChunkCumsumPtrs
             | ShapeKernel::ChunkCumsumRev
-            | ShapeKernel::RowCumsum => 2 * m * n * s,
-            ShapeKernel::LayerNorm => 2 * m * n * s + 2 * n * s + 2 * m * 4,
+            | ShapeKernel::RowCumsum
+            | ShapeKernel::SoftmaxOnline => 2 * m * n * s,
+            ShapeKernel::LayerNorm | ShapeKernel::LayerNormLoop => {
+                2 * m * n * s + 2 * n * s + 2 * m * 4
+            }
+            ShapeKernel::RowSumLoop => m * n * s + m * 4,
             ShapeKernel::LayerNormY => 2 * m * n * s + 2 * n * s,
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
             ShapeKernel::ColSumStep
@@ -229,6 +233,19 @@ pub const TILES_COLUMNS: [(i64, i64, u32); 5] = [
     (128, 64, 8),
 ];
 
+/// The `[BM, BN]` steps of the row loops: 1 to 16 rows a program, 256
+/// to 4096 columns a step, 8 to 32 elements a thread.
+pub const TILES_ROW_STEPS: [(i64, i64, u32); 8] = [
+    (1, 1024, 4),
+    (1, 4096, 8),
+    (2, 1024, 4),
+    (4, 512, 4),
+    (4, 1024, 8),
+    (8, 256, 4),
+    (8, 512, 4),
+    (16, 256, 8),
+];
+
 /// The rows per program of the row kernels.
 pub const ROWS: [i64; 5] = [1, 2, 4, 8, 16];
 
@@ -251,7 +268,8 @@ pub fn row_warps(bm: i64, block_n: i64) -> Vec<u32> {
 /// The configurations of `case`: for the row kernels, `BM` in 1, 2, 4,
 /// 8, 16 with `BLOCK_N` the next power of two of N, each on the warps of
 /// [`row_warps`]; [`TILES_2D`] for the 2-D kernels, [`TILES_CHUNKS`] for
-/// the chunked prefix sums, [`TILES_COLUMNS`] for the column sums.
+/// the chunked prefix sums, [`TILES_COLUMNS`] for the column sums,
+/// [`TILES_ROW_STEPS`] for the row loops.
 pub fn configs_for(case: &Case) -> Vec<Config> {
     let fixed = |list: &[(i64, i64, u32)]| {
         list.iter()
@@ -272,6 +290,7 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
         _ if case.kernel.is_chunk_scan() => fixed(&TILES_CHUNKS),
         Cover::Tiles | Cover::TilesByColumns => fixed(&TILES_2D),
         Cover::Columns => fixed(&TILES_COLUMNS),
+        Cover::RowSteps => fixed(&TILES_ROW_STEPS),
     }
 }
 
@@ -383,6 +402,12 @@ pub fn cases(quick: bool) -> Vec<Case> {
         ),
         case(ShapeKernel::RowCumsum, DType::F32, q(65536, 4096), 1000),
         case(ShapeKernel::RowCumsum, DType::BF16, q(16384, 1024), 4096),
+        case(ShapeKernel::LayerNormLoop, DType::F32, q(8192, 1024), 8192),
+        case(ShapeKernel::LayerNormLoop, DType::BF16, q(16384, 1024), 5000),
+        case(ShapeKernel::RowSumLoop, DType::F32, q(16384, 1024), 4096),
+        case(ShapeKernel::RowSumLoop, DType::F16, q(8192, 1024), 6000),
+        case(ShapeKernel::SoftmaxOnline, DType::F32, q(16384, 1024), 4096),
+        case(ShapeKernel::SoftmaxOnline, DType::BF16, q(4096, 256), 32000),
     ]);
     out
 }
@@ -504,7 +529,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 27);
+        assert_eq!(all.len(), 33);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),

@@ -14,7 +14,8 @@
 //! - scale-bias: within `1e-6 (|x s| + |b|) + r |out| + tiny` (a fused
 //!   multiply-add or two roundings);
 //! - transpose: bit for bit;
-//! - column sums: within `1e-4` of the sum of the column's magnitudes;
+//! - column and row sums: within `1e-4` of the sum of the column's (the
+//!   row's) magnitudes;
 //! - GELU: `h = x + b` is computed in f32 as the kernel does, then
 //!   `|got - want| <= r |want| + |h|/2 (e_t |t| + (1 - t^2) |u| 2^-21) +
 //!   2^-21 |h| + tiny`, with `u` the tanh's argument, `t = tanh(u)` and
@@ -186,7 +187,7 @@ pub fn check(
     let small = tiny(case.dtype);
     let x = inputs[0];
     match case.kernel {
-        ShapeKernel::Softmax => {
+        ShapeKernel::Softmax | ShapeKernel::SoftmaxOnline => {
             for i in sampled(m) {
                 for (j, want) in softmax(&x[i * n..(i + 1) * n]).enumerate() {
                     let allowed = (TOLERANCE + r) * want.abs() + small;
@@ -199,7 +200,7 @@ pub fn check(
                 }
             }
         }
-        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => {
+        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY | ShapeKernel::LayerNormLoop => {
             let (w, b) = (inputs[1], inputs[2]);
             for i in sampled(m) {
                 let row = &x[i * n..(i + 1) * n];
@@ -214,7 +215,7 @@ pub fn check(
                         allowed,
                     );
                 }
-                if case.kernel == ShapeKernel::LayerNorm {
+                if case.kernel != ShapeKernel::LayerNormY {
                     let magnitude = row.iter().map(|v| f64::from(v.abs())).sum::<f64>() / n as f64;
                     let (mean, rstd) = (want.mean[0], want.rstd[0]);
                     errors.close(
@@ -271,6 +272,17 @@ pub fn check(
                 errors.close(
                     || format!("out[{j}]"),
                     outputs[0].at(j),
+                    want,
+                    TOLERANCE * magnitude + small,
+                );
+            }
+        }
+        ShapeKernel::RowSumLoop => {
+            for i in sampled(m) {
+                let (want, magnitude) = sum(x[i * n..(i + 1) * n].iter().map(|&v| f64::from(v)));
+                errors.close(
+                    || format!("out[{i}]"),
+                    outputs[0].at(i),
                     want,
                     TOLERANCE * magnitude + small,
                 );

@@ -53,6 +53,7 @@ impl Operands {
                 "W" | "B" | "bias_ptr" => n,
                 "Mean" | "Rstd" | "scale_ptr" => m,
                 "out_ptr" if kernel.cover() == Cover::Columns => n,
+                "out_ptr" if kernel == ShapeKernel::RowSumLoop => m,
                 _ => m * n,
             };
             let output = kernel.is_output(name);
@@ -125,7 +126,7 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
     let (m, n) = (case.m as i32, case.n as i32);
     let mut args = vec![Arg::from(m), Arg::from(n)];
     match case.kernel {
-        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY => {
+        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY | ShapeKernel::LayerNormLoop => {
             args.extend([Arg::from(n), Arg::from(EPS)]);
         }
         ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder => {
@@ -135,7 +136,8 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         | ShapeKernel::ColSumEnd
         | ShapeKernel::ColSumStaged
         | ShapeKernel::ColSumPtrs
-        | ShapeKernel::ColSumBlock => args.push(Arg::from(n)),
+        | ShapeKernel::ColSumBlock
+        | ShapeKernel::RowSumLoop => args.push(Arg::from(n)),
         ShapeKernel::Softmax
         | ShapeKernel::ScaleBias
         | ShapeKernel::Gelu
@@ -143,7 +145,8 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
         | ShapeKernel::ChunkCumsum
         | ShapeKernel::ChunkCumsumPtrs
         | ShapeKernel::ChunkCumsumRev
-        | ShapeKernel::RowCumsum => {
+        | ShapeKernel::RowCumsum
+        | ShapeKernel::SoftmaxOnline => {
             args.extend([Arg::from(n), Arg::from(n)]);
         }
     }
