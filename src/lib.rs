@@ -182,8 +182,8 @@ pub use tile_passes::{parse_module, register_all};
 pub use tile_runtime::{
     Arg, Artifact, Autotuner, Buffer, CacheKey, CompileEvent, Config, CudaArg, CudaArgs, Device,
     DevicePtr, DiskCache, Graph, Grid, InterpretError, InterpretFault, KernelCache, KernelSpec,
-    Launch, Launcher, LoadedKernel, Origin, ParamType, Precompiled, RuntimeError, Tuning,
-    VariantSource, device_or_skip,
+    Launch, Launcher, LoadedKernel, Origin, ParamType, Precompiled, Resources, RuntimeError,
+    Tuning, VariantSource, device_or_skip,
 };
 pub use tile_runtime::{cudarc, half};
 

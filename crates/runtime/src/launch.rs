@@ -25,6 +25,7 @@
 mod grid;
 mod host;
 mod jit;
+mod occupancy;
 mod raw;
 mod shape;
 
@@ -43,6 +44,7 @@ use std::panic::catch_unwind;
 use std::sync::Arc;
 
 pub use grid::Grid;
+pub use occupancy::{NO_REGISTER_CAP_VAR, Resources};
 #[doc(hidden)]
 pub use raw::{RawStream, raw_launch_host_us};
 
@@ -58,6 +60,103 @@ struct Inner {
     device: Device,
     /// The loaded code.
     code: Code,
+}
+
+/// JIT-loads the PTX (`ptx` as text and as `image`) on `device` (whose
+/// backend is `cuda`, bound to this thread), with at most `max_registers`
+/// registers a thread when given, and looks up `spec.name`, checking the
+/// function against the spec and opting in to its dynamic shared memory.
+fn load_code(
+    device: &Device,
+    cuda: &CudaBackend,
+    (ptx, image): (&str, &CString),
+    spec: &KernelSpec,
+    max_registers: Option<u32>,
+) -> Result<CudaCode> {
+    let kernel = spec.name.as_str();
+    let module = load_module(kernel, image, max_registers)?;
+    // From here the module is owned by `code` and unloaded on error.
+    let mut code = CudaCode {
+        name: Arc::from(kernel),
+        cuda: cuda.clone(),
+        module,
+        function: std::ptr::null_mut(),
+        threads: 0,
+        resources: Resources {
+            registers: 0,
+            local_bytes: 0,
+            static_shared_bytes: 0,
+            blocks_per_multiprocessor: 0,
+            register_cap: max_registers,
+        },
+    };
+    let name = CString::new(kernel).map_err(|_| RuntimeError::BadPtx {
+        kernel: kernel.to_string(),
+        message: "the kernel name contains a NUL byte".to_string(),
+    })?;
+    // SAFETY: `module` was just loaded and is still loaded.
+    code.function = match call(Some(kernel), "cuModuleGetFunction", || unsafe {
+        result::module::get_function(module, name)
+    }) {
+        Ok(f) => f,
+        Err(RuntimeError::Driver { code, .. }) if code == "CUDA_ERROR_NOT_FOUND" => {
+            return Err(RuntimeError::BadPtx {
+                kernel: kernel.to_string(),
+                message: ptx::missing_entry_message(ptx, kernel),
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    let function = code.function;
+    let attr = |a: CUfunction_attribute| -> Result<u32> {
+        // SAFETY: `function` belongs to the loaded module.
+        let v = call(Some(kernel), "reading the kernel's attributes", || unsafe {
+            result::function::get_function_attribute(function, a)
+        })?;
+        Ok(u32::try_from(v).unwrap_or(0))
+    };
+    let limits = FunctionLimits {
+        max_threads_per_block: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+        num_regs: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
+        static_shared_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+    };
+    code.threads = check_shape(spec, &device.limits(), Some(&limits))?;
+    if spec.shared_mem_bytes > DEFAULT_SHARED_MEM_LIMIT {
+        let bytes = i32::try_from(spec.shared_mem_bytes).unwrap_or(i32::MAX);
+        call(
+            Some(kernel),
+            &format!("opting in to {bytes} bytes of dynamic shared memory"),
+            // SAFETY: `function` belongs to the loaded module; the size
+            // was checked against the device's opt-in limit.
+            || unsafe {
+                result::function::set_function_attribute(
+                    function,
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    bytes,
+                )
+            },
+        )?;
+    }
+    let mut blocks: std::ffi::c_int = 0;
+    // SAFETY: `function` belongs to the loaded module; `blocks` outlives
+    // the call.
+    call(Some(kernel), "reading the kernel's occupancy", || unsafe {
+        sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &mut blocks,
+            function,
+            code.threads as std::ffi::c_int,
+            spec.shared_mem_bytes as usize,
+        )
+        .result()
+    })?;
+    code.resources = Resources {
+        registers: limits.num_regs,
+        local_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
+        static_shared_bytes: limits.static_shared_bytes,
+        blocks_per_multiprocessor: u32::try_from(blocks).unwrap_or(0),
+        register_cap: max_registers,
+    };
+    Ok(code)
 }
 
 /// What a launch runs.
@@ -78,6 +177,8 @@ struct CudaCode {
     function: sys::CUfunction,
     /// Threads per block, `spec.num_warps * 32`, checked at load.
     threads: u32,
+    /// What the function uses, as the driver reports it.
+    resources: Resources,
 }
 
 // SAFETY: the module and function handles are plain driver handles, valid
@@ -128,65 +229,25 @@ impl LoadedKernel {
             ),
         })?;
         cuda.bind("loading a module")?;
-        let module = load_module(kernel, &image)?;
-        // From here the module is owned by `inner` and unloaded on error.
-        let mut inner = CudaCode {
-            name: Arc::from(kernel),
-            cuda: cuda.clone(),
-            module,
-            function: std::ptr::null_mut(),
-            threads: 0,
-        };
-        let name = CString::new(kernel).map_err(|_| RuntimeError::BadPtx {
-            kernel: kernel.to_string(),
-            message: "the kernel name contains a NUL byte".to_string(),
-        })?;
-        // SAFETY: `module` was just loaded and is still loaded.
-        inner.function = match call(Some(kernel), "cuModuleGetFunction", || unsafe {
-            result::module::get_function(module, name)
-        }) {
-            Ok(f) => f,
-            Err(RuntimeError::Driver { code, .. }) if code == "CUDA_ERROR_NOT_FOUND" => {
-                return Err(RuntimeError::BadPtx {
-                    kernel: kernel.to_string(),
-                    message: ptx::missing_entry_message(ptx, kernel),
-                });
+        let first = load_code(device, cuda, (ptx, &image), spec, None)?;
+        let code = match first.resources {
+            _ if occupancy::cap_disabled(|name| std::env::var_os(name)) => first,
+            resources => {
+                let cap = cuda
+                    .registers_per_multiprocessor()
+                    .ok()
+                    .and_then(|per_sm| occupancy::register_cap(&resources, first.threads, per_sm));
+                // A capped compile that fails or does no better is dropped
+                // (and its module unloaded) in favour of the first.
+                match cap.map(|cap| load_code(device, cuda, (ptx, &image), spec, Some(cap))) {
+                    Some(Ok(capped)) if occupancy::keeps_cap(&resources, &capped.resources) => {
+                        capped
+                    }
+                    _ => first,
+                }
             }
-            Err(e) => return Err(e),
         };
-        let function = inner.function;
-        let attr = |a: CUfunction_attribute| -> Result<u32> {
-            // SAFETY: `function` belongs to the loaded module.
-            let v = call(Some(kernel), "reading the kernel's attributes", || unsafe {
-                result::function::get_function_attribute(function, a)
-            })?;
-            Ok(u32::try_from(v).unwrap_or(0))
-        };
-        let limits = FunctionLimits {
-            max_threads_per_block: attr(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-            )?,
-            num_regs: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
-            static_shared_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
-        };
-        inner.threads = check_shape(spec, &device.limits(), Some(&limits))?;
-        if spec.shared_mem_bytes > DEFAULT_SHARED_MEM_LIMIT {
-            let bytes = i32::try_from(spec.shared_mem_bytes).unwrap_or(i32::MAX);
-            call(
-                Some(kernel),
-                &format!("opting in to {bytes} bytes of dynamic shared memory"),
-                // SAFETY: `function` belongs to the loaded module; the size
-                // was checked against the device's opt-in limit.
-                || unsafe {
-                    result::function::set_function_attribute(
-                        function,
-                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        bytes,
-                    )
-                },
-            )?;
-        }
-        Ok(LoadedKernel::of(device, spec, Code::Cuda(inner)))
+        Ok(LoadedKernel::of(device, spec, Code::Cuda(code)))
     }
 
     /// A kernel of `spec` on `device` running `code`.
@@ -208,6 +269,16 @@ impl LoadedKernel {
     /// The device the kernel is loaded on.
     pub fn device(&self) -> &Device {
         &self.inner.device
+    }
+
+    /// What the kernel uses of the GPU (registers, spills, shared memory,
+    /// resident blocks), as the driver reports it for the code it
+    /// compiled; `None` on a CPU device.
+    pub fn resources(&self) -> Option<Resources> {
+        match &self.inner.code {
+            Code::Cuda(code) => Some(code.resources),
+            Code::Host(_) => None,
+        }
     }
 
     /// Launches the kernel on `grid` blocks of `num_warps * 32` threads

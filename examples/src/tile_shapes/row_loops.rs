@@ -132,8 +132,8 @@ pub(super) fn layer_norm_loop<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[T
         let col_mask = cols.lt(s.n);
         let w = k.load(p[2] + cols).mask(col_mask).build().to(DType::F32);
         let b = k.load(p[3] + cols).mask(col_mask).build().to(DType::F32);
-        let y = (x - mean.expand_dims(1)) * rstd.expand_dims(1) * w.expand_dims(0)
-            + b.expand_dims(0);
+        let y =
+            (x - mean.expand_dims(1)) * rstd.expand_dims(1) * w.expand_dims(0) + b.expand_dims(0);
         k.store(p[1] + offsets(rows, stride, cols), y.to(s.dtype))
             .mask(mask)
             .build();

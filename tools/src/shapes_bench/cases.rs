@@ -403,7 +403,12 @@ pub fn cases(quick: bool) -> Vec<Case> {
         case(ShapeKernel::RowCumsum, DType::F32, q(65536, 4096), 1000),
         case(ShapeKernel::RowCumsum, DType::BF16, q(16384, 1024), 4096),
         case(ShapeKernel::LayerNormLoop, DType::F32, q(8192, 1024), 8192),
-        case(ShapeKernel::LayerNormLoop, DType::BF16, q(16384, 1024), 5000),
+        case(
+            ShapeKernel::LayerNormLoop,
+            DType::BF16,
+            q(16384, 1024),
+            5000,
+        ),
         case(ShapeKernel::RowSumLoop, DType::F32, q(16384, 1024), 4096),
         case(ShapeKernel::RowSumLoop, DType::F16, q(8192, 1024), 6000),
         case(ShapeKernel::SoftmaxOnline, DType::F32, q(16384, 1024), 4096),

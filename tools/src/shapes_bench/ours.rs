@@ -9,7 +9,7 @@ use super::cases::{Case, Config};
 use super::check::{self, Stored, poison_bits, stored_bits};
 use crate::gpu_check::{GUARD, inputs};
 use crate::timing::Timer;
-use tile::{Arg, Buffer, Device, Jit, Options};
+use tile::{Arg, Buffer, Device, Jit, Options, Resources};
 use tile_dialect::DType;
 use tile_examples::tile_shapes::{self, Cover, EPS, ShapeKernel, Tiles};
 
@@ -248,6 +248,7 @@ pub fn ours(
     let times = configs
         .iter()
         .map(|config| {
+            let mut used = None;
             let time = run_checked(device, &mut operands, config, launch_order).and_then(|c| {
                 let args = operands.args();
                 // On a GPU the variant compiled for these arguments is
@@ -256,19 +257,37 @@ pub fn ours(
                     true => None,
                     false => Some(c.jit.variant(device, &args).map_err(err)?),
                 };
+                used = loaded.as_ref().and_then(|l| l.resources());
                 timer.median_ms(|| match &loaded {
                     Some(loaded) => loaded.launch_async(c.grid, &args),
                     None => c.jit.launch_async(device, c.grid, &args),
                 })
             });
+            let used = used.map(|r| resources_text(&r)).unwrap_or_default();
             match &time {
-                Ok(ms) => println!("  ours {label} {}: checked, {ms:.4} ms", config.name()),
+                Ok(ms) => println!(
+                    "  ours {label} {}: checked, {ms:.4} ms{used}",
+                    config.name()
+                ),
                 Err(e) => println!("  ours {label} {}: FAIL {e}", config.name()),
             }
             time
         })
         .collect();
     Measured { copy_ms, times }
+}
+
+/// ` (35 regs, 0 B local, 1 block/SM)`, and the register cap when one
+/// was set: what the driver's JIT made of a configuration.
+pub fn resources_text(r: &Resources) -> String {
+    let cap = r
+        .register_cap
+        .map(|c| format!(", capped at {c}"))
+        .unwrap_or_default();
+    format!(
+        " ({} regs, {} B local, {} block/SM{cap})",
+        r.registers, r.local_bytes, r.blocks_per_multiprocessor
+    )
 }
 
 #[cfg(test)]
