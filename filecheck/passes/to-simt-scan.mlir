@@ -26,6 +26,8 @@
 // CHECK: gpu.barrier
 // CHECK: llvm.load %{{.*}}  {alignment = 4 : i64} : !llvm.ptr<3> -> f32
 // CHECK-NOT: gpu.shuffle  down
+// An f32 load scanned: nothing narrow to scan again from.
+// CHECK-NOT: cvt.f32
 // CHECK: gpu.return
 // PTX-LABEL: gpu.binary @tile
 // PTX-SAME: .entry cumsum_1d
@@ -142,5 +144,38 @@ func.func @cumsum_cols(%x: !tile.ptr<f32>, %out: !tile.ptr<f32>) attributes {til
   %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<4x32x!tile.ptr<f32>>
   %o = "tile.addptr"(%os, %off) : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xi32>) -> tensor<4x32x!tile.ptr<f32>>
   "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<4x32x!tile.ptr<f32>>, tensor<4x32xf32>) -> ()
+  return
+}
+
+// -----
+
+// A sum of bf16 widened to f32 before the scan (`x.to(f32).cumsum()`):
+// the thread's totals come from the widened values, and once the lanes'
+// and warps' prefixes are known each element is widened and scanned
+// again from the bf16 register (a conversion of its own, kept apart by
+// its side effect), so the f32 prefixes are not live across the barrier.
+// CHECK-LABEL: gpu.func @cumsum_of_widened_bf16
+// CHECK-COUNT-8: arith.extf %{{.*}} : bf16 to f32
+// CHECK: gpu.shuffle  up
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.inline_asm has_side_effects "cvt.f32.bf16 $0, $1;", "=f,h"
+// CHECK: gpu.return
+// PTX: .entry cumsum_of_widened_bf16
+// PTX-SAME: cvt.f32.bf16
+// PTX-SAME: bar.sync
+// PTX-SAME: ld.shared
+// PTX-SAME: cvt.f32.bf16
+// PTX-SAME: st.global
+func.func @cumsum_of_widened_bf16(%x: !tile.ptr<bf16>, %out: !tile.ptr<f32>) attributes {tile.kernel} {
+  %c = "tile.arange"() {start = 0 : i32, end = 1024 : i32} : () -> tensor<1024xi32>
+  %ps = "tile.splat"(%x) : (!tile.ptr<bf16>) -> tensor<1024x!tile.ptr<bf16>>
+  %p = "tile.addptr"(%ps, %c) : (tensor<1024x!tile.ptr<bf16>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<bf16>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", volatile = false, operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<1024x!tile.ptr<bf16>>) -> tensor<1024xbf16>
+  %w = arith.extf %v : tensor<1024xbf16> to tensor<1024xf32>
+  %s = "tile.scan"(%w) {kind = "sum", axis = 0 : i32, reverse = false} : (tensor<1024xf32>) -> tensor<1024xf32>
+  %os = "tile.splat"(%out) : (!tile.ptr<f32>) -> tensor<1024x!tile.ptr<f32>>
+  %o = "tile.addptr"(%os, %c) : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>) -> tensor<1024x!tile.ptr<f32>>
+  "tile.store"(%o, %s) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>) -> ()
   return
 }

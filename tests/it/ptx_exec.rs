@@ -33,6 +33,7 @@ mod matmul;
 mod memory_order;
 mod ops;
 mod padding;
+mod scans;
 mod streams;
 
 /// A kernel argument: a buffer (its bytes) or a scalar.

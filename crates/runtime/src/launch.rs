@@ -64,7 +64,8 @@ struct Inner {
 
 /// JIT-loads the PTX (`ptx` as text and as `image`) on `device` (whose
 /// backend is `cuda`, bound to this thread), with at most `max_registers`
-/// registers a thread when given, and looks up `spec.name`, checking the
+/// registers a thread when given (`CU_JIT_MAX_REGISTERS`), and looks up
+/// `spec.name`, checking the
 /// function against the spec and opting in to its dynamic shared memory.
 fn load_code(
     device: &Device,
@@ -159,6 +160,31 @@ fn load_code(
     Ok(code)
 }
 
+/// [`load_code`] under `cap` registers a thread: as the entry's `.maxnreg`
+/// in place of its register directives where it has any, else as the
+/// JIT's option.
+fn load_capped(
+    device: &Device,
+    cuda: &CudaBackend,
+    ptx: &str,
+    image: &CString,
+    spec: &KernelSpec,
+    cap: u32,
+) -> Result<CudaCode> {
+    let mut code = match occupancy::with_register_cap(ptx, cap) {
+        Some(edited) => {
+            let edited_image = CString::new(edited.as_str()).map_err(|e| RuntimeError::BadPtx {
+                kernel: spec.name.clone(),
+                message: format!("the capped PTX has a NUL byte at {}", e.nul_position()),
+            })?;
+            load_code(device, cuda, (&edited, &edited_image), spec, None)?
+        }
+        None => load_code(device, cuda, (ptx, image), spec, Some(cap))?,
+    };
+    code.resources.register_cap = Some(cap);
+    Ok(code)
+}
+
 /// What a launch runs.
 enum Code {
     /// A module loaded on a GPU.
@@ -239,7 +265,7 @@ impl LoadedKernel {
                     .and_then(|per_sm| occupancy::register_cap(&resources, first.threads, per_sm));
                 // A capped compile that fails or does no better is dropped
                 // (and its module unloaded) in favour of the first.
-                match cap.map(|cap| load_code(device, cuda, (ptx, &image), spec, Some(cap))) {
+                match cap.map(|cap| load_capped(device, cuda, ptx, &image, spec, cap)) {
                     Some(Ok(capped)) if occupancy::keeps_cap(&resources, &capped.resources) => {
                         capped
                     }

@@ -183,6 +183,17 @@ pub fn scan<'c>(
         }
     }
 
+    // Narrow floats scanned in f32 (the scan's own widening, or an
+    // `arith.extf` the source comes from): the elements are scanned again
+    // from the narrow values once the prefixes are known, so the thread
+    // keeps those, not its f32 prefixes, across the exchanges (half the
+    // registers).
+    let narrow = match acc != ty {
+        true => Some((regs.clone(), ty)),
+        false => widened_from(e, view.src, &dist, op)?,
+    };
+    let lean = narrow.filter(|_| !wraps && sc.acc == DType::F32);
+
     // 1. In the thread.
     let mut local: Vec<Option<Val>> = vec![None; regs.len()];
     let mut totals: BTreeMap<RunKey, Val> = BTreeMap::new();
@@ -238,9 +249,18 @@ pub fn scan<'c>(
             if let Some(l) = lane_prefix[&run] {
                 prefix = Some(sc.join(e, prefix, l));
             }
-            for &(_, r) in &runs[&run] {
-                let mine = local[r].expect("every register is in a run");
-                out[r] = Some(sc.join(e, prefix, mine));
+            if let Some((narrow, narrow_ty)) = &lean {
+                let mut running = prefix;
+                for &(_, r) in &runs[&run] {
+                    let x = widened_again(e, narrow[r], *narrow_ty, sc.acc_type);
+                    running = Some(sc.join(e, running, x));
+                    out[r] = running;
+                }
+            } else {
+                for &(_, r) in &runs[&run] {
+                    let mine = local[r].expect("every register is in a run");
+                    out[r] = Some(sc.join(e, prefix, mine));
+                }
             }
             carry = Some(sc.join(e, carry, chunk_totals[&run]));
         }
@@ -260,6 +280,43 @@ pub fn scan<'c>(
     }
     e.set(result, Lowered::Regs(values));
     Ok(())
+}
+
+/// The f16 or bf16 registers `src` was widened from, when it is the
+/// result of an `arith.extf` lowered in the same layout.
+fn widened_from<'c>(
+    e: &mut Emitter<'_, 'c>,
+    src: Value<'c, '_>,
+    dist: &super::emit::Dist,
+    op: &OperationRef<'c, '_>,
+) -> Result<Option<(Vec<Val>, DType)>, PassError> {
+    let Some(ext) = crate::edit::as_result(src).map(|r| r.owner()) else {
+        return Ok(None);
+    };
+    if tile_dialect::view::op_name(&ext) != "arith.extf" {
+        return Ok(None);
+    }
+    let narrow: Value = ext.operand(0).expect("an extf has an operand");
+    let ty = e.dtype(narrow, op)?;
+    if !matches!(ty, DType::F16 | DType::BF16) || *e.dist(narrow, op)? != **dist {
+        return Ok(None);
+    }
+    match e.get(narrow, op)? {
+        Lowered::Regs(regs) => Ok(Some((regs.clone(), ty))),
+        _ => Ok(None),
+    }
+}
+
+/// `x` (an f16 or bf16 register) widened to f32 by a conversion of its
+/// own, which neither LLVM nor `ptxas` merges with the first one: the
+/// narrow value is what stays live.
+fn widened_again<'c>(e: &mut Emitter<'_, 'c>, x: Val, ty: DType, f32_type: Type<'c>) -> Val {
+    let asm = match ty {
+        DType::BF16 => "cvt.f32.bf16 $0, $1;",
+        _ => "cvt.f32.f16 $0, $1;",
+    };
+    e.ir.inline_asm(asm, "=f,h", &[x], Some(f32_type), true)
+        .expect("the conversion has a result")
 }
 
 /// Step 2 for one run total `t`: the combination of the totals of the

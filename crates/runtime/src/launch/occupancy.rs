@@ -8,13 +8,21 @@
 //! which a memory-bound kernel pays in bandwidth. So a kernel whose
 //! resident blocks are bound by its registers, and which would fit one
 //! more block with at most one allocation unit (8 registers a thread)
-//! fewer, is compiled again under that cap (`CU_JIT_MAX_REGISTERS`); the
-//! capped code is kept when it does fit more blocks and spills no more
-//! (its local memory no larger). [`NO_REGISTER_CAP_VAR`] turns this off.
+//! fewer, is compiled again under that cap: as `.maxnreg` in place of the
+//! entry's own register directive where it has one (the `.minnctapersm 1`
+//! of kernels that stream memory in a loop, which would override a
+//! global cap), else as `CU_JIT_MAX_REGISTERS`. The capped code is kept
+//! when it does fit more blocks and spills at most
+//! [`SPILL_ALLOWANCE_BYTES`] a thread more. [`NO_REGISTER_CAP_VAR`] turns
+//! this off.
 
 /// The variable that turns the register cap off: any value but `0` or
 /// empty.
 pub const NO_REGISTER_CAP_VAR: &str = "TILE_NO_REGISTER_CAP";
+
+/// The local memory a thread may gain under the cap (a few registers'
+/// worth of spills, which stay in L1) and still be kept.
+pub(crate) const SPILL_ALLOWANCE_BYTES: u32 = 16;
 
 /// Registers are allocated to a thread in units of this many.
 pub(crate) const REGISTER_UNIT: u32 = 8;
@@ -64,10 +72,36 @@ pub(crate) fn register_cap(first: &Resources, threads: u32, registers_per_sm: u3
 }
 
 /// Whether the code compiled under a cap (`capped`) is better than the
-/// first (`first`): more blocks resident and no more local memory.
+/// first (`first`): more blocks resident, and local memory at most
+/// [`SPILL_ALLOWANCE_BYTES`] larger.
 pub(crate) fn keeps_cap(first: &Resources, capped: &Resources) -> bool {
     capped.blocks_per_multiprocessor > first.blocks_per_multiprocessor
-        && capped.local_bytes <= first.local_bytes
+        && capped.local_bytes <= first.local_bytes.saturating_add(SPILL_ALLOWANCE_BYTES)
+}
+
+/// `ptx` with each entry's register directives (`.minnctapersm`,
+/// `.maxnreg`) replaced by one `.maxnreg cap`, or `None` when no entry
+/// has one.
+pub(crate) fn with_register_cap(ptx: &str, cap: u32) -> Option<String> {
+    let mut out = String::with_capacity(ptx.len() + 16);
+    let (mut found, mut capped_entry) = (false, false);
+    for line in ptx.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with(".visible") || t.starts_with(".entry") {
+            capped_entry = false;
+        }
+        let directive = t.starts_with(".minnctapersm") || t.starts_with(".maxnreg");
+        if !directive {
+            out.push_str(line);
+            continue;
+        }
+        found = true;
+        if !capped_entry {
+            out.push_str(&format!(".maxnreg {cap}\n"));
+            capped_entry = true;
+        }
+    }
+    found.then_some(out)
 }
 
 /// Whether `var` (the environment read through it) turns the cap off.
@@ -157,13 +191,42 @@ mod tests {
     }
 
     #[test]
-    fn capped_code_is_kept_only_when_it_fits_more_without_more_spills() {
+    fn capped_code_is_kept_only_when_it_fits_more_and_spills_little() {
         let first = resources(35, 0, 1);
         assert!(keeps_cap(&first, &resources(32, 0, 2)));
-        assert!(!keeps_cap(&first, &resources(32, 16, 2)));
+        assert!(keeps_cap(&first, &resources(32, 16, 2)));
+        assert!(!keeps_cap(&first, &resources(32, 20, 2)));
         assert!(!keeps_cap(&first, &resources(32, 0, 1)));
         let spilling = resources(40, 24, 1);
-        assert!(keeps_cap(&spilling, &resources(32, 24, 2)));
+        assert!(keeps_cap(&spilling, &resources(32, 40, 2)));
+        assert!(!keeps_cap(&spilling, &resources(32, 48, 2)));
+    }
+
+    #[test]
+    fn the_cap_replaces_an_entrys_register_directives() {
+        let ptx = ".visible .entry k(\n\t.param .u64 p\n)\n.maxntid 128, 1, 1\n.minnctapersm 1\n{\n\tret;\n}\n";
+        let capped = with_register_cap(ptx, 32).unwrap();
+        assert_eq!(
+            capped,
+            ".visible .entry k(\n\t.param .u64 p\n)\n.maxntid 128, 1, 1\n.maxnreg 32\n{\n\tret;\n}\n"
+        );
+        // Both directives: one cap for the entry.
+        let both = ptx.replace(".minnctapersm 1\n", ".minnctapersm 1\n.maxnreg 200\n");
+        assert_eq!(with_register_cap(&both, 32).unwrap(), capped);
+        // Two entries, each capped.
+        let two = format!("{ptx}{}", ptx.replace("entry k", "entry j"));
+        assert_eq!(
+            with_register_cap(&two, 40)
+                .unwrap()
+                .matches(".maxnreg 40")
+                .count(),
+            2
+        );
+        // No directive: the cap goes to the JIT instead.
+        assert_eq!(
+            with_register_cap(&ptx.replace(".minnctapersm 1\n", ""), 32),
+            None
+        );
     }
 
     #[test]
