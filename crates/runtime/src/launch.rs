@@ -25,8 +25,8 @@
 mod grid;
 mod host;
 mod jit;
-mod occupancy;
 mod raw;
+mod resources;
 mod shape;
 
 use crate::backend::CudaBackend;
@@ -44,9 +44,9 @@ use std::panic::catch_unwind;
 use std::sync::Arc;
 
 pub use grid::Grid;
-pub use occupancy::{NO_REGISTER_CAP_VAR, Resources};
 #[doc(hidden)]
 pub use raw::{RawStream, raw_launch_host_us};
+pub use resources::Resources;
 
 /// A kernel loaded on a device, ready to launch. Cheap to clone; the module
 /// is unloaded when the last clone is dropped.
@@ -63,19 +63,17 @@ struct Inner {
 }
 
 /// JIT-loads the PTX (`ptx` as text and as `image`) on `device` (whose
-/// backend is `cuda`, bound to this thread), with at most `max_registers`
-/// registers a thread when given (`CU_JIT_MAX_REGISTERS`), and looks up
-/// `spec.name`, checking the
+/// backend is `cuda`, bound to this thread) and looks up `spec.name`,
+/// checking the
 /// function against the spec and opting in to its dynamic shared memory.
 fn load_code(
     device: &Device,
     cuda: &CudaBackend,
     (ptx, image): (&str, &CString),
     spec: &KernelSpec,
-    max_registers: Option<u32>,
 ) -> Result<CudaCode> {
     let kernel = spec.name.as_str();
-    let module = load_module(kernel, image, max_registers)?;
+    let module = load_module(kernel, image)?;
     // From here the module is owned by `code` and unloaded on error.
     let mut code = CudaCode {
         name: Arc::from(kernel),
@@ -88,7 +86,6 @@ fn load_code(
             local_bytes: 0,
             static_shared_bytes: 0,
             blocks_per_multiprocessor: 0,
-            register_cap: max_registers,
         },
     };
     let name = CString::new(kernel).map_err(|_| RuntimeError::BadPtx {
@@ -155,33 +152,7 @@ fn load_code(
         local_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
         static_shared_bytes: limits.static_shared_bytes,
         blocks_per_multiprocessor: u32::try_from(blocks).unwrap_or(0),
-        register_cap: max_registers,
     };
-    Ok(code)
-}
-
-/// [`load_code`] under `cap` registers a thread: as the entry's `.maxnreg`
-/// in place of its register directives where it has any, else as the
-/// JIT's option.
-fn load_capped(
-    device: &Device,
-    cuda: &CudaBackend,
-    ptx: &str,
-    image: &CString,
-    spec: &KernelSpec,
-    cap: u32,
-) -> Result<CudaCode> {
-    let mut code = match occupancy::with_register_cap(ptx, cap) {
-        Some(edited) => {
-            let edited_image = CString::new(edited.as_str()).map_err(|e| RuntimeError::BadPtx {
-                kernel: spec.name.clone(),
-                message: format!("the capped PTX has a NUL byte at {}", e.nul_position()),
-            })?;
-            load_code(device, cuda, (&edited, &edited_image), spec, None)?
-        }
-        None => load_code(device, cuda, (ptx, image), spec, Some(cap))?,
-    };
-    code.resources.register_cap = Some(cap);
     Ok(code)
 }
 
@@ -255,24 +226,7 @@ impl LoadedKernel {
             ),
         })?;
         cuda.bind("loading a module")?;
-        let first = load_code(device, cuda, (ptx, &image), spec, None)?;
-        let code = match first.resources {
-            _ if occupancy::cap_disabled(|name| std::env::var_os(name)) => first,
-            resources => {
-                let cap = cuda
-                    .registers_per_multiprocessor()
-                    .ok()
-                    .and_then(|per_sm| occupancy::register_cap(&resources, first.threads, per_sm));
-                // A capped compile that fails or does no better is dropped
-                // (and its module unloaded) in favour of the first.
-                match cap.map(|cap| load_capped(device, cuda, ptx, &image, spec, cap)) {
-                    Some(Ok(capped)) if occupancy::keeps_cap(&resources, &capped.resources) => {
-                        capped
-                    }
-                    _ => first,
-                }
-            }
-        };
+        let code = load_code(device, cuda, (ptx, &image), spec)?;
         Ok(LoadedKernel::of(device, spec, Code::Cuda(code)))
     }
 

@@ -97,7 +97,7 @@ pub use half;
 pub use host::{Allocation, HostKernel, HostMemory, InterpretError, InterpretFault};
 pub use kernel::{Arg, KernelSpec, MAX_I32_OFFSET_ELEMS, ParamType};
 pub use kernel_cache::{Fetched, KernelCache};
-pub use launch::{Grid, LoadedKernel, NO_REGISTER_CAP_VAR, Resources};
+pub use launch::{Grid, LoadedKernel, Resources};
 pub use launcher::{Launcher, VariantSource};
 pub use precompiled::Precompiled;
 pub use specialization::{Fact, Specialization};

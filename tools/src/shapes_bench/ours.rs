@@ -277,15 +277,11 @@ pub fn ours(
     Measured { copy_ms, times }
 }
 
-/// ` (35 regs, 0 B local, 1 block/SM)`, and the register cap when one
-/// was set: what the driver's JIT made of a configuration.
+/// ` (35 regs, 0 B local, 1 block/SM)`: what the driver's JIT made of a
+/// configuration.
 pub fn resources_text(r: &Resources) -> String {
-    let cap = r
-        .register_cap
-        .map(|c| format!(", capped at {c}"))
-        .unwrap_or_default();
     format!(
-        " ({} regs, {} B local, {} block/SM{cap})",
+        " ({} regs, {} B local, {} block/SM)",
         r.registers, r.local_bytes, r.blocks_per_multiprocessor
     )
 }

@@ -90,15 +90,6 @@ impl CudaBackend {
         Ok((backend, limits))
     }
 
-    /// Registers one multiprocessor holds (65536 on an H100).
-    pub(crate) fn registers_per_multiprocessor(&self) -> Result<u32> {
-        let a = CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR;
-        let v = call(None, "reading the device's registers", || {
-            self.ctx.attribute(a)
-        })?;
-        Ok(u32::try_from(v).unwrap_or(0))
-    }
-
     /// Makes the context current on this thread.
     pub(crate) fn bind(&self, during: &str) -> Result<()> {
         call(None, during, || self.ctx.bind_to_thread())

@@ -9,26 +9,17 @@ use std::ffi::{CString, c_void};
 const JIT_LOG_BYTES: usize = 16 * 1024;
 
 /// `cuModuleLoadDataEx` with an error-log buffer, so a JIT failure comes
-/// back with the assembler's messages; with `max_registers`, the code is
-/// compiled under that many registers a thread (`CU_JIT_MAX_REGISTERS`).
-pub(super) fn load_module(
-    kernel: &str,
-    image: &CString,
-    max_registers: Option<u32>,
-) -> Result<sys::CUmodule> {
+/// back with the assembler's messages.
+pub(super) fn load_module(kernel: &str, image: &CString) -> Result<sys::CUmodule> {
     let mut log = vec![0u8; JIT_LOG_BYTES];
-    let mut options = vec![
+    let mut options = [
         CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
         CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
     ];
-    let mut values: Vec<*mut c_void> = vec![
+    let mut values: [*mut c_void; 2] = [
         log.as_mut_ptr().cast(),
         std::ptr::without_provenance_mut(JIT_LOG_BYTES),
     ];
-    if let Some(cap) = max_registers {
-        options.push(CUjit_option::CU_JIT_MAX_REGISTERS);
-        values.push(std::ptr::without_provenance_mut(cap as usize));
-    }
     let mut module: sys::CUmodule = std::ptr::null_mut();
     // SAFETY: `image` is a NUL-terminated PTX string; the options and their
     // values are two arrays of equal length; the log buffer has the size
