@@ -569,17 +569,22 @@ fn col_sum_block<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile<'k>]) {
         bm,
         [acc, block],
         |_, [acc, block]| {
-            let x = k
-                .load(block)
-                .boundary_check(&[0, 1])
-                .padding(Padding::Zero)
-                .build()
-                .to(DType::F32);
+            let x = zero_padded(k, block);
             [acc + x, block.advance([bm, 0])]
         },
     );
     let cols = start + k.arange(0, bn);
     k.store(p[1] + cols, acc.sum(0)).mask(cols.lt(s.n)).build();
+}
+
+/// The block of `block`, both axes checked and padded with zeros, in
+/// f32.
+fn zero_padded<'k>(k: &'k KernelBuilder<'k>, block: Tile<'k>) -> Tile<'k> {
+    k.load(block)
+        .boundary_check(&[0, 1])
+        .padding(Padding::Zero)
+        .build()
+        .to(DType::F32)
 }
 
 /// `gelu_tanh(x + bias[None, :])` in f32, its `tanh` accurate or, with

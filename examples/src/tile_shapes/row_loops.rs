@@ -71,8 +71,8 @@
 //!                  mask=mask)
 //! ```
 
-use super::{Sizes, offsets};
-use tile_dialect::{DType, KernelBuilder, Padding, Tile};
+use super::{Sizes, offsets, zero_padded};
+use tile_dialect::{DType, KernelBuilder, Tile};
 
 /// This program's `BM` rows and their mask.
 fn program_rows<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>) -> (Tile<'k>, Tile<'k>) {
@@ -94,6 +94,34 @@ fn step_cols<'k>(
     (cols, mask)
 }
 
+/// The step at `off` of `BM` rows of `x` (row stride `stride`): its
+/// columns, its mask and its values in f32, `other` where masked.
+struct Rows<'k> {
+    rows: Tile<'k>,
+    row_mask: Tile<'k>,
+    stride: Tile<'k>,
+    other: f64,
+}
+
+impl<'k> Rows<'k> {
+    fn step(
+        &self,
+        k: &'k KernelBuilder<'k>,
+        s: Sizes<'k>,
+        x: Tile<'k>,
+        off: Tile<'k>,
+    ) -> (Tile<'k>, Tile<'k>, Tile<'k>) {
+        let (cols, mask) = step_cols(k, s, off, self.row_mask);
+        let x = k
+            .load(x + offsets(self.rows, self.stride, cols))
+            .mask(mask)
+            .other(self.other)
+            .build()
+            .to(DType::F32);
+        (cols, mask, x)
+    }
+}
+
 /// LayerNorm forward of `BM` rows in three loops over the columns (the
 /// mean, the biased variance of the centred values, then `Y`), `Mean` and
 /// `Rstd` stored between the second and the third.
@@ -102,16 +130,13 @@ pub(super) fn layer_norm_loop<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[T
     let eps = k.arg("eps", DType::F32);
     let (_, bn) = s.bm_bn();
     let (rows, row_mask) = program_rows(k, s);
-    let load_x = |off| {
-        let (cols, mask) = step_cols(k, s, off, row_mask);
-        let x = k
-            .load(p[0] + offsets(rows, stride, cols))
-            .mask(mask)
-            .other(0.0)
-            .build()
-            .to(DType::F32);
-        (cols, mask, x)
+    let x_rows = Rows {
+        rows,
+        row_mask,
+        stride,
+        other: 0.0,
     };
+    let load_x = |off| x_rows.step(k, s, p[0], off);
     let zeros = k.zeros(&[s.tiles.bm, s.tiles.bn], DType::F32);
     let [acc] = k.for_range(0, s.n, bn, [zeros], |off, [acc]| {
         let (_, _, x) = load_x(off);
@@ -158,12 +183,7 @@ pub(super) fn row_sum_loop<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Tile
         .build();
     let acc = k.zeros(&[s.tiles.bm], DType::F32);
     let [acc, _] = k.for_range(0, s.n, bn, [acc, block], |_, [acc, block]| {
-        let x = k
-            .load(block)
-            .boundary_check(&[0, 1])
-            .padding(Padding::Zero)
-            .build()
-            .to(DType::F32);
+        let x = zero_padded(k, block);
         [acc + x.sum(1), block.advance([0, bn])]
     });
     let (rows, row_mask) = program_rows(k, s);
@@ -176,16 +196,13 @@ pub(super) fn softmax_online<'k>(k: &'k KernelBuilder<'k>, s: Sizes<'k>, p: &[Ti
     let (stride_x, stride_y) = (k.arg("stride_x", DType::I32), k.arg("stride_y", DType::I32));
     let (_, bn) = s.bm_bn();
     let (rows, row_mask) = program_rows(k, s);
-    let load_x = |off| {
-        let (cols, mask) = step_cols(k, s, off, row_mask);
-        let x = k
-            .load(p[0] + offsets(rows, stride_x, cols))
-            .mask(mask)
-            .other(f64::NEG_INFINITY)
-            .build()
-            .to(DType::F32);
-        (cols, mask, x)
+    let x_rows = Rows {
+        rows,
+        row_mask,
+        stride: stride_x,
+        other: f64::NEG_INFINITY,
     };
+    let load_x = |off| x_rows.step(k, s, p[0], off);
     let m = k.full(&[s.tiles.bm], f64::NEG_INFINITY, DType::F32);
     let sum = k.zeros(&[s.tiles.bm], DType::F32);
     let [m, sum] = k.for_range(0, s.n, bn, [m, sum], |off, [m, sum]| {
