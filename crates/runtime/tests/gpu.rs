@@ -144,6 +144,12 @@ fn add_one_kernel() -> Result<(), RuntimeError> {
         return Ok(());
     };
     let kernel = device.load(ADD_ONE_PTX, &add_one_spec(4))?;
+    // What the driver made of it: a few registers, no spills, and as many
+    // 128-thread blocks a multiprocessor as it allows (16 on sm_90).
+    let used = kernel.resources().expect("a GPU kernel reports resources");
+    assert!((1..=32).contains(&used.registers), "{used:?}");
+    assert_eq!(used.local_bytes, 0, "{used:?}");
+    assert!(used.blocks_per_multiprocessor >= 8, "{used:?}");
     let n: i32 = 1000;
     let host: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
     let x = device.upload(&host)?;

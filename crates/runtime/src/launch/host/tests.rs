@@ -143,6 +143,8 @@ fn a_launcher_compiles_for_the_loaders_chip_and_runs_the_loaded_kernel() {
         .variant(&device, &[Arg::from(&out), Arg::I32(3)])
         .unwrap();
     assert_eq!(kernel.spec().num_warps, 2);
+    // No driver compiled it: nothing to report of registers or blocks.
+    assert_eq!(kernel.resources(), None);
     kernel
         .launch(1u32, &[Arg::from(&out), Arg::I32(1)])
         .unwrap();
