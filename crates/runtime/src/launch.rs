@@ -62,100 +62,6 @@ struct Inner {
     code: Code,
 }
 
-/// JIT-loads the PTX (`ptx` as text and as `image`) on `device` (whose
-/// backend is `cuda`, bound to this thread) and looks up `spec.name`,
-/// checking the
-/// function against the spec and opting in to its dynamic shared memory.
-fn load_code(
-    device: &Device,
-    cuda: &CudaBackend,
-    (ptx, image): (&str, &CString),
-    spec: &KernelSpec,
-) -> Result<CudaCode> {
-    let kernel = spec.name.as_str();
-    let module = load_module(kernel, image)?;
-    // From here the module is owned by `code` and unloaded on error.
-    let mut code = CudaCode {
-        name: Arc::from(kernel),
-        cuda: cuda.clone(),
-        module,
-        function: std::ptr::null_mut(),
-        threads: 0,
-        resources: Resources {
-            registers: 0,
-            local_bytes: 0,
-            static_shared_bytes: 0,
-            blocks_per_multiprocessor: 0,
-        },
-    };
-    let name = CString::new(kernel).map_err(|_| RuntimeError::BadPtx {
-        kernel: kernel.to_string(),
-        message: "the kernel name contains a NUL byte".to_string(),
-    })?;
-    // SAFETY: `module` was just loaded and is still loaded.
-    code.function = match call(Some(kernel), "cuModuleGetFunction", || unsafe {
-        result::module::get_function(module, name)
-    }) {
-        Ok(f) => f,
-        Err(RuntimeError::Driver { code, .. }) if code == "CUDA_ERROR_NOT_FOUND" => {
-            return Err(RuntimeError::BadPtx {
-                kernel: kernel.to_string(),
-                message: ptx::missing_entry_message(ptx, kernel),
-            });
-        }
-        Err(e) => return Err(e),
-    };
-    let function = code.function;
-    let attr = |a: CUfunction_attribute| -> Result<u32> {
-        // SAFETY: `function` belongs to the loaded module.
-        let v = call(Some(kernel), "reading the kernel's attributes", || unsafe {
-            result::function::get_function_attribute(function, a)
-        })?;
-        Ok(u32::try_from(v).unwrap_or(0))
-    };
-    let limits = FunctionLimits {
-        max_threads_per_block: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
-        num_regs: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
-        static_shared_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
-    };
-    code.threads = check_shape(spec, &device.limits(), Some(&limits))?;
-    if spec.shared_mem_bytes > DEFAULT_SHARED_MEM_LIMIT {
-        let bytes = i32::try_from(spec.shared_mem_bytes).unwrap_or(i32::MAX);
-        call(
-            Some(kernel),
-            &format!("opting in to {bytes} bytes of dynamic shared memory"),
-            // SAFETY: `function` belongs to the loaded module; the size
-            // was checked against the device's opt-in limit.
-            || unsafe {
-                result::function::set_function_attribute(
-                    function,
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    bytes,
-                )
-            },
-        )?;
-    }
-    let mut blocks: std::ffi::c_int = 0;
-    // SAFETY: `function` belongs to the loaded module; `blocks` outlives
-    // the call.
-    call(Some(kernel), "reading the kernel's occupancy", || unsafe {
-        sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            &mut blocks,
-            function,
-            code.threads as std::ffi::c_int,
-            spec.shared_mem_bytes as usize,
-        )
-        .result()
-    })?;
-    code.resources = Resources {
-        registers: limits.num_regs,
-        local_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
-        static_shared_bytes: limits.static_shared_bytes,
-        blocks_per_multiprocessor: u32::try_from(blocks).unwrap_or(0),
-    };
-    Ok(code)
-}
-
 /// What a launch runs.
 enum Code {
     /// A module loaded on a GPU.
@@ -226,8 +132,84 @@ impl LoadedKernel {
             ),
         })?;
         cuda.bind("loading a module")?;
-        let code = load_code(device, cuda, (ptx, &image), spec)?;
-        Ok(LoadedKernel::of(device, spec, Code::Cuda(code)))
+        let module = load_module(kernel, &image)?;
+        // From here the module is owned by `inner` and unloaded on error.
+        let mut inner = CudaCode {
+            name: Arc::from(kernel),
+            cuda: cuda.clone(),
+            module,
+            function: std::ptr::null_mut(),
+            threads: 0,
+            resources: Resources::default(),
+        };
+        let name = CString::new(kernel).map_err(|_| RuntimeError::BadPtx {
+            kernel: kernel.to_string(),
+            message: "the kernel name contains a NUL byte".to_string(),
+        })?;
+        // SAFETY: `module` was just loaded and is still loaded.
+        inner.function = match call(Some(kernel), "cuModuleGetFunction", || unsafe {
+            result::module::get_function(module, name)
+        }) {
+            Ok(f) => f,
+            Err(RuntimeError::Driver { code, .. }) if code == "CUDA_ERROR_NOT_FOUND" => {
+                return Err(RuntimeError::BadPtx {
+                    kernel: kernel.to_string(),
+                    message: ptx::missing_entry_message(ptx, kernel),
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        let function = inner.function;
+        let attr = |a: CUfunction_attribute| -> Result<u32> {
+            // SAFETY: `function` belongs to the loaded module.
+            let v = call(Some(kernel), "reading the kernel's attributes", || unsafe {
+                result::function::get_function_attribute(function, a)
+            })?;
+            Ok(u32::try_from(v).unwrap_or(0))
+        };
+        let limits = FunctionLimits {
+            max_threads_per_block: attr(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+            )?,
+            num_regs: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS)?,
+            static_shared_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+        };
+        inner.threads = check_shape(spec, &device.limits(), Some(&limits))?;
+        if spec.shared_mem_bytes > DEFAULT_SHARED_MEM_LIMIT {
+            let bytes = i32::try_from(spec.shared_mem_bytes).unwrap_or(i32::MAX);
+            call(
+                Some(kernel),
+                &format!("opting in to {bytes} bytes of dynamic shared memory"),
+                // SAFETY: `function` belongs to the loaded module; the size
+                // was checked against the device's opt-in limit.
+                || unsafe {
+                    result::function::set_function_attribute(
+                        function,
+                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        bytes,
+                    )
+                },
+            )?;
+        }
+        let mut blocks: std::ffi::c_int = 0;
+        // SAFETY: `function` belongs to the loaded module; `blocks` outlives
+        // the call.
+        call(Some(kernel), "reading the kernel's occupancy", || unsafe {
+            sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                &mut blocks,
+                function,
+                inner.threads as std::ffi::c_int,
+                spec.shared_mem_bytes as usize,
+            )
+            .result()
+        })?;
+        inner.resources = Resources {
+            registers: limits.num_regs,
+            local_bytes: attr(CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)?,
+            static_shared_bytes: limits.static_shared_bytes,
+            blocks_per_multiprocessor: u32::try_from(blocks).unwrap_or(0),
+        };
+        Ok(LoadedKernel::of(device, spec, Code::Cuda(inner)))
     }
 
     /// A kernel of `spec` on `device` running `code`.

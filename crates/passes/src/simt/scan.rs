@@ -188,11 +188,13 @@ pub fn scan<'c>(
     // from the narrow values once the prefixes are known, so the thread
     // keeps those, not its f32 prefixes, across the exchanges (half the
     // registers).
-    let narrow = match acc != ty {
-        true => Some((regs.clone(), ty)),
-        false => widened_from(e, view.src, &dist, op)?,
+    let lean = if wraps || acc != DType::F32 {
+        None
+    } else if acc != ty {
+        Some((regs.clone(), ty))
+    } else {
+        widened_from(e, view.src, &dist, op)?
     };
-    let lean = narrow.filter(|_| !wraps && sc.acc == DType::F32);
 
     // 1. In the thread.
     let mut local: Vec<Option<Val>> = vec![None; regs.len()];

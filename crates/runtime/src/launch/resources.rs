@@ -5,7 +5,7 @@
 /// ([`LoadedKernel::resources`](super::LoadedKernel::resources)): what
 /// decides how many of its blocks share a multiprocessor, and whether it
 /// spills.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resources {
     /// Registers per thread.
     pub registers: u32,
