@@ -70,6 +70,7 @@ mod rearrange;
 mod reduce;
 mod scan;
 mod share;
+mod uniform;
 mod words;
 
 use crate::assign_layouts::num_warps;
@@ -337,6 +338,7 @@ fn lower_kernel<'c>(
     e.axis_facts = Some(crate::axis_analysis::AxisAnalysis::run(types, op));
     for (i, arg) in f.args.iter().enumerate() {
         let value = Val::of_arg(&entry, i);
+        e.uniform.assume(value);
         // An argument specialized as 1 is 1 (the launch checks it), so
         // strides of 1 fold away.
         let value = if arg.equal_to_one {

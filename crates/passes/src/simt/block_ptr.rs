@@ -35,6 +35,10 @@ pub fn addptr<'c>(
         e.set_like(result, out);
         return Ok(());
     }
+    if let Some(out) = uniform_rows_plus_offsets(e, op, a, n, elem)? {
+        e.set_like(result, out);
+        return Ok(());
+    }
     let mut out = Vec::with_capacity(n.unwrap_or(1));
     for r in 0..n.unwrap_or(1) {
         let p = e.reg(a.ptr, r, op)?;
@@ -91,6 +95,66 @@ fn uniform_base_plus_constants<'c>(
             })
             .collect(),
     ))
+}
+
+/// The most distinct uniform parts [`uniform_rows_plus_offsets`] gives a
+/// base each (two uniform registers a base; a warp has 63).
+const MAX_UNIFORM_BASES: usize = 8;
+
+/// `p + (u_r + t_r)` for one pointer `p` and offsets recorded as a uniform
+/// `u_r` plus a per-thread `t_r` (rows held in every thread's registers,
+/// `rows * stride + cols`): a base `p + u_r` per distinct `u_r`, uniform
+/// (`ptxas` keeps it in uniform registers, and LLVM hoists it out of a
+/// loop over the columns), then `+ t_r` (its constant part folded into
+/// each access). `None` when the operands are not of that form.
+fn uniform_rows_plus_offsets<'c>(
+    e: &mut Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AddPtr<'c, '_>,
+    n: Option<usize>,
+    elem: Type<'c>,
+) -> Result<Option<Vec<Val>>, PassError> {
+    let Some(n) = n else { return Ok(None) };
+    let (Lowered::Regs(ptrs), Lowered::Regs(offs)) = (e.get(a.ptr, op)?, e.get(a.offset, op)?)
+    else {
+        return Ok(None);
+    };
+    if ptrs.len() != n || offs.len() != n || ptrs.iter().any(|&p| p != ptrs[0]) {
+        return Ok(None);
+    }
+    if !e.uniform.is_uniform(ptrs[0]) {
+        return Ok(None);
+    }
+    let Some(parts) = offs
+        .iter()
+        .map(|&o| e.uniform.split(o))
+        .collect::<Option<Vec<(Val, Val)>>>()
+    else {
+        return Ok(None);
+    };
+    let uniforms: std::collections::HashSet<Val> = parts.iter().map(|&(u, _)| u).collect();
+    if uniforms.len() > MAX_UNIFORM_BASES {
+        return Ok(None);
+    }
+    let mut bases: std::collections::HashMap<Val, Val> = Default::default();
+    let mut rows: std::collections::HashMap<(Val, Val), Val> = Default::default();
+    let mut out = Vec::with_capacity(n);
+    for &(u, t) in &parts {
+        let base = *bases.entry(u).or_insert_with(|| e.ir.gep(ptrs[0], u, elem));
+        let (root, c) = e
+            .affine(t)
+            .filter(|&(_, c)| i32::try_from(c).is_ok())
+            .unwrap_or((t, 0));
+        let row = *rows
+            .entry((u, root))
+            .or_insert_with(|| e.ir.gep(base, root, elem));
+        out.push(if c == 0 {
+            row
+        } else {
+            e.ir.gep_const(row, c, elem)
+        });
+    }
+    Ok(Some(out))
 }
 
 /// `tile.make_block_ptr`: its scalars, kept as they are.

@@ -55,7 +55,8 @@ impl Val {
         self.value().r#type()
     }
 
-    fn of<'c>(v: impl ValueLike<'c>) -> Val {
+    /// The `Val` of a melior value.
+    pub fn of<'c>(v: impl ValueLike<'c>) -> Val {
         Val(v.to_raw())
     }
 

@@ -123,6 +123,9 @@ pub fn for_loop_with<'c>(
     inits.extend_from_slice(extra);
     types.extend(extra.iter().map(|v| v.ty()));
     let args = e.ir.open_block(&types);
+    if bounds.iter().all(|&b| e.uniform.is_uniform(b)) {
+        e.uniform.assume(args[0]);
+    }
     e.set(l.induction, Lowered::Scalar(args[0]));
     let mut k = 1;
     for (j, &n) in counts.iter().enumerate() {

@@ -135,6 +135,12 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
             .map(|&v| e.reg(v, r, op))
             .collect::<Result<Vec<_>, _>>()?;
         let values = e.ir.generic(name, &args, &result_types, &attrs);
+        if name == "arith.addi"
+            && n.is_some()
+            && let ([a, b], [sum]) = (args.as_slice(), values.as_slice())
+        {
+            record_split(e, *sum, *a, *b);
+        }
         for (out, v) in outs.iter_mut().zip(values) {
             out.push(v);
         }
@@ -147,6 +153,17 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
         }
     }
     Ok(())
+}
+
+/// Records `sum = a + b` as uniform plus per-thread where exactly one of
+/// the two is uniform (see [`super::uniform`]: an address built from it
+/// keeps its uniform part apart).
+fn record_split(e: &mut Emitter<'_, '_>, sum: Val, a: Val, b: Val) {
+    match (e.uniform.is_uniform(a), e.uniform.is_uniform(b)) {
+        (true, false) => e.uniform.set_split(sum, a, b),
+        (false, true) => e.uniform.set_split(sum, b, a),
+        _ => {}
+    }
 }
 
 /// `s + (root + c_r)` for one value `s` and registers `root + c_r`: one

@@ -102,6 +102,9 @@ pub struct Emitter<'t, 'c> {
     affine: HashMap<Val, (Val, i64)>,
     thread: Option<(Val, Val, Val)>,
     uniform_warp: Option<Val>,
+    /// Which values are uniform across a warp, and the sums recorded as
+    /// uniform plus per-thread ([`super::uniform`]).
+    pub uniform: super::uniform::Uniformity,
     shared: Option<Val>,
     shared_bytes: usize,
     /// The ops being lowered, outermost first, and the innermost of them
@@ -179,6 +182,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
             affine: HashMap::new(),
             thread: None,
             uniform_warp: None,
+            uniform: Default::default(),
             shared: None,
             shared_bytes: 0,
             lowering: Vec::new(),
@@ -349,6 +353,7 @@ impl<'t, 'c> Emitter<'t, 'c> {
         );
         let w = asm.emit_hoisted(&self.ir);
         self.uniform_warp = Some(w);
+        self.uniform.assume(w);
         w
     }
 
