@@ -49,6 +49,25 @@ pub fn addptr<'c>(
     Ok(())
 }
 
+/// The one pointer every register of `a.ptr` holds and the registers of
+/// `a.offset`, when both are tensors of `n` registers; `None` otherwise.
+fn one_pointer<'c>(
+    e: &Emitter<'_, 'c>,
+    op: &OperationRef<'c, '_>,
+    a: &AddPtr<'c, '_>,
+    n: Option<usize>,
+) -> Result<Option<(Val, Vec<Val>)>, PassError> {
+    let Some(n) = n else { return Ok(None) };
+    let (Lowered::Regs(ptrs), Lowered::Regs(offs)) = (e.get(a.ptr, op)?, e.get(a.offset, op)?)
+    else {
+        return Ok(None);
+    };
+    if ptrs.len() != n || offs.len() != n || ptrs.iter().any(|&p| p != ptrs[0]) {
+        return Ok(None);
+    }
+    Ok(Some((ptrs[0], offs)))
+}
+
 /// `p + (root + c_r)` for one pointer `p` and offsets `root + c_r` (a
 /// range added to a uniform start, as `x + off + arange(..)`): one shared
 /// `p + root`, then a constant offset a register, which LLVM folds into
@@ -60,14 +79,9 @@ fn uniform_base_plus_constants<'c>(
     n: Option<usize>,
     elem: Type<'c>,
 ) -> Result<Option<Vec<Val>>, PassError> {
-    let Some(n) = n else { return Ok(None) };
-    let (Lowered::Regs(ptrs), Lowered::Regs(offs)) = (e.get(a.ptr, op)?, e.get(a.offset, op)?)
-    else {
+    let Some((p, offs)) = one_pointer(e, op, a, n)? else {
         return Ok(None);
     };
-    if ptrs.len() != n || offs.len() != n || ptrs.iter().any(|&p| p != ptrs[0]) {
-        return Ok(None);
-    }
     let Some(forms) = offs
         .iter()
         .map(|&o| e.affine(o))
@@ -82,7 +96,7 @@ fn uniform_base_plus_constants<'c>(
     {
         return Ok(None);
     }
-    let base = e.ir.gep(ptrs[0], root, elem);
+    let base = e.ir.gep(p, root, elem);
     Ok(Some(
         forms
             .iter()
@@ -114,15 +128,10 @@ fn uniform_rows_plus_offsets<'c>(
     n: Option<usize>,
     elem: Type<'c>,
 ) -> Result<Option<Vec<Val>>, PassError> {
-    let Some(n) = n else { return Ok(None) };
-    let (Lowered::Regs(ptrs), Lowered::Regs(offs)) = (e.get(a.ptr, op)?, e.get(a.offset, op)?)
-    else {
+    let Some((p, offs)) = one_pointer(e, op, a, n)? else {
         return Ok(None);
     };
-    if ptrs.len() != n || offs.len() != n || ptrs.iter().any(|&p| p != ptrs[0]) {
-        return Ok(None);
-    }
-    if !e.uniform.is_uniform(ptrs[0]) {
+    if !e.uniform.is_uniform(p) {
         return Ok(None);
     }
     let Some(parts) = offs
@@ -138,9 +147,9 @@ fn uniform_rows_plus_offsets<'c>(
     }
     let mut bases: std::collections::HashMap<Val, Val> = Default::default();
     let mut rows: std::collections::HashMap<(Val, Val), Val> = Default::default();
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(offs.len());
     for &(u, t) in &parts {
-        let base = *bases.entry(u).or_insert_with(|| e.ir.gep(ptrs[0], u, elem));
+        let base = *bases.entry(u).or_insert_with(|| e.ir.gep(p, u, elem));
         let (root, c) = e
             .affine(t)
             .filter(|&(_, c)| i32::try_from(c).is_ok())
