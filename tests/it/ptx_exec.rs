@@ -33,6 +33,7 @@ mod matmul;
 mod memory_order;
 mod ops;
 mod padding;
+mod reductions;
 mod scans;
 mod streams;
 

@@ -16,7 +16,9 @@
 //! 3. **Across warps.** One lane per group writes its warp's partial to
 //!    shared memory at `[warp digit][output element]`; after a barrier
 //!    every thread reads the partials of its output elements and combines
-//!    them in warp order, so all copies agree bit for bit.
+//!    them in warp order, or, where that would be more than a few values
+//!    a thread, lanes combine them and every thread reads the totals
+//!    (`warps`); either way all copies agree bit for bit.
 //!
 //! Sums of `f16`/`bf16` accumulate in `f32` and round once at the end.
 //! Where the layout covers the axis with more threads than it has elements
@@ -35,7 +37,6 @@
 
 use super::builder::{ShuffleMode, Val};
 use super::emit::{Emitter, Lowered};
-use super::share;
 use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpfPredicate, CmpiPredicate};
 use melior::ir::operation::OperationLike;
@@ -44,6 +45,10 @@ use std::collections::BTreeMap;
 use tile_coalesce::Distribution;
 use tile_dialect::view::Reduce;
 use tile_dialect::{DType, ReduceKind};
+
+mod warps;
+
+use warps::across_warps;
 
 /// The reduction of one op, with its source's distribution. A partial is
 /// a tuple: the value, then for `argmax`/`argmin` its index.
@@ -349,105 +354,6 @@ pub fn reduce<'c>(
             }
             e.set(result, Lowered::Regs(regs));
         }
-    }
-    Ok(())
-}
-
-/// Step 3: exchange the warps' partials through shared memory.
-fn across_warps<'c>(
-    e: &mut Emitter<'_, 'c>,
-    op: &OperationRef<'c, '_>,
-    red: &Reduction<'_, 'c>,
-    out: Option<&Distribution>,
-    key_of_out: &dyn Fn(&[i64]) -> Vec<i64>,
-    partials: &mut BTreeMap<Vec<i64>, Partial>,
-) -> PassResult {
-    let misaligned = || {
-        PassError::at(
-            op,
-            "has a result layout that does not line up with its source",
-        )
-    };
-    let src = red.src;
-    let terms = src.base_terms(src.axes[red.axis]);
-    let elements: i64 = out.map_or(1, |d| d.shape.iter().product());
-    // One array of [warp][element] per component, each aligned to its
-    // element size.
-    let components = red.components();
-    let mut arrays = Vec::with_capacity(components.len());
-    let mut bytes = 0usize;
-    for &d in &components {
-        let size = d.bits() as usize / 8;
-        bytes = bytes.next_multiple_of(size);
-        arrays.push((bytes, size, e.reg_type(d)));
-        bytes += (terms.warps * elements) as usize * size;
-    }
-    e.reserve_shared(bytes);
-    let shared = e.shared_base();
-    let i8 = e.ir.int_type(8);
-    let arrays: Vec<(Val, u64, Type<'c>)> = arrays
-        .into_iter()
-        .map(|(at, size, ty)| (e.ir.gep_const(shared, at as i64, i8), size as u64, ty))
-        .collect();
-    // Each output element's slot, from any register that holds it.
-    let mut slot: BTreeMap<Vec<i64>, Val> = BTreeMap::new();
-    match out {
-        None => {
-            let zero = e.i32(0);
-            slot.insert(Vec::new(), zero);
-        }
-        Some(d) => {
-            for r in 0..d.registers() {
-                let key = key_of_out(&d.offsets[r]);
-                if let std::collections::btree_map::Entry::Vacant(v) = slot.entry(key) {
-                    v.insert(e.linear(d, r));
-                }
-            }
-        }
-    }
-    let (_, lane, warp) = e.thread();
-    let warp_digit = e.digit(warp, terms.warp_shift, terms.warps);
-    let stride = e.i32(elements);
-    let row = e.ir.binary(arith::muli, warp_digit, stride);
-    // One lane of each shuffle group writes.
-    let writer = if terms.threads > 1 {
-        let lane_digit = e.digit(lane, terms.lane_shift, terms.threads);
-        let zero = e.i32(0);
-        Some(e.ir.cmpi(CmpiPredicate::Eq, lane_digit, zero))
-    } else {
-        None
-    };
-    // (The barrier before the writes is at the start of the reduction.)
-    for (key, v) in partials.iter() {
-        let at = *slot.get(key).ok_or_else(misaligned)?;
-        let at = e.ir.binary(arith::addi, row, at);
-        for ((&x, &(base, _, ty)), &d) in v.iter().zip(&arrays).zip(&components) {
-            let p = e.ir.gep(base, at, ty);
-            share::store_shared(e, writer, x, p, d);
-        }
-    }
-    e.ir.barrier();
-    for (key, v) in partials.iter_mut() {
-        let at = *slot.get(key).ok_or_else(misaligned)?;
-        let mut values: Vec<Partial> = Vec::with_capacity(terms.warps as usize);
-        for w in 0..terms.warps {
-            let off = e.i32(w * elements);
-            let at = e.ir.binary(arith::addi, at, off);
-            let partial = arrays
-                .iter()
-                .map(|&(base, size, ty)| {
-                    let p = e.ir.gep(base, at, ty);
-                    e.ir.load(p, ty, size)
-                })
-                .collect();
-            values.push(partial);
-        }
-        // In warp order (not a tree) so every thread rounds alike.
-        let mut total = values[0].clone();
-        for x in &values[1..] {
-            total = red.combine(e, &total, x);
-        }
-        *v = total;
     }
     Ok(())
 }
