@@ -133,7 +133,7 @@ one_test_per_sweep! {
     fma >= 4,
     integer_neg_abs >= 8,
     cast >= 81,
-    reduce >= 96,
+    reduce >= 99,
     argmax >= 160,
     scan >= 256,
     atomic >= 54,
@@ -159,7 +159,7 @@ fn every_sweep_runs_on_the_executor() {
 fn chip_dependent_sweeps_on_sm_90() {
     let device = tile_ptx_exec::sm_90_device();
     for (group, least) in [
-        ("reduce", 96),
+        ("reduce", 99),
         ("scan", 256),
         ("atomic", 54),
         ("argmax", 160),

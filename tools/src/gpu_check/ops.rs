@@ -21,6 +21,7 @@ mod convert;
 mod float_unary;
 mod fp8;
 mod rearrange;
+mod reduce_warps;
 mod scan;
 
 use super::Outcome;
@@ -52,7 +53,11 @@ const SWEEPS: [(&str, Sweep); 15] = [
     ("fma", |c, d, _| arith::fused_multiply_add(c, d)),
     ("integer_neg_abs", |c, d, _| arith::integer_neg_abs(c, d)),
     ("cast", |c, d, _| convert::casts(c, d)),
-    ("reduce", |c, d, _| convert::reductions(c, d)),
+    ("reduce", |c, d, _| {
+        let mut cases = convert::reductions(c, d);
+        cases.extend(reduce_warps::partials_by_lanes(c, d));
+        cases
+    }),
     ("argmax", |c, d, _| argmax::arg_reductions(c, d)),
     ("scan", |c, d, _| scan::scans(c, d)),
     ("atomic", |c, d, _| atomic::atomics(c, d)),
@@ -247,6 +252,19 @@ pub(super) fn run(
     out: DType,
     len: usize,
 ) -> Result<Vec<Num>, String> {
+    run_on_warps(device, kernel, ins, out, len, Options::default().num_warps)
+}
+
+/// [`run`] with `warps` warps.
+pub(super) fn run_on_warps(
+    device: &Device,
+    kernel: &Kernel,
+    ins: &[(DType, Vec<Num>)],
+    out: DType,
+    len: usize,
+    warps: u32,
+) -> Result<Vec<Num>, String> {
+    let options = Options::with_warps(warps);
     // On the interpreter, which does not compile: unspecialized (scalar
     // accesses). The specialization the GPU's JIT makes on these launches
     // (16-byte aligned buffers) is compiled and run by the same sweep on
@@ -254,12 +272,12 @@ pub(super) fn run(
     // scans one in three), so a lowering that fails only on wider accesses
     // fails there. On a GPU the launch below compiles the specialization.
     if device.is_interpreter() {
-        let compiled = tile::compile(kernel, &Options::default()).map_err(|e| e.to_string())?;
+        let compiled = tile::compile(kernel, &options).map_err(|e| e.to_string())?;
         if !compiled.ptx.contains(".entry") {
             return Err("no kernel in the PTX".into());
         }
     }
-    let jit = tile::jit(kernel, Options::default()).map_err(|e| e.to_string())?;
+    let jit = tile::jit(kernel, options).map_err(|e| e.to_string())?;
     let buffers = ins
         .iter()
         .map(|(d, v)| device.upload(&encode(*d, v)))
