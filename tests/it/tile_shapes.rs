@@ -7,10 +7,10 @@
 //! default case of the benchmark compiled to PTX as the GPU's JIT compiles
 //! it.
 
-use tile::{Arg, DType, Device, DevicePtr, Options, Specialization};
-use tile_examples::tile_shapes::{self, Cover, ShapeKernel};
+use tile::{DType, Device};
+use tile_examples::tile_shapes::{Cover, ShapeKernel};
 use tile_tools::shapes_bench::cases::{Case, Config, cases, configs_for};
-use tile_tools::shapes_bench::ours::{Operands, run_checked, scalar_args};
+use tile_tools::shapes_bench::ours::{self, Operands, run_checked};
 
 /// The tile shapes each kind of kernel runs in here: `BM` of 1, 4 and 16
 /// rows (a `BLOCK_N` of 256), tiles taller, wider and smaller than the
@@ -101,31 +101,13 @@ fn a_block_n_below_the_row_length_is_refused() {
 /// test to one a case.)
 #[test]
 fn each_default_case_compiles_to_ptx_specialized() {
-    let context = tile::context().unwrap();
     for case in cases(false) {
         let config = configs_for(&case)
             .into_iter()
             .max_by_key(|c| (c.per_thread(), c.tiles.bm * c.tiles.bn))
             .unwrap();
-        // Buffers are 16-byte aligned, as the device allocates them.
-        let mut args: Vec<Arg> = case
-            .kernel
-            .pointers()
-            .iter()
-            .map(|_| Arg::from(DevicePtr(1 << 20)))
-            .collect();
-        args.extend(scalar_args(&case));
-        let kernel = tile_shapes::kernel(&context, case.kernel, config.tiles, case.dtype).unwrap();
-        let options = Options {
-            num_stages: config.stages,
-            ..Options::with_warps(config.warps)
-        }
-        .specialized(Specialization::of(&args));
         let name = format!("{} {}", case.label(), config.name());
-        let ptx = match tile::compile(&kernel, &options) {
-            Ok(compiled) => compiled.ptx,
-            Err(e) => panic!("{name}: {e}"),
-        };
+        let ptx = ours::ptx(&case, &config, true).unwrap_or_else(|e| panic!("{name}: {e}"));
         let approx = ptx.contains("tanh.approx.f32");
         assert_eq!(approx, case.kernel == ShapeKernel::GeluFast, "{name}");
     }

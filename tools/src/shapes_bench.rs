@@ -78,6 +78,11 @@ pub struct Cli {
     /// Where the Markdown report goes.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// Compile only, without a GPU: write each selected case's PTX in each
+    /// configuration, specialized as the GPU's JIT compiles it, into this
+    /// folder (`KERNEL-DTYPE-MxN-BMxBN-wW-sS.ptx`), one path a line.
+    #[arg(long, value_name = "DIR")]
+    pub ptx_only: Option<PathBuf>,
 }
 
 impl Cli {
@@ -180,6 +185,9 @@ fn facts(
 /// not be written). Without a GPU it prints `skipped: no CUDA device` and
 /// returns 0.
 pub fn main(command_line: &str, cli: &Cli) -> i32 {
+    if let Some(dir) = &cli.ptx_only {
+        return write_ptx(cli, dir);
+    }
     let Some(device) = tile::device_or_skip("tile-tools shapes-bench") else {
         return 0;
     };
@@ -226,6 +234,42 @@ pub fn main(command_line: &str, cli: &Cli) -> i32 {
         .is_none_or(|path| markdown::write_report(path, &markdown::report(title, &facts, &body)));
     println!("\n{table}");
     i32::from(rows.iter().any(|r| r.ours.is_err()) || !written)
+}
+
+/// `--ptx-only DIR`: each selected case's PTX in each configuration into
+/// `dir`; 1 when one did not compile or could not be written.
+fn write_ptx(cli: &Cli, dir: &std::path::Path) -> i32 {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("{}: {e}", dir.display());
+        return 1;
+    }
+    let mut status = 0;
+    for case in cases::select(&cli.cases, cli.run.quick) {
+        for config in cli.configs(&case) {
+            let name = format!("{} {}", case.label(), config.name());
+            let file: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            let path = dir.join(format!("{file}.ptx"));
+            let written = ours::ptx(&case, &config, !cli.keep_launch_order)
+                .and_then(|ptx| std::fs::write(&path, ptx).map_err(|e| e.to_string()));
+            match written {
+                Ok(()) => println!("{}", path.display()),
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    status = 1;
+                }
+            }
+        }
+    }
+    status
 }
 
 #[cfg(test)]

@@ -210,6 +210,32 @@ pub fn run_checked(
     Ok(Checked { jit, grid })
 }
 
+/// The PTX of `case` in `config` as the GPU's JIT compiles it for the
+/// launches of [`ours`] (specialized on 16-byte aligned buffers and the
+/// case's scalar arguments, the launch order as `launch_order`), without a
+/// device: for reading the code of one configuration beside Triton's.
+pub fn ptx(case: &Case, config: &Config, launch_order: bool) -> Result<String, String> {
+    let context = tile::context().map_err(err)?;
+    let kernel =
+        tile_shapes::kernel(&context, case.kernel, config.tiles, case.dtype).map_err(err)?;
+    // Device buffers are allocated 256-byte aligned; any such address
+    // gives the same facts.
+    let mut args: Vec<Arg> = case
+        .kernel
+        .pointers()
+        .iter()
+        .map(|_| Arg::from(tile::DevicePtr(1 << 20)))
+        .collect();
+    args.extend(scalar_args(case));
+    let options = Options {
+        num_stages: config.stages,
+        launch_order,
+        ..Options::with_warps(config.warps)
+    }
+    .specialized(tile::Specialization::of(&args));
+    Ok(tile::compile(&kernel, &options).map_err(err)?.ptx)
+}
+
 /// What ours measured on one case.
 #[derive(Clone, Debug)]
 pub struct Measured {
