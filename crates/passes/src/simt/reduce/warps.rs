@@ -64,23 +64,25 @@ pub(super) fn across_warps<'c>(
     // One array of [warp][element] per component, each aligned to its
     // element size, and in the lane form one of [element] for the totals.
     let components = red.components();
-    let mut arrays = Vec::with_capacity(components.len());
-    let mut totals = Vec::with_capacity(components.len());
     let mut bytes = 0usize;
-    for &d in &components {
-        let size = d.bits() as usize / 8;
-        bytes = bytes.next_multiple_of(size);
-        arrays.push((bytes, size, e.reg_type(d)));
-        bytes += (terms.warps * elements) as usize * size;
-    }
-    if by_lanes {
-        for &d in &components {
-            let size = d.bits() as usize / 8;
-            bytes = bytes.next_multiple_of(size);
-            totals.push((bytes, size, e.reg_type(d)));
-            bytes += elements as usize * size;
-        }
-    }
+    let mut place = |e: &mut Emitter<'_, 'c>, count: i64| -> Vec<(usize, usize, Type<'c>)> {
+        components
+            .iter()
+            .map(|&d| {
+                let size = d.bits() as usize / 8;
+                bytes = bytes.next_multiple_of(size);
+                let at = bytes;
+                bytes += count as usize * size;
+                (at, size, e.reg_type(d))
+            })
+            .collect()
+    };
+    let arrays = place(e, terms.warps * elements);
+    let totals = if by_lanes {
+        place(e, elements)
+    } else {
+        Vec::new()
+    };
     e.reserve_shared(bytes);
     let shared = e.shared_base();
     let i8 = e.ir.int_type(8);
@@ -129,14 +131,6 @@ pub(super) fn across_warps<'c>(
         }
     }
     e.ir.barrier();
-    let load = |e: &mut Emitter<'_, 'c>, list: &[(Val, u64, Type<'c>)], at: Val| -> Partial {
-        list.iter()
-            .map(|&(base, size, ty)| {
-                let p = e.ir.gep(base, at, ty);
-                e.ir.load(p, ty, size)
-            })
-            .collect()
-    };
     if by_lanes {
         combine_by_lanes(
             e,
@@ -196,10 +190,6 @@ fn combine_by_lanes<'c>(
     let bits = e.i32(warp_bits);
     let stride = e.i32(elements);
     let zero = e.i32(0);
-    let first_lane = |e: &mut Emitter<'_, 'c>, index: Val| -> Val {
-        let w = e.ir.binary(arith::andi, index, warp_mask);
-        e.ir.cmpi(CmpiPredicate::Eq, w, zero)
-    };
     for turn in 0..(count / threads).max(1) {
         // The partial this thread reads: index `w + warps * element`.
         let (index, inside) = if count < threads {
@@ -215,18 +205,13 @@ fn combine_by_lanes<'c>(
         let element = e.ir.binary(arith::shrui, index, bits);
         let row = e.ir.binary(arith::muli, w, stride);
         let at = e.ir.binary(arith::addi, row, element);
-        let mut v: Partial = arrays
-            .iter()
-            .map(|&(base, size, ty)| {
-                let p = e.ir.gep(base, at, ty);
-                e.ir.load(p, ty, size)
-            })
-            .collect();
+        let mut v = load(e, arrays, at);
         for bit in 0..warp_bits {
             let other = red.shuffle(e, &v, 1 << bit);
             v = red.combine(e, &v, &other);
         }
-        let mut guard = first_lane(e, index);
+        // The first lane of each group writes.
+        let mut guard = e.ir.cmpi(CmpiPredicate::Eq, w, zero);
         if let Some(inside) = inside {
             guard = e.ir.binary(arith::andi, guard, inside);
         }
@@ -235,4 +220,15 @@ fn combine_by_lanes<'c>(
             share::store_shared(e, Some(guard), x, p, d);
         }
     }
+}
+
+/// One partial (a value a component) read from the shared arrays `list`
+/// at element index `at`.
+fn load<'c>(e: &mut Emitter<'_, 'c>, list: &[(Val, u64, Type<'c>)], at: Val) -> Partial {
+    list.iter()
+        .map(|&(base, size, ty)| {
+            let p = e.ir.gep(base, at, ty);
+            e.ir.load(p, ty, size)
+        })
+        .collect()
 }
