@@ -82,6 +82,23 @@ pub struct Want {
 }
 
 impl Want {
+    /// The tensor whose class takes the slice (an expand_dims source, a
+    /// reduction result): an index in [`Tensors`].
+    pub fn class(&self) -> usize {
+        self.class
+    }
+
+    /// The tensor whose layout is sliced (the expand_dims result, the
+    /// tensor reduced).
+    pub fn source(&self) -> usize {
+        self.source
+    }
+
+    /// The axis the slice drops.
+    pub fn axis(&self) -> usize {
+        self.axis
+    }
+
     /// The layout this constraint proposes for `class`, once its source
     /// has one.
     pub fn proposal(

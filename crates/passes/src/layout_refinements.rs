@@ -1,49 +1,15 @@
 //! Refinements of the layout a class's accesses chose, for what the
-//! class does with its tiles (used by `tile-assign-layouts`): reductions
-//! and scans spread their warps off the reduced axis
-//! ([`rows_to_warps`]), scans along a slow axis hold their repetitions in
-//! each thread ([`scan_runs_in_thread`]), and the operands that tensor
-//! cores read only K-major take runs of K a thread ([`k_runs`]). Each
-//! keeps the vectors the accesses move.
+//! class does with its tiles (used by `tile-assign-layouts`): scans along
+//! a slow axis hold their repetitions in each thread
+//! ([`scan_runs_in_thread`]), and the operands that tensor cores read only
+//! K-major take runs of K a thread ([`k_runs`]). Each keeps the vectors
+//! the accesses move. Where a reduced tile's warps go is
+//! [`crate::reduced_warps`].
 
 use crate::layout_classes::Classes;
 use std::collections::HashMap;
 use tile_coalesce::Blocked;
 use tile_dialect::DType;
-
-/// Tiles reduced or scanned along some axes (a softmax or LayerNorm of
-/// several rows a program) spread their warps over the other axes first:
-/// each warp then reduces whole rows with shuffles, where warps along the
-/// reduced axis would combine partial results through shared memory and
-/// two barriers a reduction. Each thread's vector and each warp's threads
-/// stay as the accesses chose them.
-pub(crate) fn rows_to_warps(
-    classes: &mut Classes,
-    best: &mut HashMap<usize, (i64, Blocked)>,
-    shape_of: &HashMap<usize, Vec<i64>>,
-) {
-    let mut reduced: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &(tensor, axis) in &classes.reductions {
-        let axes = reduced.entry(classes.sets.find(tensor)).or_default();
-        if !axes.contains(&axis) {
-            axes.push(axis);
-        }
-    }
-    for (class, axes) in reduced {
-        let (Some((_, layout)), Some(shape)) = (best.get_mut(&class), shape_of.get(&class)) else {
-            continue;
-        };
-        let (kept, along): (Vec<usize>, Vec<usize>) =
-            layout.order.iter().partition(|a| !axes.contains(a));
-        if kept.is_empty() || along.is_empty() {
-            continue;
-        }
-        let warp_order: Vec<usize> = kept.into_iter().chain(along).collect();
-        if let Ok(spread) = layout.with_warp_order(shape, &warp_order) {
-            *layout = spread;
-        }
-    }
-}
 
 /// Tiles scanned along an axis other than their fastest first move lanes
 /// off that axis ([`lanes_off_axis`]), then take the layout's repetitions

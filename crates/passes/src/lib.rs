@@ -22,6 +22,7 @@ pub mod pass;
 pub mod pipeline;
 pub mod predicate;
 pub mod program_steps;
+mod reduced_warps;
 pub mod register_pressure;
 mod registry;
 pub mod remove_conversions;
