@@ -19,13 +19,18 @@
 //! ```
 //!
 //! and the cheapest split wins, ties going to the one with more warps
-//! over the rows. Blocks of [`WHOLE_ROWS_WARPS`] warps or more keep all
+//! over the rows. It only chooses between splits that all combine
+//! partial results across warps: a tile with as many rows as warps keeps
+//! one warp a row (its reductions need neither shared memory nor a
+//! barrier), and blocks of [`WHOLE_ROWS_WARPS`] warps or more keep all
 //! the rows they can. Measured on an H200 against Triton 3.6 (every split
-//! of 21 LayerNorm and softmax tiles, `bench/results/
-//! 2026-12-02-h200-layer-norm-short-tiles.md` run 4): this picks a split
-//! within 1.25% of the fastest in each, where moving every warp possible
-//! over the rows was up to 31% slower (a LayerNorm's `[4, 4096]` f32 tile
-//! on 16 warps) and moving none up to 12% (softmax).
+//! of 31 LayerNorm and softmax tiles, `bench/results/
+//! 2026-12-02-h200-layer-norm-short-tiles.md` runs 4 and 6): this picks a
+//! split within 3.75% of the fastest in each (1.25% where it chooses),
+//! where moving every warp possible over the rows was up to 31% slower (a
+//! LayerNorm's `[4, 4096]` f32 tile on 16 warps) and moving none up to
+//! 12% (softmax); the cost alone, without the rule for whole rows, lost
+//! 8-25% on `[16, N]` tiles on 16 warps.
 
 use crate::layout_classes::Classes;
 use std::collections::HashMap;
@@ -43,9 +48,9 @@ const BROADCAST_ELEMENT_COST: f64 = 0.3;
 const WHOLE_ROWS_WARPS: u32 = 32;
 
 /// Tiles reduced or scanned along some axes (a softmax or LayerNorm of
-/// several rows a program) spread their warps over the other axes,
-/// keeping on the reduced axes what the broadcast operands' cost asks
-/// (see the module's documentation). Each thread's vector and each
+/// several rows a program) spread their warps over the other axes; where
+/// warps remain on the reduced axes, the broadcast operands' cost may move
+/// more there (see the module's documentation). Each thread's vector and each
 /// warp's threads stay as the accesses chose them.
 pub(crate) fn rows_to_warps(
     classes: &mut Classes,
@@ -74,7 +79,8 @@ pub(crate) fn rows_to_warps(
             continue;
         };
         let operands = broadcast_operands(classes, class, &kept, shape.len());
-        let chosen = if operands.is_empty() || rows.num_warps() >= WHOLE_ROWS_WARPS {
+        let whole_rows = along.iter().all(|&a| rows.warps_per_cta[a] == 1);
+        let chosen = if operands.is_empty() || whole_rows || rows.num_warps() >= WHOLE_ROWS_WARPS {
             rows
         } else {
             cheapest(rows, shape, &kept, &along, &operands, reductions)
