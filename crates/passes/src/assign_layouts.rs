@@ -8,10 +8,11 @@
 //! largest load or store moves its tile best in (from the axis analysis),
 //! else the default blocked layout of their shape
 //! ([`Blocked::default_for`]); a class reduced or scanned spreads its
-//! warps off the reduced axes first, and one scanned along an axis other
-//! than its fastest moves lanes off that axis (vectors of 8 bytes or more
-//! left) and holds its repetitions along it in each thread (one run a
-//! thread, see `layout_refinements`); lower-rank classes take
+//! warps off the reduced axes first, as far as the copies of operands
+//! broadcast over its rows allow (`reduced_warps`), and one scanned along
+//! an axis other than its fastest moves lanes off that axis (vectors of 8
+//! bytes or more left) and holds its repetitions along it in each thread
+//! (one run a thread, see `layout_refinements`); lower-rank classes take
 //! the slice their neighbours ask for. Where two neighbours disagree, a
 //! `tile.convert_layout` is inserted (see [`layout_conversions`]). The
 //! number of warps comes from the module attribute `tile.num_warps` (4
