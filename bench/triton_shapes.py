@@ -462,12 +462,19 @@ class Case:
             self.outs = [poisoned((m, n), dt)]
 
     def launcher(self, bm, bn, warps, stages):
+        grid, args = self.launch_args(bm, bn)
+        fn = globals()[self.kernel]
+        opts = dict(BM=bm, BN=bn, num_warps=warps, num_stages=stages)
+        return lambda: fn[grid](*args, **opts)
+
+    def launch_args(self, bm, bn):
+        """The grid and the arguments of one launch in `bm` x `bn` tiles:
+        the tensors, M, N, then the strides (and eps), as ours takes them."""
         m, n, k = self.m, self.n, self.kernel
         if k in ROWS and bn < n:
             raise ValueError(f"BLOCK_N {bn} is below N = {n}")
         x, o = self.x, self.outs
         self.bm = bm
-        opts = dict(BM=bm, BN=bn, num_warps=warps, num_stages=stages)
         if k in ROWS or k in ROW_LOOPS:
             grid = (triton.cdiv(m, bm), )
         elif k in COLUMNS:
@@ -476,8 +483,6 @@ class Case:
             grid = (triton.cdiv(n, bn), triton.cdiv(m, bm))
         else:
             grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
-        fn = globals()[k]
-        # The pointers, M, N, then the strides (and eps), as ours takes them.
         if k in ("layer_norm", "layer_norm_loop"):
             args = (x, o[0], self.w, self.b, o[1], o[2], m, n, n, EPS)
         elif k == "layer_norm_y":
@@ -492,7 +497,7 @@ class Case:
             args = (x, self.bias, o[0], m, n, n, n)
         else:
             args = (x, o[0], m, n, n, n)
-        return lambda: fn[grid](*args, **opts)
+        return grid, args
 
     def error(self):
         """The largest relative error of the outputs against PyTorch's."""
