@@ -333,3 +333,40 @@ func.func @fast_tanh(%x: !tile.ptr<f32>, %h: !tile.ptr<f16>) attributes {tile.ke
   "tile.store"(%p, %a) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
   return
 }
+
+// -----
+
+// sqrt: math.sqrt marked fastmath<afn> (Tile::sqrt_approx, Triton's
+// tl.sqrt) is one sqrt.approx.f32 (f16 widened to f32 and rounded back);
+// the unmarked one beside it stays the correctly rounded sqrt.rn, and the
+// two are not merged.
+
+// CHECK-LABEL: gpu.func @fast_sqrt
+// CHECK: llvm.inline_asm "sqrt.approx.f32 $0, $1;", "=f,f"
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK-NEXT: llvm.inline_asm "sqrt.approx.f32 $0, $1;", "=f,f"
+// CHECK-NEXT: arith.truncf %{{.*}} : f32 to f16
+// CHECK: llvm.call_intrinsic "llvm.sqrt.f32"
+// CHECK-NOT: sqrt.approx
+// CHECK: gpu.return
+// PTX-LABEL: gpu.binary @tile
+// PTX-SAME: .entry fast_sqrt
+// PTX-SAME: sqrt.approx.f32
+// PTX-SAME: sqrt.approx.f32
+// PTX-SAME: sqrt.rn.f32
+func.func @fast_sqrt(%x: !tile.ptr<f32>, %h: !tile.ptr<f16>) attributes {tile.kernel} {
+  %r = "tile.arange"() {end = 128 : i32, start = 0 : i32} : () -> tensor<128xi32>
+  %xs = "tile.splat"(%x) : (!tile.ptr<f32>) -> tensor<128x!tile.ptr<f32>>
+  %p = "tile.addptr"(%xs, %r) : (tensor<128x!tile.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f32>>
+  %v = "tile.load"(%p) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f32>>) -> tensor<128xf32>
+  %t = math.sqrt %v fastmath<afn> : tensor<128xf32>
+  "tile.store"(%p, %t) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  %hs = "tile.splat"(%h) : (!tile.ptr<f16>) -> tensor<128x!tile.ptr<f16>>
+  %hp = "tile.addptr"(%hs, %r) : (tensor<128x!tile.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tile.ptr<f16>>
+  %hv = "tile.load"(%hp) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 0, 0>, volatile = false} : (tensor<128x!tile.ptr<f16>>) -> tensor<128xf16>
+  %ht = math.sqrt %hv fastmath<afn> : tensor<128xf16>
+  "tile.store"(%hp, %ht) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f16>>, tensor<128xf16>) -> ()
+  %a = math.sqrt %v : tensor<128xf32>
+  "tile.store"(%p, %a) {cache_modifier = "", eviction_policy = "", operandSegmentSizes = array<i32: 1, 1, 0>} : (tensor<128x!tile.ptr<f32>>, tensor<128xf32>) -> ()
+  return
+}

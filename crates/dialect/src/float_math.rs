@@ -24,6 +24,7 @@
 //! | `math.tanh` | [`Composite::Tanh`]: `x + x^3 P(x^2)` below 0.625, else `1 - 2 / (2^(2|x| log2 e) + 1)` with the sign of `x` | | 4 ulp (2.5 measured over 2^22 inputs by `tile-tools gpu-check math-accuracy`) |
 //! | `arith.divf` marked `fastmath<afn>` (`/` on f16, bf16 and f32, `Tile::div_approx`) | `div.full.f32` | `div.full.f32` | within 2 ulp (f16 and bf16 through f32, then within 1 ulp of their own), as Triton's `/`; plain `arith.divf` (`Tile::div_rn`, and f64's `/`) is the correctly rounded `div.rn` |
 //! | `math.tanh` marked `fastmath<afn>` (`Tile::tanh_approx`) | `tanh.approx.f32` | `tanh.approx.f32` | relative error at most 2^-10.987 (PTX ISA); one instruction |
+//! | `math.sqrt` marked `fastmath<afn>` (`Tile::sqrt_approx`) | `sqrt.approx.f32` | `sqrt.approx.f32` | within 1 ulp on sm_52 and later (NVIDIA's bound for `sqrtf` without `-prec-sqrt`), as Triton's `tl.sqrt`; one instruction, where `sqrt.rn` is a sequence with a branch to a slow path |
 //! | `math.erf` | [`Composite::Erf`]: `x P(x^2)` below 0.875, else `1 - 2^(-x^2 log2 e) Q(|x| - 2.4375)` with the sign of `x` (1 from 4 on) | | 4 ulp (2.5 measured likewise) |
 //!
 //! The polynomials are fitted by `scripts/fit_math.py` (near-minimax on
@@ -170,15 +171,18 @@ pub fn native_math(name: &str, d: DType) -> Option<NativeMath> {
 }
 
 /// How `name` marked `fastmath<afn>` (an approximation the user asked
-/// for) reaches the GPU, where that differs from [`native_math`]: only
-/// `math.tanh`, as `tanh.approx.f32` (f16, bf16 and f32, computed in f32).
+/// for) reaches the GPU, where that differs from [`native_math`]:
+/// `math.tanh` as `tanh.approx.f32` and `math.sqrt` as `sqrt.approx.f32`
+/// (f16, bf16 and f32, computed in f32).
 pub fn approximate_math(name: &str, d: DType) -> Option<NativeMath> {
+    let approx = |ptx| NativeMath::Approx {
+        ptx,
+        scale: None,
+        post: None,
+    };
     let how = match name {
-        "math.tanh" => NativeMath::Approx {
-            ptx: "tanh.approx.f32",
-            scale: None,
-            post: None,
-        },
+        "math.tanh" => approx("tanh.approx.f32"),
+        "math.sqrt" => approx("sqrt.approx.f32"),
         _ => return None,
     };
     matches!(d, DType::F16 | DType::BF16 | DType::F32).then_some(how)
@@ -208,6 +212,12 @@ mod tests {
         assert_eq!(native_math("math.atan", DType::F32), None);
         assert_eq!(native_math("arith.remf", DType::F32), None);
         assert_eq!(native_math("math.sqrt", DType::I32), None);
+        // The approximations asked for: tanh and sqrt in f16, bf16, f32.
+        for name in ["math.tanh", "math.sqrt"] {
+            assert!(approximate_math(name, DType::BF16).is_some());
+            assert_eq!(approximate_math(name, DType::F64), None);
+        }
+        assert_eq!(approximate_math("math.exp", DType::F32), None);
         assert!(is_float_math("arith.remf") && !is_float_math("math.absi"));
     }
 }

@@ -49,9 +49,9 @@ const WHOLE_ROWS_WARPS: u32 = 32;
 
 /// Tiles reduced or scanned along some axes (a softmax or LayerNorm of
 /// several rows a program) spread their warps over the other axes; where
-/// warps remain on the reduced axes, the broadcast operands' cost may move
-/// more there (see the module's documentation). Each thread's vector and each
-/// warp's threads stay as the accesses chose them.
+/// warps remain on the reduced axes, the broadcast operands' cost may
+/// move more there (see the module's documentation). Each thread's vector
+/// and each warp's threads stay as the accesses chose them.
 pub(crate) fn rows_to_warps(
     classes: &mut Classes,
     best: &mut HashMap<usize, (i64, Blocked)>,

@@ -128,7 +128,7 @@ one_test_per_sweep! {
     float_unary >= 72,
     binary >= 120,
     nan >= 24,
-    approximate >= 8,
+    approximate >= 12,
     compare >= 72,
     fma >= 4,
     integer_neg_abs >= 8,

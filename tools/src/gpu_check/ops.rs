@@ -47,6 +47,7 @@ const SWEEPS: [(&str, Sweep); 15] = [
     ("approximate", |c, d, a| {
         let mut cases = binary::approximate_division(c, d, a);
         cases.extend(binary::approximate_tanh(c, d, a));
+        cases.extend(binary::approximate_sqrt(c, d, a));
         cases
     }),
     ("compare", |c, d, _| arith::comparisons(c, d)),

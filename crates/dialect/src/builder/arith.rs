@@ -399,7 +399,10 @@ impl<'k> KernelBuilder<'k> {
                     .fail(
                         name,
                         Rule::NotCompilable {
-                            what: "an approximate math.tanh",
+                            what: match name {
+                                "math.sqrt" => "an approximate math.sqrt",
+                                _ => "an approximate math.tanh",
+                            },
                             dtype: d,
                         },
                         at,

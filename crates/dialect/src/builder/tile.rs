@@ -306,6 +306,21 @@ impl<'k> Tile<'k> {
             .approximate_float_unary("math.tanh", self, &crate::SourceLoc::caller())
     }
 
+    /// Elementwise approximate square root: `math.sqrt` marked
+    /// `fastmath<afn>`, which the GPU computes with one `sqrt.approx.f32`
+    /// (within 1 ulp on sm_52 and later, NVIDIA's bound for `sqrtf`
+    /// without `-prec-sqrt`; f16 and bf16 through f32) instead of
+    /// [`sqrt`](Self::sqrt)'s correctly rounded `sqrt.rn`, a sequence with
+    /// a branch to a slow path. It is what Triton's `tl.sqrt` is (its
+    /// `tl.sqrt_rn` is our `sqrt`): `rstd = 1 / (var + eps).sqrt_approx()`
+    /// is a LayerNorm as Triton's tutorial writes it. The interpreter
+    /// computes `sqrt` exactly. f16, bf16 and f32 only.
+    #[track_caller]
+    pub fn sqrt_approx(self) -> Tile<'k> {
+        self.builder
+            .approximate_float_unary("math.sqrt", self, &crate::SourceLoc::caller())
+    }
+
     /// Elementwise logistic sigmoid, `1 / (1 + exp(-self))` (floats only;
     /// `exp`'s and `/`'s accuracy, see [`crate::float_math`]).
     #[track_caller]

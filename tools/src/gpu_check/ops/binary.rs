@@ -357,3 +357,27 @@ pub fn approximate_tanh(
     };
     approximation_cases(context, device, accuracy, &tanh)
 }
+
+/// `sqrt_approx` (`sqrt.approx.f32` on the GPU: within 1 ulp in f32 on
+/// sm_52 and later, NVIDIA's bound for `sqrtf` without `-prec-sqrt`; f16
+/// and bf16 rounded from it, so within 1 ulp of their own) in every float
+/// type, negative inputs (NaN) included: refused in f64; on the
+/// interpreter, exact.
+pub fn approximate_sqrt(
+    context: &melior::Context,
+    device: &Device,
+    accuracy: Accuracy,
+) -> Vec<(String, Outcome)> {
+    let sqrt = Approximation {
+        name: "sqrt_approx",
+        arity: 1,
+        op: |v| v[0].sqrt_approx(),
+        exact: |x| x[0].sqrt(),
+        refusal: "approximate math.sqrt",
+        ulps: |accuracy, _| match accuracy {
+            Accuracy::Exact => 0.0,
+            Accuracy::Approximate => 1.0,
+        },
+    };
+    approximation_cases(context, device, accuracy, &sqrt)
+}
