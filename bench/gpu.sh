@@ -44,6 +44,11 @@
 #                                   # beside Triton on the same source, and a
 #                                   # device copy (SHAPES_ARGS: extra arguments,
 #                                   # e.g. "--case transpose --case softmax:f16")
+#   bash bench/gpu.sh same-process  # ours and Triton's of shapes-bench cases in
+#                                   # one process, alternately in rounds
+#                                   # (bench/same_process.py; SAME_PROCESS_ARGS:
+#                                   # its --case arguments, by default LayerNorm
+#                                   # and softmax of a few rows on small inputs)
 #   bash bench/gpu.sh compile       # cold compile latency on the GPU host
 #   bash bench/gpu.sh profile       # Nsight Compute's full set on one launch of
 #                                   # ours for each of PROFILE_CASES (style
@@ -213,6 +218,16 @@ for mode in "${modes[@]}"; do
       # shellcheck disable=SC2086
       run shapes 600 "$tools" shapes-bench ${SHAPES_ARGS:-} --out "$OUT/shapes.md"
       ;;
+    same-process)
+      # Kernels of 8-20 µs, where timing the two sides in two processes
+      # (shapes-bench) is worth up to 8% either way.
+      default_cases="--case layer_norm f16 8192x1536 2x2048/w4/s3,4x2048/w8/s3,8x2048/w16/s3
+        --case layer_norm bf16 4096x768 2x1024/w4/s3,4x1024/w4/s3,8x1024/w8/s3
+        --case softmax bf16 20000x1280 2x2048/w4/s3,4x2048/w8/s3"
+      # shellcheck disable=SC2086
+      run same-process 300 python3 bench/same_process.py --tile-tools "$tools" --rounds 3 \
+        ${SAME_PROCESS_ARGS:-$default_cases}
+      ;;
     compile)
       run compile 600 "$tools" compile-bench --out "$OUT/compile.md"
       ;;
@@ -235,7 +250,7 @@ for mode in "${modes[@]}"; do
       ;;
     *)
       echo "unknown mode $mode (check, matmul, ops, runtime, memcheck, cargo-tests, fuzz, bench," \
-        "matmul-bench, styles, attention, shapes, compile, profile, all)" >&2
+        "matmul-bench, styles, attention, shapes, same-process, compile, profile, all)" >&2
       exit 2
       ;;
   esac
@@ -267,5 +282,5 @@ fi
 for name in launch-bench triton-launch graph-bench triton-graph math-accuracy gelu-vs-torch; do
   [ -f "$OUT/$name.log" ] && { echo "--- $name"; tail -8 "$OUT/$name.log"; }
 done
-for name in bench matmul-bench styles attention shapes compile; do table $name; done
+for name in bench matmul-bench styles attention shapes same-process compile; do table $name; done
 true
