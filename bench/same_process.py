@@ -117,14 +117,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tile-tools", required=True)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--reps", type=int, default=100)
-    parser.add_argument("--flush-bytes", type=int, default=256 << 20)
-    parser.add_argument("--case", nargs=4, action="append", default=[],
-                        metavar=("KERNEL", "DTYPE", "MxN", "CONFIGS"))
+    ts.add_case_options(parser)
     args = parser.parse_args()
-    if not args.case or args.rounds < 1:
-        parser.error("need at least one --case and one round")
+    ts.check_cases(parser, args)
+    if args.rounds < 1:
+        parser.error("need at least one round")
     flush = L2Flush(args.flush_bytes)
     status = 0
     print("| kernel | dtype | MxN | tile/warps/stages | ours ms | Triton ms | ours/Triton "

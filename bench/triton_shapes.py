@@ -597,20 +597,32 @@ def run_config(case, label, name, opts, flush):
         return None, None, False
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_case_options(parser):
+    """The timing options and `--case KERNEL DTYPE MxN CONFIGS` (repeated),
+    as this script and `bench/same_process.py` take them."""
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--flush-bytes", type=int, default=256 << 20)
     parser.add_argument("--case", nargs=4, action="append", default=[],
                         metavar=("KERNEL", "DTYPE", "MxN", "CONFIGS"))
-    args = parser.parse_args()
+
+
+def check_cases(parser, args):
+    """Stops with a usage error unless `args.case` names at least one case,
+    each of a known kernel and type and an MxN size."""
     if not args.case:
         parser.error("need at least one --case")
     for kernel, dtype, size, _ in args.case:
         if kernel not in KERNELS or dtype not in DTYPES or len(size.split("x")) != 2:
             parser.error(f"--case {kernel} {dtype} {size}: want one of {', '.join(KERNELS)}, "
                          f"a type of {', '.join(DTYPES)} and MxN")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_case_options(parser)
+    args = parser.parse_args()
+    check_cases(parser, args)
     protocol.info(f"triton={triton.__version__} torch={torch.__version__} "
                   f"device={torch.cuda.get_device_name().replace(' ', '_')} "
                   f"gelu_tanh={libdevice.__name__}.tanh gelu_fast_tanh=tanh.approx.f32")

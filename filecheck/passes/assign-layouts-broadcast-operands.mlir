@@ -1,4 +1,5 @@
 // RUN: tile-opt %s --split-input-file --tile-assign-layouts | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-assign-layouts --tile-predicate --tile-vectorize --tile-to-simt %to-ptx | FileCheck %s --check-prefix=PTX
 
 // Where tile-assign-layouts puts the warps of a tile reduced along its
 // rows (a LayerNorm of several rows a program: two row sums) when
@@ -13,6 +14,12 @@
 // = 21.2 a thread, [2, 4] 9.6 + 4 = 13.6, [1, 8] 4.8 + 8 = 12.8: the warps
 // go along the rows, as Triton lays this tile out.
 // CHECK-LABEL: func.func @two_operands
+// Lowered, each thread loads its four rows of `x` and one vector of
+// each of `w` and `b` (at [4, 2] it was four of each: twelve loads).
+// PTX-LABEL: .entry two_operands
+// PTX-COUNT-6: ld.global.v4.b32
+// PTX-NOT: ld.global
+// PTX-SAME: ret;
 // CHECK: "tile.load"{{.*}} -> tensor<4x2048xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 1, 32>, array<i32: 1, 8>, array<i32: 1, 0>>>
 // CHECK: "tile.reduce"{{.*}} -> tensor<4xf32, #tile.slice<1 : i32, #tile.blocked<array<i32: 1, 8>, array<i32: 1, 32>, array<i32: 1, 8>, array<i32: 1, 0>>>>
 module attributes {tile.num_warps = 8 : i32} {
@@ -158,6 +165,10 @@ func.func @nothing_loaded(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %w:
 // rows, without shared memory or a barrier, and keeps them ([8, 1]) in
 // spite of the copies of `w` and `b`.
 // CHECK-LABEL: func.func @whole_rows
+// Lowered, no barrier: the reductions never leave the warp.
+// PTX-LABEL: .entry whole_rows
+// PTX-NOT: bar.sync
+// PTX-SAME: ret;
 // CHECK: "tile.load"{{.*}} -> tensor<8x2048xf16, #tile.blocked<array<i32: 1, 8>, array<i32: 1, 32>, array<i32: 8, 1>, array<i32: 1, 0>>>
 module attributes {tile.num_warps = 8 : i32} {
 func.func @whole_rows(%x: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %w: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %y: !tile.ptr<f16> {tile.divisibility = 16 : i32}) attributes {tile.kernel} {

@@ -400,8 +400,9 @@ impl<'k> KernelBuilder<'k> {
                         name,
                         Rule::NotCompilable {
                             what: match name {
+                                "math.tanh" => "an approximate math.tanh",
                                 "math.sqrt" => "an approximate math.sqrt",
-                                _ => "an approximate math.tanh",
+                                _ => "an approximate function",
                             },
                             dtype: d,
                         },
