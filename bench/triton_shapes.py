@@ -9,6 +9,7 @@ is given:
     softmax        BM rows a program: max, exp, sum, divide along axis 1
     layer_norm     BM rows a program, one pass: Y, Mean and Rstd (tutorial 05, 2-D)
     layer_norm_y   the same, Y only
+    layer_norm_block layer_norm_y through block pointers (boundary_check, zero padding)
     scale_bias     x * scale[:, None] + bias[None, :] on [BM, BN] tiles
     transpose      a [BM, BN] tile of x stored .trans()ed into y = x^T
     transpose_block the same through block pointers (order (1, 0), both axes checked)
@@ -136,6 +137,25 @@ def layer_norm(X, Y, W, B, Mean, Rstd, M, N, stride, eps, BM: tl.constexpr, BN: 
 @triton.jit
 def layer_norm_y(X, Y, W, B, M, N, stride, eps, BM: tl.constexpr, BN: tl.constexpr):
     layer_norm_rows(X, Y, W, B, M, N, stride, eps, BM, BN)
+
+
+@triton.jit
+def layer_norm_block(X, Y, W, B, M, N, stride, eps, BM: tl.constexpr, BN: tl.constexpr):
+    row0 = tl.program_id(0) * BM
+    xb = tl.make_block_ptr(X, (M, N), (stride, 1), (row0, 0), (BM, BN), (1, 0))
+    x = tl.load(xb, boundary_check=(0, 1), padding_option="zero").to(tl.float32)
+    cols = tl.arange(0, BN)
+    mean = tl.sum(x, axis=1) / N
+    xc = tl.where(cols[None, :] < N, x - mean[:, None], 0.)
+    var = tl.sum(xc * xc, axis=1) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    wb = tl.make_block_ptr(W, (N, ), (1, ), (0, ), (BN, ), (0, ))
+    bb = tl.make_block_ptr(B, (N, ), (1, ), (0, ), (BN, ), (0, ))
+    w = tl.load(wb, boundary_check=(0, ), padding_option="zero").to(tl.float32)
+    b = tl.load(bb, boundary_check=(0, ), padding_option="zero").to(tl.float32)
+    y = xc * rstd[:, None] * w[None, :] + b[None, :]
+    yb = tl.make_block_ptr(Y, (M, N), (stride, 1), (row0, 0), (BM, BN), (1, 0))
+    tl.store(yb, y.to(Y.dtype.element_ty), boundary_check=(0, 1))
 
 
 @triton.jit
@@ -403,7 +423,7 @@ def softmax_online(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN:
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
-ROWS = ("softmax", "layer_norm", "layer_norm_y", "row_cumsum")
+ROWS = ("softmax", "layer_norm", "layer_norm_y", "layer_norm_block", "row_cumsum")
 COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
 TRANSPOSES = ("transpose", "transpose_block", "transpose_order")
 SCANS = ("chunk_cumsum", "chunk_cumsum_ptrs", "chunk_cumsum_rev")
@@ -439,7 +459,7 @@ class Case:
         g = torch.Generator(device="cuda").manual_seed(1234)
         dt = self.dtype
         self.x = uniform((m, n), dt, g)
-        if kernel in ("layer_norm", "layer_norm_y", "layer_norm_loop"):
+        if kernel in ("layer_norm", "layer_norm_y", "layer_norm_block", "layer_norm_loop"):
             self.w, self.b = uniform((n, ), dt, g), uniform((n, ), dt, g)
         if kernel == "scale_bias":
             self.scale, self.bias = uniform((m, ), dt, g), uniform((n, ), dt, g)
@@ -485,7 +505,7 @@ class Case:
             grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
         if k in ("layer_norm", "layer_norm_loop"):
             args = (x, o[0], self.w, self.b, o[1], o[2], m, n, n, EPS)
-        elif k == "layer_norm_y":
+        elif k in ("layer_norm_y", "layer_norm_block"):
             args = (x, o[0], self.w, self.b, m, n, n, EPS)
         elif k == "scale_bias":
             args = (x, self.scale, self.bias, o[0], m, n, n, n)
@@ -504,10 +524,10 @@ class Case:
         x, dt, k, o = self.x.float(), self.dtype, self.kernel, self.outs
         if k in ("softmax", "softmax_online"):
             return rel_err(o[0], torch.softmax(x, dim=1).to(dt))
-        if k in ("layer_norm", "layer_norm_y", "layer_norm_loop"):
+        if k in ("layer_norm", "layer_norm_y", "layer_norm_block", "layer_norm_loop"):
             y = torch.nn.functional.layer_norm(x, (self.n, ), self.w.float(), self.b.float(), EPS)
             err = rel_err(o[0], y.to(dt))
-            if k != "layer_norm_y":
+            if k not in ("layer_norm_y", "layer_norm_block"):
                 mean = x.mean(dim=1)
                 rstd = 1 / torch.sqrt(x.var(dim=1, unbiased=False) + EPS)
                 err = max(err, rel_err(o[1], mean, x.abs().max().item()), rel_err(o[2], rstd))

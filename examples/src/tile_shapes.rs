@@ -9,6 +9,7 @@
 //! | `Softmax` | softmax of `BM` rows: a `[BM, BLOCK_N]` tile, max, exp, sum and divide along axis 1 |
 //! | `LayerNorm` | LayerNorm forward of `BM` rows (tutorial 05 in one pass, 2-D): `Y`, `Mean`, `Rstd` |
 //! | `LayerNormY` | the same, storing `Y` only |
+//! | `LayerNormBlock` | `LayerNormY` through block pointers (`boundary_check` on both axes, zero padding) |
 //! | `ScaleBias` | `out = x * scale[:, None] + bias[None, :]` on a `[BM, BN]` tile |
 //! | `Transpose` | `y = x^T`: a `[BM, BN]` tile of `x`, stored `.trans()`ed |
 //! | `TransposeBlock` | the same through block pointers: a `[BM, BN]` block of `x`, stored `.trans()`ed into the `[BN, BM]` block of `y` |
@@ -57,6 +58,7 @@
 
 use tile_dialect::{DType, Kernel, KernelBuilder, Padding, Result, Tile};
 
+mod block_rows;
 mod column_sums;
 mod row_loops;
 mod scans;
@@ -73,6 +75,8 @@ pub enum ShapeKernel {
     LayerNorm,
     /// LayerNorm forward of `BM` rows per program: `Y` only.
     LayerNormY,
+    /// [`ShapeKernel::LayerNormY`] through block pointers.
+    LayerNormBlock,
     /// `x * scale[:, None] + bias[None, :]`.
     ScaleBias,
     /// `y = x^T` through `.trans()` of a loaded tile.
@@ -141,10 +145,11 @@ pub enum Cover {
 
 impl ShapeKernel {
     /// Every kernel, in table order.
-    pub const ALL: [ShapeKernel; 21] = [
+    pub const ALL: [ShapeKernel; 22] = [
         ShapeKernel::Softmax,
         ShapeKernel::LayerNorm,
         ShapeKernel::LayerNormY,
+        ShapeKernel::LayerNormBlock,
         ShapeKernel::ScaleBias,
         ShapeKernel::Transpose,
         ShapeKernel::TransposeBlock,
@@ -172,6 +177,7 @@ impl ShapeKernel {
             ShapeKernel::Softmax => "softmax",
             ShapeKernel::LayerNorm => "layer_norm",
             ShapeKernel::LayerNormY => "layer_norm_y",
+            ShapeKernel::LayerNormBlock => "layer_norm_block",
             ShapeKernel::ScaleBias => "scale_bias",
             ShapeKernel::Transpose => "transpose",
             ShapeKernel::TransposeBlock => "transpose_block",
@@ -220,6 +226,7 @@ impl ShapeKernel {
             ShapeKernel::Softmax
             | ShapeKernel::LayerNorm
             | ShapeKernel::LayerNormY
+            | ShapeKernel::LayerNormBlock
             | ShapeKernel::RowCumsum => Cover::Rows,
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
@@ -264,7 +271,7 @@ impl ShapeKernel {
             ShapeKernel::LayerNorm | ShapeKernel::LayerNormLoop => {
                 &["X", "Y", "W", "B", "Mean", "Rstd"]
             }
-            ShapeKernel::LayerNormY => &["X", "Y", "W", "B"],
+            ShapeKernel::LayerNormY | ShapeKernel::LayerNormBlock => &["X", "Y", "W", "B"],
             ShapeKernel::ScaleBias => &["x_ptr", "scale_ptr", "bias_ptr", "out_ptr"],
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
@@ -346,6 +353,7 @@ pub fn kernel<'c>(
             ShapeKernel::Softmax => softmax(k, sizes, &ptrs),
             ShapeKernel::LayerNorm => layer_norm(k, sizes, &ptrs, true),
             ShapeKernel::LayerNormY => layer_norm(k, sizes, &ptrs, false),
+            ShapeKernel::LayerNormBlock => block_rows::layer_norm_block(k, sizes, &ptrs),
             ShapeKernel::ScaleBias => scale_bias(k, sizes, &ptrs),
             ShapeKernel::Transpose => transposes::transpose(k, sizes, &ptrs),
             ShapeKernel::TransposeBlock => transposes::transpose_block(k, sizes, &ptrs),

@@ -162,6 +162,80 @@ impl Distribution {
         });
         agree.then_some(map)
     }
+
+    /// For each register, the first register of the thread that holds an
+    /// element of the same aligned group: `constancy[i]` consecutive
+    /// elements along tensor axis `i` starting at a multiple of it, in
+    /// every thread. A value constant over such groups (the axis
+    /// analysis' `constancy`: a row mask `rows < m` with `m` a multiple of
+    /// the rows a thread holds) is then computed once a group and shared.
+    /// `None` when no two registers share a group.
+    ///
+    /// Along each axis a register's element is the thread's base plus the
+    /// register's offset, the base between 0 and the last lane's and
+    /// warp's. Two registers share a group along it when either every
+    /// thread's element of each lies in one and the same group (the rows
+    /// of a tile whose warps all lie along the columns), or their offsets
+    /// fall in one group of a size every base is a multiple of (the
+    /// elements between lanes and between warps; the contiguous elements
+    /// of a vector). Groups are cut to divide the extent, so that tensors
+    /// the pattern wraps keep them aligned.
+    pub fn constant_groups(&self, constancy: &[i64]) -> Option<Vec<usize>> {
+        if constancy.len() != self.shape.len() {
+            return None;
+        }
+        // Per axis: the group size, the largest base, the group size
+        // every base is a multiple of.
+        let axes: Vec<(i64, i64, i64)> = (0..self.shape.len())
+            .map(|i| {
+                let t = self.base_terms(self.axes[i]);
+                let c = gcd(constancy[i].max(1), self.shape[i]);
+                let mut aligned = c;
+                if t.threads > 1 {
+                    aligned = gcd(aligned, t.lane_scale);
+                }
+                if t.warps > 1 {
+                    aligned = gcd(aligned, t.warp_scale);
+                }
+                let last = t.lane_scale * (t.threads - 1) + t.warp_scale * (t.warps - 1);
+                (c, last, aligned.max(1))
+            })
+            .collect();
+        if axes.iter().all(|&(c, _, _)| c == 1) {
+            return None;
+        }
+        let mut first: HashMap<Vec<(bool, i64)>, usize> = HashMap::new();
+        let groups: Vec<usize> = self
+            .offsets
+            .iter()
+            .enumerate()
+            .map(|(r, o)| {
+                let group: Vec<(bool, i64)> = o
+                    .iter()
+                    .zip(&axes)
+                    .map(|(&x, &(c, last, aligned))| {
+                        let whole = x.div_euclid(c) == (x + last).div_euclid(c);
+                        if whole {
+                            (true, x.div_euclid(c))
+                        } else {
+                            (false, x.div_euclid(aligned))
+                        }
+                    })
+                    .collect();
+                *first.entry(group).or_insert(r)
+            })
+            .collect();
+        groups
+            .iter()
+            .enumerate()
+            .any(|(r, &k)| k != r)
+            .then_some(groups)
+    }
+}
+
+/// The greatest common divisor of two positive integers.
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// The registers of a tensor of `shape` whose root is blocked: elements
@@ -492,5 +566,98 @@ mod tests {
         assert_eq!(full.registers(), 8);
         assert!(!full.replicated());
         assert!(rows.replicated());
+    }
+
+    /// Registers that `constant_groups` merges hold, in every thread,
+    /// elements of one aligned group of the stated constancy.
+    fn groups_hold_one_aligned_group(layout: &Layout, shape: &[i64], constancy: &[i64]) -> usize {
+        let d = Distribution::new(layout, shape).unwrap();
+        let Some(groups) = d.constant_groups(constancy) else {
+            return d.registers();
+        };
+        for warp in 0..i64::from(d.root.num_warps()) {
+            for lane in 0..32 {
+                for (r, &k) in groups.iter().enumerate() {
+                    assert!(k <= r, "a group's first register comes first");
+                    let (a, b) = (d.element(lane, warp, r), d.element(lane, warp, k));
+                    for i in 0..shape.len() {
+                        assert_eq!(
+                            a[i].div_euclid(constancy[i]),
+                            b[i].div_euclid(constancy[i]),
+                            "{layout} {shape:?} constancy {constancy:?}: lane {lane} warp {warp} \
+                             registers {r} and {k}"
+                        );
+                    }
+                }
+            }
+        }
+        groups.iter().enumerate().filter(|&(r, &k)| r == k).count()
+    }
+
+    #[test]
+    fn constant_groups_share_registers_only_within_aligned_groups() {
+        // Four rows of 4096 on 8 warps along the columns: a row mask
+        // constant over the four rows and a column mask over 16 columns
+        // leave one value a 4-column vector (64 registers to 4).
+        let rows = blocked(&[1, 4], &[1, 32], &[1, 8], &[1, 0]);
+        assert_eq!(
+            groups_hold_one_aligned_group(&rows, &[4, 4096], &[4, 16]),
+            4
+        );
+        // Rows only: the four rows of each column share.
+        assert_eq!(
+            groups_hold_one_aligned_group(&rows, &[4, 4096], &[4, 1]),
+            16
+        );
+        // Warps over the rows: a thread's rows are 2 apart, and a group
+        // of 4 rows spans two warps, so only what one thread holds of it.
+        let split = blocked(&[1, 4], &[1, 32], &[2, 4], &[1, 0]);
+        assert_eq!(
+            groups_hold_one_aligned_group(&split, &[4, 4096], &[4, 16]),
+            8
+        );
+        // A group longer than the tile, wrapping patterns, slices, odd
+        // constancies and an mma accumulator.
+        for (layout, shape, constancy) in [
+            (rows.clone(), vec![4i64, 4096], vec![64i64, 8192]),
+            (
+                blocked(&[2, 2], &[2, 16], &[1, 1], &[1, 0]),
+                vec![2, 16],
+                vec![2, 2],
+            ),
+            (
+                blocked(&[4, 1], &[8, 4], &[1, 4], &[0, 1]),
+                vec![64, 32],
+                vec![8, 3],
+            ),
+            (
+                blocked(&[1, 8], &[4, 8], &[4, 1], &[1, 0]),
+                vec![128, 64],
+                vec![6, 16],
+            ),
+            (rows.slice(0), vec![4096], vec![32]),
+            (rows.slice(1), vec![4], vec![4]),
+        ] {
+            let n = groups_hold_one_aligned_group(&layout, &shape, &constancy);
+            assert!(n >= 1);
+        }
+        let mma = Layout::Mma(crate::mma::Mma {
+            version: 2,
+            warps_per_cta: [2, 2],
+            instr_n: 8,
+        });
+        groups_hold_one_aligned_group(&mma, &[64, 32], &[16, 2]);
+        groups_hold_one_aligned_group(&mma, &[64, 32], &[8, 8]);
+        // The default layouts of many tiles, every constancy pair.
+        for shape in [[4i64, 256], [16, 64], [2, 1024], [64, 8], [32, 32]] {
+            for warps in [1, 4, 8] {
+                let b = Layout::Blocked(Blocked::default_for(&shape, warps).unwrap());
+                for c0 in [1, 2, 4, 16] {
+                    for c1 in [1, 4, 8, 64] {
+                        groups_hold_one_aligned_group(&b, &shape, &[c0, c1]);
+                    }
+                }
+            }
+        }
     }
 }

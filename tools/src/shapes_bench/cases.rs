@@ -66,7 +66,7 @@ impl Case {
                 2 * m * n * s + 2 * n * s + 2 * m * 4
             }
             ShapeKernel::RowSumLoop => m * n * s + m * 4,
-            ShapeKernel::LayerNormY => 2 * m * n * s + 2 * n * s,
+            ShapeKernel::LayerNormY | ShapeKernel::LayerNormBlock => 2 * m * n * s + 2 * n * s,
             ShapeKernel::ScaleBias => 2 * m * n * s + (m + n) * s,
             ShapeKernel::ColSumStep
             | ShapeKernel::ColSumEnd
@@ -295,7 +295,8 @@ pub fn configs_for(case: &Case) -> Vec<Config> {
 }
 
 /// The default cases: softmax and LayerNorm at 65536x1000 and 16384x4096
-/// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000,
+/// in f32 and at 16384x4096 in f16, the Y-only LayerNorm at 65536x1000
+/// (and through block pointers there and at 16384x4096 in f16),
 /// scale-bias at 8192x8192, transposes at 8192x8192 and 8000x6000 (and
 /// in f16 at 8192x8192; through block pointers in f32 at 8192x8192 and in
 /// f16 at 8000x6000; through a block pointer over `x^T` in f32 at
@@ -323,6 +324,18 @@ pub fn cases(quick: bool) -> Vec<Case> {
     }
     out.extend([
         case(ShapeKernel::LayerNormY, DType::F32, q(65536, 4096), 1000),
+        case(
+            ShapeKernel::LayerNormBlock,
+            DType::F32,
+            q(65536, 4096),
+            1000,
+        ),
+        case(
+            ShapeKernel::LayerNormBlock,
+            DType::F16,
+            q(16384, 1024),
+            4096,
+        ),
         case(
             ShapeKernel::ScaleBias,
             DType::F32,
@@ -534,7 +547,7 @@ mod tests {
     #[test]
     fn bytes_sizes_and_targets() {
         let all = cases(false);
-        assert_eq!(all.len(), 33);
+        assert_eq!(all.len(), 35);
         let softmax = all[0];
         assert_eq!(
             (softmax.size(), softmax.label()),

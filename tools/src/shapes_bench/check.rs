@@ -200,7 +200,10 @@ pub fn check(
                 }
             }
         }
-        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY | ShapeKernel::LayerNormLoop => {
+        ShapeKernel::LayerNorm
+        | ShapeKernel::LayerNormY
+        | ShapeKernel::LayerNormBlock
+        | ShapeKernel::LayerNormLoop => {
             let (w, b) = (inputs[1], inputs[2]);
             for i in sampled(m) {
                 let row = &x[i * n..(i + 1) * n];
@@ -215,7 +218,10 @@ pub fn check(
                         allowed,
                     );
                 }
-                if case.kernel != ShapeKernel::LayerNormY {
+                if !matches!(
+                    case.kernel,
+                    ShapeKernel::LayerNormY | ShapeKernel::LayerNormBlock
+                ) {
                     let magnitude = row.iter().map(|v| f64::from(v.abs())).sum::<f64>() / n as f64;
                     let (mean, rstd) = (want.mean[0], want.rstd[0]);
                     errors.close(

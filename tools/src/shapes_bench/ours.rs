@@ -126,7 +126,10 @@ pub fn scalar_args(case: &Case) -> Vec<Arg> {
     let (m, n) = (case.m as i32, case.n as i32);
     let mut args = vec![Arg::from(m), Arg::from(n)];
     match case.kernel {
-        ShapeKernel::LayerNorm | ShapeKernel::LayerNormY | ShapeKernel::LayerNormLoop => {
+        ShapeKernel::LayerNorm
+        | ShapeKernel::LayerNormY
+        | ShapeKernel::LayerNormBlock
+        | ShapeKernel::LayerNormLoop => {
             args.extend([Arg::from(n), Arg::from(EPS)]);
         }
         ShapeKernel::Transpose | ShapeKernel::TransposeBlock | ShapeKernel::TransposeOrder => {

@@ -8,6 +8,7 @@ use crate::pass::{PassError, PassResult};
 use melior::dialect::arith::{self, CmpiPredicate};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Type, Value};
+use std::collections::HashMap;
 use tile_coalesce::Distribution;
 use tile_dialect::view::{AddPtr, Advance, MakeBlockPtr};
 use tile_dialect::{DType, Elem};
@@ -265,4 +266,78 @@ pub fn element<'c>(
     };
     let ptr = e.ir.gep(*base, offset, elem);
     Ok((ptr, inside))
+}
+
+/// The bounds checks of one block load or store, each computed once for
+/// the registers that answer alike in every thread.
+///
+/// Along a checked axis the element at tile index `i` is inside when `0
+/// <= offset + i < shape`; with the offset and the extent both multiples
+/// of `g` (the axis analysis' facts of the block pointer), the answer
+/// changes only at multiples of `g`, so it is constant over aligned groups
+/// of `g` tile indices (an unchecked axis: the whole tile). Where a thread
+/// holds several elements of one group (a thread's rows of a tile whose
+/// warps lie along the columns, a vector's elements), the group's first
+/// register answers for all of them
+/// ([`Distribution::constant_groups`]), as masks through pointer tensors
+/// share by the constancy of the mask.
+pub struct BoundsChecks {
+    groups: Option<Vec<usize>>,
+    known: HashMap<usize, Val>,
+}
+
+impl BoundsChecks {
+    /// The checks of `checked` axes of a block of distribution `d` through
+    /// the block pointer value `ptr`.
+    pub fn new<'c>(
+        e: &Emitter<'_, 'c>,
+        ptr: Value<'c, '_>,
+        d: &Distribution,
+        checked: &[i64],
+    ) -> Self {
+        let facts = e.axis_facts.as_ref().and_then(|f| f.block_ptr(ptr));
+        let groups = facts.and_then(|bp| {
+            let sizes: Vec<i64> = (0..d.shape.len())
+                .map(|i| {
+                    if !checked.contains(&(i as i64)) {
+                        return d.shape[i];
+                    }
+                    match (bp.offsets.get(i), bp.shape.get(i)) {
+                        (Some(o), Some(n)) => o
+                            .element_divisibility()
+                            .min(n.element_divisibility())
+                            .max(1),
+                        _ => 1,
+                    }
+                })
+                .collect();
+            d.constant_groups(&sizes)
+        });
+        BoundsChecks {
+            groups,
+            known: HashMap::new(),
+        }
+    }
+
+    /// [`element`] for register `r`, the bounds check shared with the
+    /// earlier registers of its group.
+    pub fn element<'c>(
+        &mut self,
+        e: &mut Emitter<'_, 'c>,
+        bp: &Lowered,
+        d: &Distribution,
+        r: usize,
+        checked: &[i64],
+        elem: Type<'c>,
+    ) -> Result<(Val, Option<Val>), String> {
+        let group = self.groups.as_ref().map_or(r, |g| g[r]);
+        let known = self.known.get(&group).copied();
+        let axes = if known.is_some() { &[][..] } else { checked };
+        let (ptr, inside) = element(e, bp, d, r, axes, elem)?;
+        let inside = known.or(inside);
+        if let Some(m) = inside {
+            self.known.entry(group).or_insert(m);
+        }
+        Ok((ptr, inside))
+    }
 }

@@ -112,20 +112,21 @@ pub fn lower<'c>(e: &mut Emitter<'_, 'c>, op: &OperationRef<'c, '_>) -> PassResu
     if e.fp_fusion && FUSABLE.contains(&name) {
         contract(e, &mut attrs);
     }
-    // Where the result is constant over runs of registers (a mask
-    // `offsets < n` with `n` a multiple of the run), each run's value is
-    // computed once and shared, as Triton does: the selects of a masked
-    // `where` then share one predicate per run, not one per element
-    // (the SASS has 7 predicate registers).
-    let run = match results.as_slice() {
-        [one] if n.is_some() => e.constant_run(*one, op)?,
-        _ => 1,
+    // Where the result is constant over groups of registers (a mask
+    // `offsets < n` with `n` a multiple of the group, along any axis),
+    // each group's value is computed once and shared, as Triton does: the
+    // loads, selects and stores of a masked tile then share one predicate
+    // a group, not one an element (the SASS has 7 predicate registers;
+    // more live ones are kept in general registers).
+    let groups = match results.as_slice() {
+        [one] if n.is_some() => e.constant_groups(*one, op)?,
+        _ => None,
     };
     let mut outs: Vec<Vec<_>> = vec![Vec::new(); results.len()];
     for r in 0..n.unwrap_or(1) {
-        if r % run != 0 {
+        if let Some(k) = groups.as_ref().map(|g| g[r]).filter(|&k| k != r) {
             for out in outs.iter_mut() {
-                let first = out[r - r % run];
+                let first = out[k];
                 out.push(first);
             }
             continue;

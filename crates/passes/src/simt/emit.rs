@@ -130,7 +130,7 @@ pub struct Emitter<'t, 'c> {
     pub fp8_convert: bool,
     /// The axis analysis of the kernel being lowered: where an
     /// elementwise result is constant over groups of a thread's registers,
-    /// each group's value is computed once ([`Emitter::constant_run`]).
+    /// each group's value is computed once ([`Emitter::constant_groups`]).
     pub axis_facts: Option<crate::axis_analysis::AxisAnalysis<'t, 'c>>,
     /// The products of the pipelined loop whose body is being lowered that
     /// leave their `wgmma` group in flight ([`super::dot::in_flight`]).
@@ -204,31 +204,25 @@ impl<'t, 'c> Emitter<'t, 'c> {
         }
     }
 
-    /// How many consecutive registers of the tensor `v` hold equal values
-    /// in every thread, from the axis analysis: registers `r .. r + k`
-    /// with `r` a multiple of `k` hold one value (`k` a power of two; 1
-    /// when nothing is known). A thread's consecutive registers run along
-    /// the layout's fastest axis, in aligned runs
-    /// ([`Distribution::contiguous_registers`]), so `k` is the constancy
-    /// along that axis capped by the run.
-    pub fn constant_run(
+    /// For each register of the tensor `v`, the first register holding
+    /// the same value in every thread, from the axis analysis' constancy
+    /// ([`tile_coalesce::Distribution::constant_groups`]: a mask's rows a
+    /// thread holds when the row bound is a multiple of them, the
+    /// elements of a vector); `None` when no two share one.
+    pub fn constant_groups(
         &mut self,
         v: Value<'c, '_>,
         op: &OperationRef,
-    ) -> Result<usize, PassError> {
+    ) -> Result<Option<Vec<usize>>, PassError> {
         let Some(facts) = &self.axis_facts else {
-            return Ok(1);
+            return Ok(None);
         };
         let info = facts.info(v);
         if tensor_shape(v.r#type()).is_empty() || info.constancy.iter().all(|&c| c <= 1) {
-            return Ok(1);
+            return Ok(None);
         }
         let dist = self.dist(v, op)?;
-        let Some((axis, held)) = dist.0.contiguous_registers() else {
-            return Ok(1);
-        };
-        let c = info.constancy.get(axis).copied().unwrap_or(1);
-        Ok(tile_coalesce::axis_info::gcd(c.max(1), held.max(1)) as usize)
+        Ok(dist.0.constant_groups(&info.constancy))
     }
 
     /// Bytes of shared memory the kernel needs, rounded up to a whole

@@ -344,8 +344,10 @@ pub fn block_load<'c>(
     };
     let width = vector_width(e, op, l.vector_width, result, d)?;
     let mut out = Vec::with_capacity(dist.0.registers());
+    let mut checks = block_ptr::BoundsChecks::new(e, l.ptr, &dist.0, &l.boundary_check);
     for r in (0..dist.0.registers()).step_by(width) {
-        let (ptr, inside) = block_ptr::element(e, &bp, &dist.0, r, &l.boundary_check, elem)
+        let (ptr, inside) = checks
+            .element(e, &bp, &dist.0, r, &l.boundary_check, elem)
             .map_err(|m| PassError::at(op, m))?;
         let mask = inside.map(|m| {
             let f = match &fill {
@@ -373,8 +375,10 @@ pub fn block_store<'c>(
     let owner = e.owner(&dist.0, &dist.1);
     let elem = block_ptr::memory_type(e, d);
     let width = vector_width(e, op, s.vector_width, s.value, d)?;
+    let mut checks = block_ptr::BoundsChecks::new(e, s.ptr, &dist.0, &s.boundary_check);
     for r in (0..dist.0.registers()).step_by(width) {
-        let (ptr, inside) = block_ptr::element(e, &bp, &dist.0, r, &s.boundary_check, elem)
+        let (ptr, inside) = checks
+            .element(e, &bp, &dist.0, r, &s.boundary_check, elem)
             .map_err(|m| PassError::at(op, m))?;
         let pred = and(e, inside, owner);
         let values = (r..r + width)
