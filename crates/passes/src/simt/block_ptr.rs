@@ -282,6 +282,7 @@ pub fn element<'c>(
 /// ([`Distribution::constant_groups`]), as masks through pointer tensors
 /// share by the constancy of the mask.
 pub struct BoundsChecks {
+    checked: Vec<i64>,
     groups: Option<Vec<usize>>,
     known: HashMap<usize, Val>,
 }
@@ -314,25 +315,29 @@ impl BoundsChecks {
             d.constant_groups(&sizes)
         });
         BoundsChecks {
+            checked: checked.to_vec(),
             groups,
             known: HashMap::new(),
         }
     }
 
-    /// [`element`] for register `r`, the bounds check shared with the
-    /// earlier registers of its group.
+    /// [`element`] for register `r` (of the distribution the checks were
+    /// made for), the bounds check shared with the earlier registers of
+    /// its group.
     pub fn element<'c>(
         &mut self,
         e: &mut Emitter<'_, 'c>,
-        bp: &Lowered,
-        d: &Distribution,
+        (bp, d): (&Lowered, &Distribution),
         r: usize,
-        checked: &[i64],
         elem: Type<'c>,
     ) -> Result<(Val, Option<Val>), String> {
         let group = self.groups.as_ref().map_or(r, |g| g[r]);
         let known = self.known.get(&group).copied();
-        let axes = if known.is_some() { &[][..] } else { checked };
+        let axes = if known.is_some() {
+            &[][..]
+        } else {
+            &self.checked[..]
+        };
         let (ptr, inside) = element(e, bp, d, r, axes, elem)?;
         let inside = known.or(inside);
         if let Some(m) = inside {

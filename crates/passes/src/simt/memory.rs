@@ -347,7 +347,7 @@ pub fn block_load<'c>(
     let mut checks = block_ptr::BoundsChecks::new(e, l.ptr, &dist.0, &l.boundary_check);
     for r in (0..dist.0.registers()).step_by(width) {
         let (ptr, inside) = checks
-            .element(e, &bp, &dist.0, r, &l.boundary_check, elem)
+            .element(e, (&bp, &dist.0), r, elem)
             .map_err(|m| PassError::at(op, m))?;
         let mask = inside.map(|m| {
             let f = match &fill {
@@ -378,7 +378,7 @@ pub fn block_store<'c>(
     let mut checks = block_ptr::BoundsChecks::new(e, s.ptr, &dist.0, &s.boundary_check);
     for r in (0..dist.0.registers()).step_by(width) {
         let (ptr, inside) = checks
-            .element(e, &bp, &dist.0, r, &s.boundary_check, elem)
+            .element(e, (&bp, &dist.0), r, elem)
             .map_err(|m| PassError::at(op, m))?;
         let pred = and(e, inside, owner);
         let values = (r..r + width)
