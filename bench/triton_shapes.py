@@ -424,6 +424,9 @@ def softmax_online(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN:
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 EPS = 1e-5
 ROWS = ("softmax", "layer_norm", "layer_norm_y", "layer_norm_block", "row_cumsum")
+# The LayerNorms, and those of them that store Y only (no Mean, Rstd).
+LAYER_NORMS = ("layer_norm", "layer_norm_y", "layer_norm_block", "layer_norm_loop")
+Y_ONLY = ("layer_norm_y", "layer_norm_block")
 COLUMNS = ("col_sum_step", "col_sum_end", "col_sum_staged", "col_sum_ptrs", "col_sum_block")
 TRANSPOSES = ("transpose", "transpose_block", "transpose_order")
 SCANS = ("chunk_cumsum", "chunk_cumsum_ptrs", "chunk_cumsum_rev")
@@ -459,7 +462,7 @@ class Case:
         g = torch.Generator(device="cuda").manual_seed(1234)
         dt = self.dtype
         self.x = uniform((m, n), dt, g)
-        if kernel in ("layer_norm", "layer_norm_y", "layer_norm_block", "layer_norm_loop"):
+        if kernel in LAYER_NORMS:
             self.w, self.b = uniform((n, ), dt, g), uniform((n, ), dt, g)
         if kernel == "scale_bias":
             self.scale, self.bias = uniform((m, ), dt, g), uniform((n, ), dt, g)
@@ -505,7 +508,7 @@ class Case:
             grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
         if k in ("layer_norm", "layer_norm_loop"):
             args = (x, o[0], self.w, self.b, o[1], o[2], m, n, n, EPS)
-        elif k in ("layer_norm_y", "layer_norm_block"):
+        elif k in Y_ONLY:
             args = (x, o[0], self.w, self.b, m, n, n, EPS)
         elif k == "scale_bias":
             args = (x, self.scale, self.bias, o[0], m, n, n, n)
@@ -524,10 +527,10 @@ class Case:
         x, dt, k, o = self.x.float(), self.dtype, self.kernel, self.outs
         if k in ("softmax", "softmax_online"):
             return rel_err(o[0], torch.softmax(x, dim=1).to(dt))
-        if k in ("layer_norm", "layer_norm_y", "layer_norm_block", "layer_norm_loop"):
+        if k in LAYER_NORMS:
             y = torch.nn.functional.layer_norm(x, (self.n, ), self.w.float(), self.b.float(), EPS)
             err = rel_err(o[0], y.to(dt))
-            if k not in ("layer_norm_y", "layer_norm_block"):
+            if k not in Y_ONLY:
                 mean = x.mean(dim=1)
                 rstd = 1 / torch.sqrt(x.var(dim=1, unbiased=False) + EPS)
                 err = max(err, rel_err(o[1], mean, x.abs().max().item()), rel_err(o[2], rstd))
